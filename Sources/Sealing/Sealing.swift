@@ -1,0 +1,1 @@
+// Module Sealing: see Package.swift for what it holds.

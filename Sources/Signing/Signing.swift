@@ -1,0 +1,1 @@
+// Module Signing: see Package.swift for what it holds.

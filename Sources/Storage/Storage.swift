@@ -1,0 +1,1 @@
+// Module Storage: see Package.swift for what it holds.

@@ -1,0 +1,1 @@
+// Module Transport: see Package.swift for what it holds.

@@ -1,0 +1,1 @@
+// Module Wire: see Package.swift for what it holds.

@@ -1,0 +1,2 @@
+// Generators for the Sealing vectors (HPKE, envelopes, streamed replies).
+func sealingVectorCases() -> [VectorCase] { [] }

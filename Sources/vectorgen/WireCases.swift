@@ -1,0 +1,2 @@
+// Generators for the Wire vectors (relay frames, application messages, parts).
+func wireVectorCases() -> [VectorCase] { [] }

@@ -1,0 +1,4 @@
+import Testing
+@testable import Sealing
+
+@Test func moduleLinks() { #expect(Bool(true)) }

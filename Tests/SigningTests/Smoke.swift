@@ -1,0 +1,4 @@
+import Testing
+@testable import Signing
+
+@Test func moduleLinks() { #expect(Bool(true)) }

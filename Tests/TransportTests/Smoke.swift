@@ -1,0 +1,4 @@
+import Testing
+@testable import Transport
+
+@Test func moduleLinks() { #expect(Bool(true)) }

@@ -1,0 +1,2 @@
+// Checkers for the Sealing vector kinds.
+let sealingCheckers: [String: VectorChecker] = [:]

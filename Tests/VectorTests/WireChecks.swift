@@ -1,0 +1,2 @@
+// Checkers for the Wire vector kinds.
+let wireCheckers: [String: VectorChecker] = [:]

@@ -1,0 +1,4 @@
+import Testing
+@testable import Wire
+
+@Test func moduleLinks() { #expect(Bool(true)) }

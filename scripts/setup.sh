@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what building and testing Homebase needs on Debian 12, idempotently:
+# silent when everything is already there. Used by `make test` and `make demo`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DEBS=(pkg-config libsodium-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev)
+# Extra packages a caller asks for (the demo, benchmarks): scripts/setup.sh mosquitto nats-server
+DEBS+=("$@")
+
+missing=()
+for p in "${DEBS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]} (apt-get)"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null; then
+  echo "setup: swift is not on PATH. Install Swift 6 (https://www.swift.org/install/linux/) and retry." >&2
+  exit 1
+fi
