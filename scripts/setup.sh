@@ -24,3 +24,21 @@ if ! command -v swift >/dev/null; then
   echo "setup: swift is not on PATH. Install Swift 6 (https://www.swift.org/install/linux/) and retry." >&2
   exit 1
 fi
+
+# Python peers for tests (real WebSocket/HTTP clients, model generator): a project venv, never the product's path.
+PYPKGS=(websockets==13.1)
+VENV=.cache/venv
+if [ ! -x "$VENV/bin/python" ]; then
+  echo "setup: creating $VENV (Python test peers)"
+  python3 -m venv "$VENV" 2>/dev/null || {
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get install -y -qq python3-venv >/dev/null && python3 -m venv "$VENV"; }
+fi
+need=()
+for p in "${PYPKGS[@]}"; do
+  "$VENV/bin/python" -m pip show -q "${p%%==*}" >/dev/null 2>&1 || need+=("$p")
+done
+if ((${#need[@]})); then
+  echo "setup: pip installing ${need[*]} into $VENV"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${need[@]}"
+fi
