@@ -1,1 +1,0 @@
-// Module Wire: see Package.swift for what it holds.

@@ -1,4 +1,0 @@
-import Testing
-@testable import Wire
-
-@Test func moduleLinks() { #expect(Bool(true)) }
