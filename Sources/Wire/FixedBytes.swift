@@ -29,14 +29,22 @@ public struct Bytes16: FixedBytes {
     public init(unchecked bytes: [UInt8]) { precondition(bytes.count == 16); self.bytes = bytes }
 }
 
-/// 32 bytes: a public key, a prefix hash, an invite secret.
+/// 32 bytes: a public key or a prefix hash.
 public struct Bytes32: FixedBytes {
     public static let count = 32
     public private(set) var bytes: [UInt8]
     public init(unchecked bytes: [UInt8]) { precondition(bytes.count == 32); self.bytes = bytes }
+}
 
-    /// Overwrites the bytes with zeros (for secrets). Copies made earlier are not affected:
-    /// holders of secrets should keep one copy and wipe it (Sealing does this with sodium_memzero).
+/// 32 secret bytes (an invite secret): prints as "<secret>", never as its bytes.
+/// `==` is NOT constant-time (it exists for tests): compare secrets with sodium_memcmp.
+public struct Secret32: FixedBytes {
+    public static let count = 32
+    public private(set) var bytes: [UInt8]
+    public init(unchecked bytes: [UInt8]) { precondition(bytes.count == 32); self.bytes = bytes }
+
+    /// Overwrites the bytes with zeros. Copies made earlier are not affected: keep one copy and
+    /// wipe it when done (and wipe any encoding that holds it; Sealing uses sodium_memzero).
     public mutating func wipe() {
         bytes.withUnsafeMutableBufferPointer { p in
             for i in p.indices { p[i] = 0 }

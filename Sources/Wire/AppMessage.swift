@@ -1,0 +1,82 @@
+// Application messages: the plaintext inside a sealed envelope (the relay never sees them).
+// A message is `type u8 | body`; integers are big-endian, strings UTF-8 (validated) behind a
+// u16 (`str16`) or u32 (`str32`) byte length, byte strings likewise (`bytes16`, `bytes32`),
+// lists behind a u16 item count. Every length is checked; encodings are exact (no trailing bytes).
+//
+//   type  name          body (layouts beside each struct)
+//   0x01  advert        Advert.swift: host key, sequence, timestamp, models, signature
+//   0x10  request       InferenceMessages.swift
+//   0x11  accept        request id 16
+//   0x12  chunk         request id 16 | text str32
+//   0x13  done          InferenceMessages.swift
+//   0x14  error         InferenceMessages.swift
+//   0x15  cancel        request id 16
+//   0x20  sync-delta    Conversation.swift
+//   0x30  invite        SharingMessages.swift
+//   0x31  join          SharingMessages.swift
+//   0x32  grant         SharingMessages.swift
+//   0x33  revoke        SharingMessages.swift
+//   0x34  model-choice  SharingMessages.swift
+//   0x35  roster        Roster.swift
+//   0x40  part          Part.swift: one piece of a message too large for one frame
+//   other unknown       skipped: decoded as .unknown(type:), never an error
+
+/// One application message. Decode with `AppMessage.decode(_:)`, encode with `encode()`.
+public enum AppMessage: Equatable, Sendable {
+    case advert(Advert)
+    case request(Request)
+    /// The host took the request; output follows.
+    case accept(requestID: Bytes16)
+    /// A piece of the answer, in order.
+    case chunk(requestID: Bytes16, text: String)
+    case done(Done)
+    case error(InferenceError)
+    /// The asker no longer wants the answer.
+    case cancel(requestID: Bytes16)
+    case syncDelta(SyncDelta)
+    case invite(Invite)
+    case join(Join)
+    case grant(Grant)
+    case revoke(Revoke)
+    case modelChoice(ModelChoice)
+    case roster(Roster)
+    case part(Part)
+    /// A type this version does not know; its body was skipped.
+    case unknown(type: UInt8)
+
+    enum TypeCode {
+        static let advert: UInt8 = 0x01
+        static let request: UInt8 = 0x10, accept: UInt8 = 0x11, chunk: UInt8 = 0x12, done: UInt8 = 0x13
+        static let error: UInt8 = 0x14, cancel: UInt8 = 0x15, syncDelta: UInt8 = 0x20
+        static let invite: UInt8 = 0x30, join: UInt8 = 0x31, grant: UInt8 = 0x32, revoke: UInt8 = 0x33
+        static let modelChoice: UInt8 = 0x34, roster: UInt8 = 0x35, part: UInt8 = 0x40
+    }
+
+    /// The type byte of this message.
+    public var typeCode: UInt8 {
+        switch self {
+        case .advert: TypeCode.advert
+        case .request: TypeCode.request
+        case .accept: TypeCode.accept
+        case .chunk: TypeCode.chunk
+        case .done: TypeCode.done
+        case .error: TypeCode.error
+        case .cancel: TypeCode.cancel
+        case .syncDelta: TypeCode.syncDelta
+        case .invite: TypeCode.invite
+        case .join: TypeCode.join
+        case .grant: TypeCode.grant
+        case .revoke: TypeCode.revoke
+        case .modelChoice: TypeCode.modelChoice
+        case .roster: TypeCode.roster
+        case .part: TypeCode.part
+        case .unknown(let t): t
+        }
+    }
+}
+
+/// Shared by message structs: each reads and writes its own body (layout beside the struct).
+protocol BodyCodable {
+    static func read(_ r: inout ByteReader) throws(WireError) -> Self
+    func write(to w: inout ByteWriter) throws(WireError)
+}

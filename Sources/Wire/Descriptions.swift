@@ -1,0 +1,93 @@
+// What values look like in logs. Prompts, answers, secrets and tokens never reach a log: the
+// descriptions of every value that may hold them name sizes only. Keys and ids print as hex.
+
+extension FixedBytes {
+    /// Lowercase hex (also for a Secret32: call it only to store or send the secret, never to log).
+    public var hex: String {
+        bytes.map { b in (b < 16 ? "0" : "") + String(b, radix: 16) }.joined()
+    }
+}
+
+extension Bytes16: CustomStringConvertible { public var description: String { hex } }
+extension Bytes32: CustomStringConvertible { public var description: String { hex } }
+extension Bytes64: CustomStringConvertible { public var description: String { hex } }
+
+extension Secret32: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String { "<secret>" }
+    public var debugDescription: String { description }
+}
+
+extension RelayFrame: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String {
+        switch self {
+        case .challenge(let c): "challenge(v\(c.version), origin \(c.origin))"
+        case .auth(let a): "auth(device \(a.deviceKey), account \(a.account != nil), token \(a.admissionToken != nil))"
+        case .authOK(let o): "auth-ok(time \(o.serverTimeMs))"
+        case .authRefused(let r): "auth-refused(\(r.reason.rawValue))"
+        case .send(let s): "send(to \(s.recipient), \(s.deliveryClass), id \(s.frameID), \(s.sealed.count) B)"
+        case .receive(let r): "receive(from \(r.sender), \(r.deliveryClass), id \(r.frameID), \(r.sealed.count) B)"
+        case .ack(let id): "ack(\(id))"
+        case .notHere(let id): "not-here(\(id))"
+        case .stored(let id): "stored(\(id))"
+        case .mailboxFull(let id): "mailbox-full(\(id))"
+        case .dropped(let id): "dropped(\(id))"
+        case .queueEmpty: "queue-empty"
+        case .ping(let v): "ping(\(v))"
+        case .pong(let v): "pong(\(v))"
+        case .error(let e): "error(\(e.code.rawValue))"
+        case .restarting(let ms): "restarting(\(ms) ms)"
+        case .unknown(let t): "unknown(type \(t))"
+        }
+    }
+    public var debugDescription: String { description }
+}
+
+extension AppMessage: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String {
+        switch self {
+        case .advert(let a): "advert(host \(a.hostKey), seq \(a.sequence), \(a.models.count) models)"
+        case .request(let r): "request(\(r.requestID), \(r.messages.count) messages, inline \(r.inline))"
+        case .accept(let id): "accept(\(id))"
+        case .chunk(let id, let text): "chunk(\(id), \(text.utf8.count) B)"
+        case .done(let d): "done(\(d.requestID), \(d.promptTokens)+\(d.completionTokens) tokens)"
+        case .error(let e): "error(\(e.requestID), code \(e.code.rawValue))"
+        case .cancel(let id): "cancel(\(id))"
+        case .syncDelta(let d): "sync-delta(\(d.conversationID), \(d.appended.count) messages)"
+        case .invite(let i): "invite(host \(i.hostSigningKey), \(i.models.count) models)"
+        case .join(let j): "join(\(j.deviceRecord.count) B record)"
+        case .grant(let g): "grant(\(g.grantID), \(g.models.count) models)"
+        case .revoke(let r): "revoke(\(r.grantID))"
+        case .modelChoice(let c): "model-choice(seq \(c.sequence))"
+        case .roster(let r): "roster(account \(r.accountKey), v\(r.version), \(r.deviceRecords.count) devices)"
+        case .part(let p): "part(\(p.messageID), \(p.index)/\(p.count), \(p.bytes.count) B)"
+        case .unknown(let t): "unknown(type \(t))"
+        }
+    }
+    public var debugDescription: String { description }
+}
+
+// Structs that carry prompts, answers or secrets describe themselves as their message does.
+extension AppMessage.Request: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String { AppMessage.request(self).description }
+    public var debugDescription: String { description }
+}
+extension AppMessage.SyncDelta: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String { AppMessage.syncDelta(self).description }
+    public var debugDescription: String { description }
+}
+extension AppMessage.ChatMessage: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String { "\(role)(\(content.utf8.count) B)" }
+    public var debugDescription: String { description }
+}
+extension AppMessage.Invite: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String { AppMessage.invite(self).description }
+    public var debugDescription: String { description }
+}
+extension AppMessage.Join: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String { AppMessage.join(self).description }
+    public var debugDescription: String { description }
+}
+extension RelayFrame.Auth: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String { RelayFrame.auth(self).description }
+    public var debugDescription: String { description }
+}
