@@ -1,2 +1,221 @@
-// Checkers for the Wire vector kinds.
-let wireCheckers: [String: VectorChecker] = [:]
+// Checkers for the Wire vector kinds (fields listed in protocol/spec-wire.md, "Test vectors"):
+// relay-frame, app-message, parts, auth-transcript. Each decodes the payload, renders what it
+// decoded as the file's fields (written independently of the generator) and compares them
+// exactly, then re-encodes and compares with the payload.
+import Wire
+
+let wireCheckers: [String: VectorChecker] = [
+    "relay-frame": checkRelayFrame,
+    "app-message": checkAppMessage,
+    "parts": checkParts,
+    "auth-transcript": checkAuthTranscript,
+]
+
+private func hx(_ b: [UInt8]) -> String { b.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
+private func be<T: FixedWidthInteger>(_ v: T) -> String { hx((0..<T.bitWidth / 8).reversed().map { UInt8(truncatingIfNeeded: v >> ($0 * 8)) }) }
+private func str(_ s: String) -> String { hx(Array(s.utf8)) }
+private func fail(_ v: VectorFile, _ why: String) -> VectorFile.Bad { VectorFile.Bad(description: "\(v.path): \(why)") }
+
+/// The `expect` name of each decode failure.
+private func failureName(_ e: WireError) -> String {
+    switch e {
+    case .truncated: "truncated"
+    case .trailingBytes: "trailing bytes"
+    case .tooLarge: "oversize"
+    case .badClass: "bad class"
+    case .invalidValue: "invalid value"
+    case .invalidUTF8: "invalid utf-8"
+    case .collapseKeyOnLive: "collapse key on live"
+    case .badPartIndex: "bad part index"
+    case .duplicatePart: "duplicate"
+    case .inconsistentParts: "inconsistent"
+    case .tooManyInFlight: "too many in flight"
+    }
+}
+
+private func compare(_ v: VectorFile, _ got: [(String, String)]) throws {
+    let dict = Dictionary(got, uniquingKeysWith: { a, _ in a })
+    for (k, want) in v.fields where dict[k] != want.lowercased() {
+        throw fail(v, "field \(k): file says \(want), decoded \(dict[k] ?? "nothing")")
+    }
+    for k in dict.keys where v.fields[k] == nil { throw fail(v, "decoded field \(k) missing from the file") }
+}
+
+private func indexed(_ stem: String, _ suffixes: [String]) -> Set<String> {
+    Set((0..<16).flatMap { i in suffixes.map { $0.isEmpty ? "\(stem).\(i)" : "\(stem).\(i).\($0)" } })
+}
+
+private let frameKeys: Set<String> = [
+    "type", "version", "nonce", "origin", "device-key", "signature", "account-key", "account-signature", "token",
+    "server-time-ms", "mailbox-capacity", "max-ttl", "reason", "text", "recipient", "sender", "class", "frame-id",
+    "ttl", "collapse-key", "sealed", "held-ms", "value", "code", "reconnect-after-ms",
+]
+
+private func frameFields(_ f: RelayFrame) -> [(String, String)] {
+    var out = [("type", be(f.typeCode))]
+    switch f {
+    case .challenge(let c): out += [("version", be(c.version)), ("nonce", hx(c.nonce.bytes)), ("origin", str(c.origin))]
+    case .auth(let a):
+        out += [("device-key", hx(a.deviceKey.bytes)), ("signature", hx(a.signature.bytes))]
+        if let p = a.account { out += [("account-key", hx(p.accountKey.bytes)), ("account-signature", hx(p.signature.bytes))] }
+        if let t = a.admissionToken { out.append(("token", hx(t))) }
+    case .authOK(let o):
+        out += [("server-time-ms", be(o.serverTimeMs)), ("mailbox-capacity", be(o.mailboxCapacity)), ("max-ttl", be(o.maxTTLSeconds))]
+    case .authRefused(let r): out += [("reason", be(r.reason.rawValue)), ("text", str(r.text))]
+    case .send(let s):
+        out += [("recipient", hx(s.recipient.bytes)), ("class", be(s.deliveryClass.rawValue)), ("frame-id", hx(s.frameID.bytes)),
+                ("ttl", be(s.ttlSeconds)), ("sealed", hx(s.sealed))]
+        if !s.collapseKey.isEmpty { out.append(("collapse-key", hx(s.collapseKey))) }
+    case .receive(let r):
+        out += [("sender", hx(r.sender.bytes)), ("class", be(r.deliveryClass.rawValue)), ("frame-id", hx(r.frameID.bytes)),
+                ("held-ms", be(r.heldMs)), ("sealed", hx(r.sealed))]
+    case .ack(let id), .notHere(let id), .stored(let id), .mailboxFull(let id), .dropped(let id): out.append(("frame-id", hx(id.bytes)))
+    case .queueEmpty, .unknown: break
+    case .ping(let x), .pong(let x): out.append(("value", be(x)))
+    case .error(let e): out += [("code", be(e.code.rawValue)), ("text", str(e.text))]
+    case .restarting(let ms): out.append(("reconnect-after-ms", be(ms)))
+    }
+    return out
+}
+
+@Sendable private func checkRelayFrame(_ v: VectorFile) throws {
+    try v.requireOnly(frameKeys)
+    let frame: RelayFrame
+    do { frame = try RelayFrame.decode(v.payload) } catch {
+        guard failureName(error) == v.expect else { throw fail(v, "expected \(v.expect), got \(error)") }
+        return
+    }
+    if case .unknown = frame {
+        guard v.expect == "skipped" else { throw fail(v, "expected \(v.expect), got a skipped unknown type") }
+    } else {
+        guard v.expect == "success" else { throw fail(v, "expected \(v.expect), decoded \(frame)") }
+    }
+    try compare(v, frameFields(frame))
+    guard case .unknown = frame else {
+        var canonical = v.payload
+        canonical[1] = 0  // senders write flags 0
+        guard try frame.encode() == canonical else { throw fail(v, "re-encoding differs from the payload") }
+        return
+    }
+}
+
+private let messageKeys: Set<String> = Set([
+    "type", "host-key", "sequence", "timestamp-ms", "signature", "signed-bytes", "request-id", "model", "conversation-id",
+    "prefix-hash", "inline", "max-tokens", "temperature", "continuation", "text", "prompt-tokens", "completion-tokens",
+    "finish-reason", "code", "message", "base-prefix-hash", "resulting-prefix-hash", "relay-url", "host-signing-key",
+    "host-hpke-key", "invite-secret", "rate", "expires-ms", "token", "secret-proof", "device-record", "account-name",
+    "grant-id", "reason", "model-id", "vision", "origin-device", "account-key", "version", "message-id", "index", "count",
+    "total-length", "bytes",
+]).union(indexed("model", ["", "tag", "family", "parameter-size", "quantization", "context-length", "capabilities"]))
+    .union(indexed("message", ["role", "content"])).union(indexed("device", [""]))
+
+private func chat(_ list: [AppMessage.ChatMessage]) -> [(String, String)] {
+    list.enumerated().flatMap { i, m in [("message.\(i).role", be(m.role.rawValue)), ("message.\(i).content", str(m.content))] }
+}
+
+private func tags(_ list: [String]) -> [(String, String)] { list.enumerated().map { ("model.\($0.offset)", str($0.element)) } }
+
+private func messageFields(_ m: AppMessage) throws -> [(String, String)] {
+    var out = [("type", be(m.typeCode))]
+    switch m {
+    case .advert(let a):
+        out += [("host-key", hx(a.hostKey.bytes)), ("sequence", be(a.sequence)), ("timestamp-ms", be(a.timestampMs)),
+                ("signature", hx(a.signature.bytes)), ("signed-bytes", hx(try a.signedBytes()))]
+        for (i, x) in a.models.enumerated() {
+            out += [("model.\(i).tag", str(x.tag)), ("model.\(i).family", str(x.family)), ("model.\(i).parameter-size", str(x.parameterSize)),
+                    ("model.\(i).quantization", str(x.quantization)), ("model.\(i).context-length", be(x.contextLength)),
+                    ("model.\(i).capabilities", be(x.capabilities.rawValue))]
+        }
+    case .request(let r):
+        out += [("request-id", hx(r.requestID.bytes)), ("model", str(r.model)), ("conversation-id", hx(r.conversationID.bytes)),
+                ("prefix-hash", hx(r.prefixHash.bytes)), ("inline", r.inline ? "01" : "00"), ("max-tokens", be(r.maxTokens)),
+                ("temperature", be(r.temperaturePerMille))] + chat(r.messages)
+        if let c = r.continuation { out.append(("continuation", str(c))) }
+    case .accept(let id), .cancel(let id): out.append(("request-id", hx(id.bytes)))
+    case .chunk(let id, let text): out += [("request-id", hx(id.bytes)), ("text", str(text))]
+    case .done(let d):
+        out += [("request-id", hx(d.requestID.bytes)), ("prompt-tokens", be(d.promptTokens)),
+                ("completion-tokens", be(d.completionTokens)), ("finish-reason", str(d.finishReason))]
+    case .error(let e): out += [("request-id", hx(e.requestID.bytes)), ("code", be(e.code.rawValue)), ("message", str(e.message))]
+    case .syncDelta(let d):
+        out += [("conversation-id", hx(d.conversationID.bytes)), ("base-prefix-hash", hx(d.basePrefixHash.bytes)),
+                ("resulting-prefix-hash", hx(d.resultingPrefixHash.bytes))] + chat(d.appended)
+    case .invite(let i):
+        out += [("relay-url", str(i.relayURL)), ("host-signing-key", hx(i.hostSigningKey.bytes)), ("host-hpke-key", hx(i.hostHPKEKey.bytes)),
+                ("invite-secret", hx(i.inviteSecret.bytes)), ("rate", be(i.ratePerMinute)), ("expires-ms", be(i.expiresMs))] + tags(i.models)
+        if let t = i.admissionToken { out.append(("token", hx(t))) }
+    case .join(let j): out += [("secret-proof", hx(j.secretProof.bytes)), ("device-record", hx(j.deviceRecord)), ("account-name", str(j.accountName))]
+    case .grant(let g): out += [("grant-id", hx(g.grantID.bytes)), ("rate", be(g.ratePerMinute)), ("expires-ms", be(g.expiresMs))] + tags(g.models)
+    case .revoke(let r): out += [("grant-id", hx(r.grantID.bytes)), ("reason", str(r.reason))]
+    case .modelChoice(let c):
+        out += [("model-id", str(c.modelID)), ("vision", c.vision ? "01" : "00"), ("sequence", be(c.sequence)), ("origin-device", hx(c.originDevice.bytes))]
+    case .roster(let r):
+        out += [("account-key", hx(r.accountKey.bytes)), ("version", be(r.version)), ("signature", hx(r.signature.bytes)),
+                ("signed-bytes", hx(try r.signedBytes()))] + r.deviceRecords.enumerated().map { ("device.\($0.offset)", hx($0.element)) }
+    case .part(let p):
+        out += [("message-id", hx(p.messageID.bytes)), ("index", be(p.index)), ("count", be(p.count)),
+                ("total-length", be(p.totalLength)), ("bytes", hx(p.bytes))]
+    case .unknown: break
+    }
+    return out
+}
+
+@Sendable private func checkAppMessage(_ v: VectorFile) throws {
+    try v.requireOnly(messageKeys)
+    let message: AppMessage
+    do { message = try AppMessage.decode(v.payload) } catch {
+        guard failureName(error) == v.expect else { throw fail(v, "expected \(v.expect), got \(error)") }
+        return
+    }
+    if case .unknown = message {
+        guard v.expect == "skipped" else { throw fail(v, "expected \(v.expect), got a skipped unknown type") }
+        try compare(v, try messageFields(message))
+        return
+    }
+    guard v.expect == "success" else { throw fail(v, "expected \(v.expect), decoded \(message)") }
+    try compare(v, try messageFields(message))
+    guard try message.encode() == v.payload else { throw fail(v, "re-encoding differs from the payload") }
+}
+
+@Sendable private func checkParts(_ v: VectorFile) throws {
+    try v.requireOnly(Set(["message-id", "max-part"]).union(indexed("part", [""])))
+    let id = try v.hexField("message-id")
+    var parts: [AppMessage.Part] = []
+    while let raw = try v.optionalHexField("part.\(parts.count)") {
+        guard case .part(let p) = try AppMessage.decode(raw) else { throw fail(v, "part.\(parts.count) is not a part") }
+        guard p.messageID.bytes == id else { throw fail(v, "part.\(parts.count) has another message id") }
+        parts.append(p)
+    }
+    if let maxHex = try v.optionalHexField("max-part") {
+        let max = maxHex.reduce(0) { $0 << 8 | Int($1) }
+        let split = try Splitter(maxPartPayload: max).split(v.payload, messageID: Bytes16(id)!)
+        guard split == parts.sorted(by: { $0.index < $1.index }) else { throw fail(v, "splitting the payload gives other parts") }
+    }
+    var r = Reassembler(configuration: .init(timeoutMs: 10))
+    var outcome = "missing"
+    for p in parts {
+        do {
+            if let whole = try r.add(p, nowMs: 0) {
+                guard whole == v.payload else { throw fail(v, "reassembled bytes differ from the payload") }
+                _ = try AppMessage.decode(whole)
+                outcome = "success"
+            }
+        } catch let e as WireError { outcome = failureName(e); break }
+    }
+    if outcome == "missing" && r.expire(nowMs: 11).isEmpty { throw fail(v, "incomplete message did not expire as missing") }
+    guard outcome == v.expect else { throw fail(v, "expected \(v.expect), got \(outcome)") }
+}
+
+@Sendable private func checkAuthTranscript(_ v: VectorFile) throws {
+    try v.requireOnly(["origin", "challenge", "device-key", "account-binding"])
+    guard let origin = String(validating: try v.hexField("origin"), as: UTF8.self),
+          let challenge = Bytes32(try v.hexField("challenge")), let key = Bytes32(try v.hexField("device-key")) else {
+        throw fail(v, "bad origin, challenge or device key")
+    }
+    guard v.expect == "success", try RelayAuth.transcript(origin: origin, challenge: challenge, deviceKey: key) == v.payload else {
+        throw fail(v, "transcript differs from the payload")
+    }
+    guard RelayAuth.accountBinding(deviceKey: key) == (try v.hexField("account-binding")) else {
+        throw fail(v, "account binding differs")
+    }
+}
