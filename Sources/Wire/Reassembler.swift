@@ -4,27 +4,6 @@
 
 /// Collects parts until a message is complete.
 public struct Reassembler: Sendable {
-    /// Bounds; every one configurable so tests can run in milliseconds.
-    public struct Configuration: Sendable {
-        /// Largest reassembled message (announced total length).
-        public var maxMessageSize: Int
-        /// Most incomplete messages held at once; a part of a further message is refused.
-        public var maxInFlight: Int
-        /// How long after its first part a message may stay incomplete.
-        public var timeoutMs: UInt64
-        public init(maxMessageSize: Int = 16 << 20, maxInFlight: Int = 16, timeoutMs: UInt64 = 60_000) {
-            self.maxMessageSize = maxMessageSize; self.maxInFlight = maxInFlight; self.timeoutMs = timeoutMs
-        }
-    }
-
-    /// A message that expired incomplete.
-    public struct Incomplete: Equatable, Sendable {
-        public var messageID: Bytes16
-        public var count: Int
-        /// Indices never received, ascending.
-        public var missing: [Int]
-    }
-
     private struct Pending {
         var count: UInt16
         var total: UInt32
@@ -95,4 +74,27 @@ public struct Reassembler: Sendable {
 
     /// The earliest deadline held, so a caller knows when to call `expire` next.
     public var nextDeadlineMs: UInt64? { pending.values.map(\.deadlineMs).min() }
+}
+
+extension Reassembler {
+    /// Bounds; every one configurable so tests can run in milliseconds.
+    public struct Configuration: Sendable {
+        /// Largest reassembled message (announced total length).
+        public var maxMessageSize: Int
+        /// Most incomplete messages held at once; a part of a further message is refused.
+        public var maxInFlight: Int
+        /// How long after its first part a message may stay incomplete.
+        public var timeoutMs: UInt64
+        public init(maxMessageSize: Int = 16 << 20, maxInFlight: Int = 16, timeoutMs: UInt64 = 60_000) {
+            self.maxMessageSize = maxMessageSize; self.maxInFlight = maxInFlight; self.timeoutMs = timeoutMs
+        }
+    }
+
+    /// A message that expired incomplete.
+    public struct Incomplete: Equatable, Sendable {
+        public var messageID: Bytes16
+        public var count: Int
+        /// Indices never received, ascending.
+        public var missing: [Int]
+    }
 }
