@@ -19,3 +19,9 @@ demo: setup
 
 vectors: setup
 	swift run vectorgen protocol/vectors
+
+# libFuzzer on the decoders: FUZZ_SECONDS each (default 60), corpus seeded from protocol/vectors.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= fuzz-frames fuzz-messages fuzz-envelope
+fuzz: setup
+	scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)

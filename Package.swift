@@ -28,6 +28,11 @@ let package = Package(
         // Writes protocol/vectors/ (make vectors).
         .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing"]),
 
+        // libFuzzer targets (make fuzz); a plain build of each replays saved inputs.
+        .target(name: "FuzzReplay"),
+        .executableTarget(name: "fuzz-frames", dependencies: ["Wire", "FuzzReplay"]),
+        .executableTarget(name: "fuzz-messages", dependencies: ["Wire", "FuzzReplay"]),
+
         .testTarget(name: "SigningTests", dependencies: ["Signing"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
         .testTarget(name: "WireTests", dependencies: ["Wire"]),
