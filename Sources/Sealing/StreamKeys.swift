@@ -31,11 +31,11 @@ enum StreamFormat {
 ///     prk        = HKDF-Extract(salt = "homebase stream v1", ikm = stream_secret)
 ///     key        = HKDF-Expand(prk, "homebase stream v1 key", 32)
 ///     base_nonce = HKDF-Expand(prk, "homebase stream v1 nonce", 12)
-struct StreamKeys {
-    let key: SecretBytes
-    let baseNonce: [UInt8]
+package struct StreamKeys {
+    package let key: SecretBytes
+    package let baseNonce: [UInt8]
 
-    init(secret: SecretBytes) throws {
+    package init(secret: SecretBytes) throws {
         guard secret.count == 32 else { throw SealingError.invalidKey }
         var prk = secret.withUnsafeBytes { HKDF.extract(salt: Array("homebase stream v1".utf8), ikm: Array($0)) }
         defer { wipe(&prk) }
