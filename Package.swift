@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing"]),
 
         .testTarget(name: "SigningTests", dependencies: ["Signing"]),
-        .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
+        .testTarget(name: "SealingTests", dependencies: ["Sealing", "Signing"]),
         .testTarget(name: "WireTests", dependencies: ["Wire"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport"]),

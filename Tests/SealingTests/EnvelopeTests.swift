@@ -58,15 +58,28 @@ let now: UInt64 = 1_750_000_000_000
 }
 
 @Test func innerSenderMustMatchTheRecord() throws {
-    // A device whose HPKE key is alice's but whose signing key differs: HPKE auth passes,
-    // the inner sender key check must not.
+    // Built by hand with the right info and HPKE keys, so that HPKE opens: only the inner
+    // sender key (carol's, not alice's) is wrong, and the check of it must refuse.
     let p = Pair()
-    let impostor = try DeviceIdentity(signingKey: .generate(), hpkeKey: p.alice.hpkeKey, name: "alice", createdAt: 1)
-    let sealed = try Envelope.seal(body: [1], from: impostor, to: p.bob.record, now: now).bytes
+    let carol = try DeviceIdentity.generate(name: "carol", now: 1)
+    let context = try HPKE.Sender(recipientKey: p.bob.hpkeKey.publicKey,
+                                  info: Envelope.info(sender: p.alice.signingKey.publicKey, recipient: p.bob.signingKey.publicKey),
+                                  senderKey: p.alice.hpkeKey)
+    var plaintext = carol.signingKey.publicKey.bytes + MessageID.random().bytes
+    plaintext.appendBigEndian(now)
+    let forged = [Envelope.version] + context.encapsulatedKey + (try context.seal(plaintext + [1], aad: [Envelope.version]))
     var g = ReplayGuard()
     #expect(throws: SealingError.openFailed) {
-        try Envelope.open(sealed, by: p.bob, from: p.alice.record, replay: &g, now: now)
+        try Envelope.open(forged, by: p.bob, from: p.alice.record, replay: &g, now: now)
     }
+    // The same construction with alice's key inside opens: the test above fails for the right reason.
+    let context2 = try HPKE.Sender(recipientKey: p.bob.hpkeKey.publicKey,
+                                   info: Envelope.info(sender: p.alice.signingKey.publicKey, recipient: p.bob.signingKey.publicKey),
+                                   senderKey: p.alice.hpkeKey)
+    var honest = p.alice.signingKey.publicKey.bytes + MessageID.random().bytes
+    honest.appendBigEndian(now)
+    let good = [Envelope.version] + context2.encapsulatedKey + (try context2.seal(honest + [1], aad: [Envelope.version]))
+    #expect(try Envelope.open(good, by: p.bob, from: p.alice.record, replay: &g, now: now).body == [1])
 }
 
 @Test func replayedEnvelopeIsRefused() throws {
