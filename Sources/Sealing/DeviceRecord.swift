@@ -64,8 +64,10 @@ public struct DeviceRecord: Hashable, Sendable {
         self.name = name
         self.signature = signature
     }
+}
 
-    /// The encoding described above.
+extension DeviceRecord {
+    /// The encoding described on the type.
     public var encoded: [UInt8] {
         DeviceRecord.unsignedBytes(signingKey, hpkeKey, Array(name.utf8), createdAt) + signature
     }
