@@ -34,7 +34,7 @@ let package = Package(
         .executableTarget(name: "fuzz-messages", dependencies: ["Wire", "FuzzReplay"]),
 
         .testTarget(name: "SigningTests", dependencies: ["Signing"]),
-        .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
+        .testTarget(name: "SealingTests", dependencies: ["Sealing", "Signing"]),
         .testTarget(name: "WireTests", dependencies: ["Wire"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport"]),

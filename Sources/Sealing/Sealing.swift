@@ -1,1 +1,0 @@
-// Module Sealing: see Package.swift for what it holds.

@@ -1,1 +1,0 @@
-// Module Signing: see Package.swift for what it holds.

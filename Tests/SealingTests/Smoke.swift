@@ -1,4 +1,0 @@
-import Testing
-@testable import Sealing
-
-@Test func moduleLinks() { #expect(Bool(true)) }

@@ -1,4 +1,0 @@
-import Testing
-@testable import Signing
-
-@Test func moduleLinks() { #expect(Bool(true)) }
