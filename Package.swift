@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "Transport", dependencies: ["CLinux", "COpenSSL"]),
 
         // Writes protocol/vectors/ (make vectors).
-        .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing"]),
+        .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing"]),
 
         // libFuzzer targets (make fuzz); a plain build of each replays saved inputs.
         .target(name: "FuzzReplay"),
@@ -38,6 +38,6 @@ let package = Package(
         .testTarget(name: "WireTests", dependencies: ["Wire"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport"]),
-        .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing"]),
+        .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
     ]
 )
