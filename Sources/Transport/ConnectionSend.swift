@@ -5,7 +5,7 @@ import Glibc
 private let maxIOVecs = 64
 
 extension Connection {
-    /// Queues chunks (written in order, with writev) and tries to write at once. Loop thread only.
+    /// Queues chunks (written in order, gathered into one sendmsg) and tries to write at once. Loop thread only.
     /// For plain TCP the arrays themselves are queued: a WebSocket header and its payload go out
     /// as two iovecs with no copy. Sending on a closing or closed connection does nothing.
     public func send(_ chunks: [[UInt8]]) {
@@ -46,7 +46,7 @@ extension Connection {
                 let e = hb_errno()
                 if e == EAGAIN || e == EWOULDBLOCK { break }
                 if e == EINTR { continue }
-                finish(e == EPIPE || e == ECONNRESET ? .peerClosed : .system(call: "writev", errno: e))
+                finish(e == EPIPE || e == ECONNRESET ? .peerClosed : .system(call: "sendmsg", errno: e))
                 return
             }
             consume(n)
@@ -75,7 +75,13 @@ extension Connection {
 
     /// Pins each queued array's storage in a nested closure (no escaping pointers), then writev.
     private func gather(_ i: Int, _ count: Int, _ iov: UnsafeMutablePointer<iovec>) -> Int {
-        if i == count { return writev(fd, iov, Int32(count)) }
+        if i == count {
+            // sendmsg, not writev: MSG_NOSIGNAL turns a write to a reset peer into EPIPE, not a fatal SIGPIPE.
+            var m = msghdr()
+            m.msg_iov = iov
+            m.msg_iovlen = count
+            return sendmsg(fd, &m, Int32(MSG_NOSIGNAL))
+        }
         return queue[queueHead + i].withUnsafeBytes { p in
             let skip = i == 0 ? sendOffset : 0
             iov[i] = iovec(iov_base: UnsafeMutableRawPointer(mutating: p.baseAddress! + skip), iov_len: p.count - skip)

@@ -68,6 +68,10 @@ public final class TLSServerContext: @unchecked Sendable {
             SSL_CTX_free(ctx)
             throw openSSLError("loading certificate or key")
         }
+        // No TLS 1.3 tickets and no server session cache: cached sessions grow with every client,
+        // and relay connections are long-lived, so resumption buys little.
+        _ = SSL_CTX_set_num_tickets(ctx, 0)
+        _ = SSL_CTX_ctrl(ctx, SSL_CTRL_SET_SESS_CACHE_MODE, Int(SSL_SESS_CACHE_OFF), nil)
         return ctx
     }
 }

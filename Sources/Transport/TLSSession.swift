@@ -39,6 +39,7 @@ final class TLSSession {
         let r = SSL_do_handshake(ssl)
         if r == 1 {
             established = true
+            bioTraffic = Int.max / 2 // the handshake's flights are done: let the next idle moment drop their buffers
             if let pin {
                 guard let cert = SSL_get1_peer_certificate(ssl) else { return .failed(.certificatePinMismatch) }
                 defer { X509_free(cert) }
@@ -54,6 +55,9 @@ final class TLSSession {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
+        // An SSL_read with nothing to read would re-allocate the 16 KiB record buffer that
+        // SSL_MODE_RELEASE_BUFFERS just freed, and keep it for the whole idle time.
+        if SSL_pending(ssl) == 0, BIO_ctrl_pending(SSL_get_rbio(ssl)) == 0 { return .needMore }
         ERR_clear_error()
         let n = SSL_read(ssl, buffer.baseAddress, Int32(buffer.count))
         if n > 0 { return .bytes(Int(n)) }
