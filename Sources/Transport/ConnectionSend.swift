@@ -1,0 +1,123 @@
+import CLinux
+import Glibc
+
+/// writev takes at most IOV_MAX (1024) buffers; 64 covers a burst of frames per call.
+private let maxIOVecs = 64
+
+extension Connection {
+    /// Queues chunks (written in order, gathered into one sendmsg) and tries to write at once. Loop thread only.
+    /// For plain TCP the arrays themselves are queued: a WebSocket header and its payload go out
+    /// as two iovecs with no copy. Sending on a closing or closed connection does nothing.
+    public func send(_ chunks: [[UInt8]]) {
+        guard state == .open || state == .handshaking else { return }
+        if let tls {
+            for c in chunks where !c.isEmpty {
+                if let e = tls.write(c) { finish(e); return }
+            }
+            enqueueCiphertext()
+        } else {
+            for c in chunks where !c.isEmpty { append(c) }
+        }
+        if queuedBytes > configuration.maxQueuedBytes { finish(.sendQueueFull); return }
+        flush()
+        if state != .closed, queuedBytes > configuration.highWaterMark, !aboveHighWater {
+            aboveHighWater = true
+            handler?.connectionDidReachHighWater(self)
+        }
+    }
+
+    public func send(_ bytes: [UInt8]) { send([bytes]) }
+
+    func enqueueCiphertext() {
+        while let c = tls?.takeCiphertext() { append(c) }
+    }
+
+    private func append(_ c: [UInt8]) {
+        if queuedBytes == 0 { lastWriteProgress = monotonicNanos() }
+        queue.append(c)
+        queuedBytes += c.count
+    }
+
+    /// Writes as much as the socket takes; watches EPOLLOUT only while something remains.
+    func flush() {
+        while queuedBytes > 0, state != .closed {
+            let n = writeSome()
+            if n < 0 {
+                let e = hb_errno()
+                if e == EAGAIN || e == EWOULDBLOCK { break }
+                if e == EINTR { continue }
+                finish(e == EPIPE || e == ECONNRESET ? .peerClosed : .system(call: "sendmsg", errno: e))
+                return
+            }
+            consume(n)
+        }
+        if state == .closed { return }
+        if queuedBytes == 0 {
+            queue = []; queueHead = 0; sendOffset = 0 // release the queue's storage when idle
+            if let t = writeTimer { loop.cancel(t); writeTimer = nil }
+            if state == .closing { finish(nil); return }
+        } else {
+            armWriteTimer()
+        }
+        if aboveHighWater, queuedBytes <= configuration.highWaterMark / 2 {
+            aboveHighWater = false
+            handler?.connectionDidDrain(self)
+        }
+        updateInterest()
+    }
+
+    private func writeSome() -> Int {
+        let count = min(queue.count - queueHead, maxIOVecs)
+        return withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { iov in
+            gather(0, count, iov.baseAddress!)
+        }
+    }
+
+    /// Pins each queued array's storage in a nested closure (no escaping pointers), then writev.
+    private func gather(_ i: Int, _ count: Int, _ iov: UnsafeMutablePointer<iovec>) -> Int {
+        if i == count {
+            // sendmsg, not writev: MSG_NOSIGNAL turns a write to a reset peer into EPIPE, not a fatal SIGPIPE.
+            var m = msghdr()
+            m.msg_iov = iov
+            m.msg_iovlen = count
+            return sendmsg(fd, &m, Int32(MSG_NOSIGNAL))
+        }
+        return queue[queueHead + i].withUnsafeBytes { p in
+            let skip = i == 0 ? sendOffset : 0
+            iov[i] = iovec(iov_base: UnsafeMutableRawPointer(mutating: p.baseAddress! + skip), iov_len: p.count - skip)
+            return gather(i + 1, count, iov)
+        }
+    }
+
+    private func consume(_ written: Int) {
+        var n = written
+        queuedBytes -= n
+        lastWriteProgress = monotonicNanos()
+        while n > 0 {
+            let left = queue[queueHead].count - sendOffset
+            if n >= left { n -= left; queue[queueHead] = []; queueHead += 1; sendOffset = 0 } else { sendOffset += n; n = 0 }
+        }
+        if queueHead > 32, queueHead * 2 > queue.count { queue.removeFirst(queueHead); queueHead = 0 }
+    }
+
+    func updateInterest() {
+        guard state != .closed else { return }
+        var want: UInt32 = 0
+        if !readPaused, state != .closing { want |= Epoll.readable | Epoll.readHangup }
+        if queuedBytes > 0 { want |= Epoll.writable }
+        if want != interest { interest = want; loop.modify(fd, events: want) }
+    }
+
+    /// Fires when queued output has made no progress for the write timeout.
+    func armWriteTimer() {
+        guard writeTimer == nil else { return }
+        let limit = configuration.writeTimeout.nanoseconds
+        let wait = limit &- min(limit, monotonicNanos() &- lastWriteProgress)
+        writeTimer = loop.schedule(after: .nanoseconds(Int64(wait))) { [weak self] in
+            guard let self, self.state != .closed else { return }
+            self.writeTimer = nil
+            guard self.queuedBytes > 0 else { return }
+            if monotonicNanos() &- self.lastWriteProgress >= limit { self.finish(.writeTimeout) } else { self.armWriteTimer() }
+        }
+    }
+}

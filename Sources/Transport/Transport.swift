@@ -1,1 +1,0 @@
-// Module Transport: see Package.swift for what it holds.

@@ -1,0 +1,108 @@
+/// A complete WebSocket message.
+public enum WebSocketMessage: Equatable, Sendable {
+    case binary([UInt8])
+    case text(String)
+}
+
+/// An open WebSocket, server or client side, on one loop.
+///
+/// Callbacks run on the loop thread. `send`, `ping` and `close` may be called from any thread
+/// (they hop to the loop when needed); everything else is loop thread only.
+public final class WebSocket: @unchecked Sendable {
+    public let connection: Connection
+    public let role: WebSocketRole
+    /// Server side: the upgrade request (path, query, headers). Client side: nil.
+    public let request: HTTPRequest?
+
+    /// Each complete message (fragments reassembled, text validated).
+    public var onMessage: ((WebSocket, WebSocketMessage) -> Void)?
+    public var onPong: ((WebSocket, [UInt8]) -> Void)?
+    /// Queued bytes passed the connection's high-water mark: the receiver is slow.
+    public var onHighWater: ((WebSocket) -> Void)?
+    public var onDrain: ((WebSocket) -> Void)?
+    /// Once, when the TCP connection is gone: the close code of the first close frame sent or
+    /// received (`.abnormal` when the connection dropped without one) and its reason.
+    public var onClose: ((WebSocket, WebSocketCloseCode, String) -> Void)?
+
+    private var codec: WebSocketCodec
+    private let closeTimeout: Duration
+    private var closeSent = false
+    private var closeInfo: (WebSocketCloseCode, String)?
+
+    init(connection: Connection, role: WebSocketRole, request: HTTPRequest?, maxMessageSize: Int, closeTimeout: Duration) {
+        self.connection = connection; self.role = role; self.request = request
+        self.closeTimeout = closeTimeout
+        codec = WebSocketCodec(role: role, maxMessageSize: maxMessageSize)
+    }
+
+    /// Bytes waiting to be written: the relay's measure of a slow receiver.
+    public var queuedBytes: Int { connection.queuedBytes }
+
+    public func send(binary: [UInt8]) { sendFrame(.binary, binary) }
+    public func send(text: String) { sendFrame(.text, Array(text.utf8)) }
+    /// Payload at most 125 bytes (longer is cut).
+    public func ping(_ payload: [UInt8] = []) { sendFrame(.ping, Array(payload.prefix(125))) }
+
+    /// Starts the closing handshake; the peer has `closeTimeout` to answer before the TCP connection is dropped.
+    public func close(code: WebSocketCloseCode = .normal, reason: String = "") {
+        onLoop { ws in
+            guard !ws.closeSent, ws.connection.isOpen else { return }
+            ws.sendClose(code, reason)
+            ws.connection.loop.schedule(after: ws.closeTimeout) { [weak ws] in ws?.connection.close(flush: false) }
+        }
+    }
+
+    private func sendFrame(_ op: WebSocketOpcode, _ payload: [UInt8]) {
+        onLoop { ws in
+            guard !ws.closeSent else { return }
+            ws.connection.send(WebSocketCodec.encode(op, payload, role: ws.role))
+        }
+    }
+
+    private func onLoop(_ body: @escaping @Sendable (WebSocket) -> Void) {
+        if connection.loop.inLoop { body(self) } else { connection.loop.execute { body(self) } }
+    }
+
+    private func sendClose(_ code: WebSocketCloseCode, _ reason: String) {
+        closeSent = true
+        if closeInfo == nil { closeInfo = (code, reason) }
+        let payload = code == .noStatus ? [] : WebSocketCodec.closePayload(code, reason: reason)
+        connection.send(WebSocketCodec.encode(.close, payload, role: role))
+    }
+
+    /// Feeds bytes received with or after the upgrade.
+    func receive(_ bytes: UnsafeRawBufferPointer) {
+        codec.feed(bytes)
+        while connection.isOpen {
+            switch codec.next() {
+            case .needMore: return
+            case .binary(let b): onMessage?(self, .binary(b))
+            case .text(let t): onMessage?(self, .text(t))
+            case .ping(let p): if !closeSent { connection.send(WebSocketCodec.encode(.pong, p, role: role)) }
+            case .pong(let p): onPong?(self, p)
+            case .close(let code, let reason):
+                if closeInfo == nil { closeInfo = (code, reason) }
+                if !closeSent { sendClose(code, "") } // echo the code (RFC 6455 section 5.5.1)
+                connection.close()
+                return
+            case .fail(let code, let why):
+                sendClose(code, why)
+                connection.close()
+                return
+            }
+        }
+    }
+}
+
+extension WebSocket: ConnectionHandler {
+    public func connectionDidActivate(_ connection: Connection) {}
+    public func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) { receive(bytes) }
+    public func connectionDidReachHighWater(_ connection: Connection) { onHighWater?(self) }
+    public func connectionDidDrain(_ connection: Connection) { onDrain?(self) }
+    public func connectionDidClose(_ connection: Connection, error: TransportError?) {
+        let (code, reason) = closeInfo ?? (.abnormal, error?.description ?? "closed")
+        let h = onClose
+        onMessage = nil; onPong = nil; onHighWater = nil; onDrain = nil; onClose = nil // break cycles
+        h?(self, code, reason)
+    }
+}

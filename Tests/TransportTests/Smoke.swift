@@ -1,4 +1,0 @@
-import Testing
-@testable import Transport
-
-@Test func moduleLinks() { #expect(Bool(true)) }
