@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "Signing"]),
         .testTarget(name: "WireTests", dependencies: ["Wire"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport"], exclude: ["peers"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
     ]
 )
