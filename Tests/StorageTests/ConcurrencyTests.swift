@@ -48,3 +48,22 @@ import Testing
         #expect(try b.query("SELECT count(*) FROM event")[0].get(0) == 180)
     }
 }
+
+@Suite struct ConcurrentOpenTests {
+    /// Several connections opening one new file at once apply each migration exactly once.
+    @Test func concurrentOpensMigrateOnce() async throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let path = dir.path("a.db")
+        let dbs = try await withThrowingTaskGroup(of: Database.self) { group in
+            for _ in 0..<4 {
+                group.addTask { try Database(path: path, schema: schema(), options: fastOptions()) }
+            }
+            var opened: [Database] = []
+            for try await db in group { opened.append(db) }
+            return opened
+        }
+        #expect(dbs.count == 4)
+        #expect(try dbs[0].query("SELECT step FROM log ORDER BY rowid").map { try $0.get(0, as: Int.self) } == [1, 2, 3])
+    }
+}

@@ -61,6 +61,14 @@ func makeForeignDatabase(_ path: String) throws {
     let db = try Database(path: path, schema: Schema(applicationID: otherAppID, migrations: ["CREATE TABLE t(x);"]))
     try db.execute("PRAGMA application_id=0")
     try db.execute("PRAGMA user_version=0")
+    try db.execute("PRAGMA journal_mode=DELETE")  // as most applications leave their files
+    db.close()
+}
+
+/// One of our stores, of another kind (another application_id), in rollback-journal mode.
+func makeOtherStore(_ path: String) throws {
+    let db = try Database(path: path, schema: schema(id: otherAppID))
+    try db.execute("PRAGMA journal_mode=DELETE")
     db.close()
 }
 

@@ -113,6 +113,8 @@ struct Boom: Error {}
         let a = try Database(path: path, schema: schema())
         let b = try Database(path: path, schema: schema(), options: fastOptions(busy: .milliseconds(10)))
         try a.transaction { tx in
+            // BEGIN IMMEDIATE: the write lock is held from the start, before any write.
+            #expect(storageError { try b.execute("INSERT INTO item(name) VALUES ('b')") } == .busy(path: path, operation: "execute"))
             try tx.execute("INSERT INTO item(name) VALUES ('a')")
             #expect(storageError { try b.execute("INSERT INTO item(name) VALUES ('b')") } == .busy(path: path, operation: "execute"))
             // WAL: a reader is not blocked by the writer and sees the last commit.
