@@ -1,1 +1,0 @@
-// Module Storage: see Package.swift for what it holds.
