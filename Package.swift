@@ -25,6 +25,9 @@ let package = Package(
         // Event loop, TCP, TLS, HTTP/1.1 upgrade, WebSocket codec.
         .target(name: "Transport", dependencies: ["CLinux", "COpenSSL"]),
 
+        // Chat providers: the shared request/event vocabulary, streaming HTTP, runtime clients.
+        .target(name: "Inference", dependencies: ["CCurl"]),
+
         // Writes protocol/vectors/ (make vectors).
         .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing"]),
 
