@@ -1,6 +1,6 @@
 # The README's two commands are `make demo` and `make test`. Everything else is for developers.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
-.PHONY: test demo build fuzz bench setup vectors
+.PHONY: test demo build fuzz bench setup vectors engine
 
 setup:
 	@scripts/setup.sh
@@ -8,7 +8,13 @@ setup:
 build: setup
 	swift build $(SWIFT_FLAGS)
 
-test: setup
+# The real inference engine (llama-server, built once into ~/.cache/homebase/engine, ~15-25 min
+# the first time) and the tiny model it serves: tests run against them, never against a mock.
+engine: setup
+	@scripts/engine/install.sh >/dev/null
+	@scripts/engine/tiny_model.sh >/dev/null
+
+test: setup engine
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift test --skip-build $(SWIFT_FLAGS)
 
