@@ -32,6 +32,7 @@ let package = Package(
         .target(name: "FuzzReplay"),
         .executableTarget(name: "fuzz-frames", dependencies: ["Wire", "FuzzReplay"]),
         .executableTarget(name: "fuzz-messages", dependencies: ["Wire", "FuzzReplay"]),
+        .executableTarget(name: "fuzz-envelope", dependencies: ["Sealing", "Signing", "FuzzReplay"]),
 
         .testTarget(name: "SigningTests", dependencies: ["Signing"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "Signing"]),
