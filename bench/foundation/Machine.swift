@@ -25,6 +25,16 @@ enum Machine {
         return withUnsafeBytes(of: u.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
+    /// The first three fields of /proc/loadavg: other work on the machine skews every figure.
+    static var loadAverage: String {
+        guard let file = fopen("/proc/loadavg", "r") else { return "unknown" }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 128)
+        guard fgets(&line, Int32(line.count), file) != nil else { return "unknown" }
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.split(separator: " ").prefix(3).joined(separator: " ")
+    }
+
     static var libsodium: String { String(cString: sodium_version_string()) }
 }
 

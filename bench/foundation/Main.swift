@@ -1,5 +1,5 @@
 // bench-foundation: the cost of sealing and of the relay codecs, beside raw libsodium.
-// Run: make bench (swift run -c release bench-foundation [--runs N] [--target-ms MS]).
+// Run: make bench (swift run -c release bench-foundation [--runs N] [--target-ms MS] [--only TEXT]).
 
 @main struct BenchFoundation {
     static func main() throws {
@@ -8,15 +8,19 @@
         print("")
         print("command: swift run -c release bench-foundation \(CommandLine.arguments.dropFirst().joined(separator: " "))")
         print("machine: \(Machine.cores) cores (nproc), \(Machine.cpuModel), Linux \(Machine.kernel), libsodium \(Machine.libsodium)")
+        print("load average at start: \(Machine.loadAverage)")
         print("method: median of \(s.runs) runs of N iterations (N calibrated to ~\(Int(s.targetMs)) ms per run), min-max across runs")
         print("")
         print("| case | bytes | N | ops/s | ns/op (median) | ns/op (min-max) | MB/s |")
         print("|---|---:|---:|---:|---:|---:|---:|")
-        let results: [() throws -> Result] = [
+        let results: [() throws -> Result?] = [
             { try CryptoCases.streamChunk(s) },
             { try CryptoCases.rawAEAD(size: 64, s) },
             { try CryptoCases.rawAEAD(size: 128, s) },
-            { try CryptoCases.envelope(s) },
+            { try CryptoCases.envelope(bodyBytes: 16 * 1024, s) },
+            { try CryptoCases.envelope(bodyBytes: 0, s) },
+            { try CryptoCases.rawX25519(base: false, s) },
+            { try CryptoCases.rawX25519(base: true, s) },
             { try CryptoCases.rawAEAD(size: 16 * 1024, s) },
             { try CryptoCases.rawAEAD(size: 32 * 1024, s) },
             { try WireCases.encode(sealed: 16 * 1024, s) },
@@ -25,7 +29,9 @@
             { try WireCases.decode(sealed: 256, s) },
             { try WireCases.parser(s) },
         ]
-        for make in results { row(try make()) }
+        for make in results { if let result = try make() { row(result) } }
+        print("")
+        print("load average at end: \(Machine.loadAverage)")
     }
 
     static func row(_ r: Result) {

@@ -5,6 +5,8 @@
 struct Settings {
     var runs = 5
     var targetMs = 200.0
+    /// Only the cases whose name contains this (all when nil).
+    var only: String?
 
     init(arguments: [String]) {
         var it = arguments.makeIterator()
@@ -12,7 +14,8 @@ struct Settings {
             switch flag {
             case "--runs": runs = it.next().flatMap(Int.init).map { max(1, $0) } ?? runs
             case "--target-ms": targetMs = it.next().flatMap(Double.init).map { max(1, $0) } ?? targetMs
-            default: fatalError("usage: bench-foundation [--runs N] [--target-ms MS]")
+            case "--only": only = it.next()
+            default: fatalError("usage: bench-foundation [--runs N] [--target-ms MS] [--only TEXT]")
             }
         }
     }
@@ -34,7 +37,8 @@ struct Result {
 /// Times `op`, which performs `itemsPerCall` operations per call and returns a value derived
 /// from its output (summed and kept, so the optimizer cannot drop the work).
 func measure(_ name: String, bytes: Int, itemsPerCall: Int = 1, settings: Settings,
-             _ op: () throws -> Int) throws -> Result {
+             _ op: () throws -> Int) throws -> Result? {
+    if let only = settings.only, !name.contains(only) { return nil }
     var sink = 0
     func run(_ calls: Int) throws -> Double {
         let start = ContinuousClock.now

@@ -7,12 +7,12 @@ enum WireCases {
                     sealed: [UInt8](repeating: 3, count: sealed)))
     }
 
-    static func encode(sealed size: Int, _ s: Settings) throws -> Result {
+    static func encode(sealed size: Int, _ s: Settings) throws -> Result? {
         let frame = sendFrame(sealed: size)
         return try measure("send frame encode", bytes: size, settings: s) { try frame.encode().count }
     }
 
-    static func decode(sealed size: Int, _ s: Settings) throws -> Result {
+    static func decode(sealed size: Int, _ s: Settings) throws -> Result? {
         let bytes = try sendFrame(sealed: size).encode()
         return try measure("send frame decode", bytes: size, settings: s) {
             guard case .send(let send) = try RelayFrame.decode(bytes) else { fatalError("decoded another frame type") }
@@ -21,7 +21,7 @@ enum WireCases {
     }
 
     /// 1,024 back-to-back 256-byte `send` frames (196 sealed bytes each), fed in 4 KiB reads.
-    static func parser(_ s: Settings) throws -> Result {
+    static func parser(_ s: Settings) throws -> Result? {
         let frame = try sendFrame(sealed: 196).encode()
         precondition(frame.count == 256, "the frame should be 256 bytes")
         let count = 1024
