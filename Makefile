@@ -31,3 +31,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= fuzz-frames fuzz-messages fuzz-envelope
 fuzz: setup
 	scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# Benchmarks print numbers (release build); results are kept in docs/BENCHMARKS.md.
+bench: setup
+	swift run -c release bench-foundation

@@ -35,6 +35,11 @@ let package = Package(
         .target(name: "FuzzReplay"),
         .executableTarget(name: "fuzz-frames", dependencies: ["Wire", "FuzzReplay"]),
         .executableTarget(name: "fuzz-messages", dependencies: ["Wire", "FuzzReplay"]),
+        .executableTarget(name: "fuzz-envelope", dependencies: ["Sealing", "Signing", "FuzzReplay"]),
+
+        // Benchmarks (make bench): print numbers, never assert them.
+        .executableTarget(name: "bench-foundation", dependencies: ["Sealing", "Signing", "Wire", "CSodium"],
+                          path: "bench/foundation"),
 
         .testTarget(name: "SigningTests", dependencies: ["Signing"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "Signing"]),

@@ -4,23 +4,39 @@ import Signing
 ///
 /// HPKE mode auth (the sender's HPKE key authenticates), one message per context.
 ///
-///     envelope  = version (1, = 0x01) | enc (32) | ciphertext (plaintext + 16)
-///     plaintext = sender signing key (32) | message id (16) | timestamp (8, u64 BE ms) | body
+///     envelope  = version (1, = 0x01) | enc (32) | ciphertext (bucket + 16)
+///     plaintext = sender signing key (32) | message id (16) | timestamp (8, u64 BE ms)
+///               | body length (4, u32 BE) | body | zero padding to the bucket (`EnvelopeFormat`)
 ///     info      = "homebase envelope v1" || sender signing key || recipient signing key
 ///     aad       = version (the one byte)
 ///
-/// Every failure to open (tampering, wrong key, wrong recipient, wrong sender, unknown version,
-/// truncation) is the same `SealingError.openFailed`.
+/// The padding hides the body length from the relay: it sees only the bucket (256, 512, ...,
+/// 65536, then multiples of 65536 up to 1 MiB). Every failure to open (tampering, wrong key,
+/// wrong recipient, wrong sender, unknown version, truncation, non-zero padding, a length beyond
+/// the bucket) is the same `SealingError.openFailed`.
 public enum Envelope {
     public static let version: UInt8 = 1
     static let infoLabel = Array("homebase envelope v1".utf8)
     static let streamLabel = Array("homebase stream v1".utf8)
     static let headerBytes = 1 + HPKE.encapsulatedKeyByteCount
-    static let innerHeaderBytes = 32 + MessageID.byteCount + 8
-    /// Bytes an envelope adds to its body: 1 + 32 + 56 + 16.
-    public static let overhead = headerBytes + innerHeaderBytes + HPKE.tagByteCount
-    /// The largest body sealed or opened: 1 MiB. Bigger payloads belong in a stream.
-    public static let maxBodyBytes = 1 << 20
+    /// Bytes an envelope adds to its padded plaintext: version 1, enc 32, tag 16.
+    static let framingBytes = headerBytes + HPKE.tagByteCount
+    /// The largest body sealed or opened: 1 MiB less the 60-byte inner header, so that the
+    /// padded plaintext is at most 1 MiB. Bigger payloads belong in a stream.
+    public static let maxBodyBytes = EnvelopeFormat.maxPadded - EnvelopeFormat.headerBytes
+
+    /// The exact size of the envelope sealing a body of `bodyCount` bytes (49 + its bucket),
+    /// nil above `maxBodyBytes`.
+    public static func sealedSize(bodyCount: Int) -> Int? {
+        EnvelopeFormat.bucket(forBody: bodyCount).map { framingBytes + $0 }
+    }
+
+    /// The largest body whose envelope is at most `limit` bytes (0 when none fits). With the
+    /// relay's 65,536-byte limit this is 32,708: a 65,536-byte bucket makes a 65,585-byte envelope.
+    public static func largestBody(sealedLimit limit: Int) -> Int {
+        guard let bucket = EnvelopeFormat.buckets.last(where: { framingBytes + $0 <= limit }) else { return 0 }
+        return bucket - EnvelopeFormat.headerBytes
+    }
 
     /// Seals `body` from `sender` to `recipient`. `now` is milliseconds since the Unix epoch.
     public static func seal(body: some Collection<UInt8>, from sender: DeviceIdentity, to recipient: DeviceRecord,
@@ -31,14 +47,12 @@ public enum Envelope {
     /// Deterministic variant for vectors: a fixed message id and ephemeral key (never in production).
     package static func seal(body: some Collection<UInt8>, from sender: DeviceIdentity, to recipient: DeviceRecord,
                              now: UInt64, messageID: MessageID, ikmE: [UInt8]?) throws -> SealedMessage {
-        guard body.count <= maxBodyBytes else { throw SealingError.tooLarge }
+        guard let bucket = EnvelopeFormat.bucket(forBody: body.count) else { throw SealingError.tooLarge }
         let context = try HPKE.Sender(recipientKey: recipient.hpkeKey,
                                       info: info(sender: sender.record.signingKey, recipient: recipient.signingKey),
                                       psk: nil, senderKey: sender.hpkeKey, ikmE: ikmE)
-        var plaintext = sender.record.signingKey.bytes + messageID.bytes
-        plaintext.reserveCapacity(innerHeaderBytes + body.count)
-        plaintext.appendBigEndian(now)
-        plaintext += body
+        var plaintext = EnvelopeFormat.pad(sender: sender.record.signingKey, id: messageID, timestamp: now,
+                                           body: body, bucket: bucket)
         defer { wipe(&plaintext) }
         var bytes = [version] + context.encapsulatedKey
         bytes += try context.seal(plaintext, aad: [version])
@@ -51,10 +65,11 @@ public enum Envelope {
     public static func open(_ bytes: some Collection<UInt8>, by recipient: DeviceIdentity, from sender: DeviceRecord,
                             replay: inout ReplayGuard, now: UInt64) throws -> OpenedMessage {
         let b = Array(bytes)
-        guard b.count >= overhead, b.count <= overhead + maxBodyBytes, b[0] == version else {
+        // Only bucket sizes exist: anything else is refused before any public-key work.
+        guard b.count > framingBytes, EnvelopeFormat.buckets.contains(b.count - framingBytes), b[0] == version else {
             throw SealingError.openFailed
         }
-        let plaintext: [UInt8]
+        var plaintext: [UInt8]
         let streamSecret: SecretBytes
         do {
             let context = try HPKE.Recipient(encapsulatedKey: b[1..<headerBytes], recipientKey: recipient.hpkeKey,
@@ -65,14 +80,16 @@ public enum Envelope {
         } catch {
             throw SealingError.openFailed  // no detail leaves: all failures look alike
         }
+        defer { wipe(&plaintext) }
         // HPKE auth already proved the sender's HPKE key; this binds the signing key it claims.
-        guard plaintext.count >= innerHeaderBytes, plaintext[0..<32].elementsEqual(sender.signingKey.bytes) else {
+        guard let body = EnvelopeFormat.bodyRange(in: plaintext),
+              plaintext[0..<EnvelopeFormat.senderKeyBytes].elementsEqual(sender.signingKey.bytes) else {
             throw SealingError.openFailed
         }
-        let id = MessageID(bytes: plaintext[32..<48])!
-        let timestamp = readBigEndian(plaintext, at: 48, count: 8)
+        let id = MessageID(bytes: plaintext[EnvelopeFormat.idOffset..<EnvelopeFormat.timestampOffset])!
+        let timestamp = readBigEndian(plaintext, at: EnvelopeFormat.timestampOffset, count: 8)
         try replay.accept(id, timestamp: timestamp, now: now)
-        return OpenedMessage(body: Array(plaintext[innerHeaderBytes...]), messageID: id, timestamp: timestamp,
+        return OpenedMessage(body: Array(plaintext[body]), messageID: id, timestamp: timestamp,
                              sender: sender.signingKey, streamSecret: streamSecret)
     }
 

@@ -69,6 +69,8 @@ private func envelopeCases() throws -> [VectorCase] {
     }
     let good = try seal(body, from: alice, to: bob.record, id: 10)
     let empty = try seal([], from: alice, to: bob.record, id: 11)
+    let body512 = (0..<197).map { UInt8(truncatingIfNeeded: $0) }  // 60 + 197 > 256: the first body of bucket 512
+    let sealed512 = try seal(body512, from: alice, to: bob.record, id: 13)
     let toCarol = try seal(body, from: alice, to: carol.record, id: 12)
     let fromBob = secrets("recipient", bob)
     func success(_ s: SealedMessage, _ body: [UInt8], id: UInt8) -> [(String, String)] {
@@ -89,12 +91,21 @@ private func envelopeCases() throws -> [VectorCase] {
                    fields: success(good, body, id: 10), payload: good.bytes),
         VectorCase(name: "envelope-empty-body", kind: "envelope", expect: "success",
                    comment: "an envelope with an empty body is valid", fields: success(empty, [], id: 11), payload: empty.bytes),
+        VectorCase(name: "envelope-bucket-512", kind: "envelope", expect: "success",
+                   comment: "a 197-byte body: 60 + 197 exceeds 256, so the plaintext pads to 512 (envelope 561 bytes)",
+                   fields: success(sealed512, body512, id: 13), payload: sealed512.bytes),
         failure("bad-tag", "last byte of the AEAD tag flipped", badTag),
         failure("bad-version", "version byte 2 (only 1 exists)", badVersion),
         failure("truncated", "envelope cut one byte short", Array(good.bytes.dropLast())),
         failure("wrong-recipient", "sealed to carol, opened by bob", toCarol.bytes),
         failure("wrong-sender", "sealed by alice, opened as if from carol (the relay reported carol)", good.bytes,
                 fields: [("sender_record", hex(carol.record.encoded))] + fromBob + [("now", u64(now + 2_000))]),
+        failure("nonzero-padding", "authentic (alice to bob), but the last padding byte is 0x01",
+                try handSealed(alice, bob, length: 3, body: [1, 2, 3], size: 256, dirtyLast: true)),
+        failure("length-beyond-bucket", "authentic, but the body length says 197 in a 256-byte plaintext",
+                try handSealed(alice, bob, length: 197, body: [], size: 256)),
+        failure("off-bucket", "authentic and zero-padded, but the plaintext is 300 bytes (no bucket)",
+                try handSealed(alice, bob, length: 3, body: [1, 2, 3], size: 300)),
         VectorCase(name: "envelope-replayed", kind: "envelope", expect: "replay",
                    comment: "the same envelope opened twice: the second open is a replay", fields: opening, payload: good.bytes),
         VectorCase(name: "envelope-too-old", kind: "envelope", expect: "replay",
@@ -102,6 +113,21 @@ private func envelopeCases() throws -> [VectorCase] {
                    fields: [("sender_record", hex(alice.record.encoded))] + fromBob
                        + [("now", u64(now + 60_001)), ("window", u64(60_000))], payload: good.bytes),
     ]
+}
+
+/// An envelope sealed by hand around a plaintext that breaks the padding rules: HPKE opens it,
+/// so only the receiver's padding checks can refuse it.
+private func handSealed(_ from: DeviceIdentity, _ to: DeviceIdentity, length: UInt32, body: [UInt8], size: Int,
+                        dirtyLast: Bool = false) throws -> [UInt8] {
+    let info = Array("homebase envelope v1".utf8) + from.record.signingKey.bytes + to.record.signingKey.bytes
+    let context = try HPKE.Sender(recipientKey: to.record.hpkeKey, info: info, psk: nil, senderKey: from.hpkeKey, ikmE: fixed(90))
+    var plaintext = from.record.signingKey.bytes + fixed(20, count: 16)
+    plaintext += (0..<8).map { UInt8(truncatingIfNeeded: UInt64(1_750_000_000_000) >> (56 - 8 * UInt64($0))) }
+    plaintext += (0..<4).map { UInt8(truncatingIfNeeded: length >> (24 - 8 * UInt32($0))) }
+    plaintext += body
+    plaintext += [UInt8](repeating: 0, count: size - plaintext.count)
+    if dirtyLast { plaintext[size - 1] = 1 }
+    return [1] + context.encapsulatedKey + (try context.seal(plaintext, aad: [1]))
 }
 
 // MARK: stream
