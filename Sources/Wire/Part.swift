@@ -50,7 +50,9 @@ extension AppMessage {
 /// Cuts an encoded message into parts of at most `maxPartPayload` bytes each.
 public struct Splitter: Sendable {
     /// Largest `bytes` of one part. Choose it so that one sealed `part` message fits
-    /// `Limits.maxSealed`: subtract the sealing overhead and `Limits.partOverhead`.
+    /// `Limits.maxSealed`: envelopes are padded to size buckets, so take the largest body a
+    /// sealed frame can carry (Sealing's `Envelope.largestBody(sealedLimit:)`, 32,708 bytes for
+    /// 65,536) and subtract `Limits.partOverhead` and the message's type byte.
     public let maxPartPayload: Int
 
     /// `maxPartPayload` is clamped to at least 1.
