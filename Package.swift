@@ -27,6 +27,8 @@ let package = Package(
 
         // Chat providers: the shared request/event vocabulary, streaming HTTP, runtime clients.
         .target(name: "Inference", dependencies: ["CCurl"]),
+        // The guest's agent loop: Model protocol, tool-call dialects, tools, FakeModel, catalog.
+        .target(name: "AgentKit", dependencies: ["Inference"], resources: [.process("Resources")]),
 
         // Writes protocol/vectors/ (make vectors).
         .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing"]),
@@ -46,6 +48,7 @@ let package = Package(
         .testTarget(name: "WireTests", dependencies: ["Wire"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport"], exclude: ["peers"]),
+        .testTarget(name: "AgentKitTests", dependencies: ["AgentKit", "Inference"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
     ]
 )
