@@ -15,22 +15,27 @@ public struct CurrentTimeTool: Tool {
     /// Answers e.g. `Europe/Istanbul: Sunday 2026-11-29 15:00:00 (UTC+03:00)`.
     public func call(argumentsJSON: String) async throws -> String {
         let args = try ToolArguments(tool: name, json: argumentsJSON)
-        let identifier = try args.string("timezone")?.trimmingSpaces ?? "UTC"
-        let zone = try Self.zone(identifier.isEmpty ? "UTC" : identifier)
+        var identifier = try args.string("timezone")?.trimmingSpaces ?? "UTC"
+        if identifier.isEmpty { identifier = "UTC" }
+        let zone = try Self.zone(identifier)
         let date = now()
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = zone
         formatter.dateFormat = "EEEE yyyy-MM-dd HH:mm:ss"
-        return "\(zone.identifier): \(formatter.string(from: date)) (UTC\(Self.offset(zone.secondsFromGMT(for: date))))"
+        return "\(identifier): \(formatter.string(from: date)) (UTC\(Self.offset(zone.secondsFromGMT(for: date))))"
     }
 
-    /// Only IANA identifiers (plus UTC/GMT): Foundation would also accept `GMT+3` or `EST`,
-    /// which are ambiguous, so they are refused like any unknown name.
+    /// Only IANA identifiers as the tz database spells them (`UTC` included). Foundation also
+    /// makes zones of `GMT+3` (as `GMT+0300`): those are refused like unknown names.
+    /// The character check keeps paths (`../`) away from the zone-file lookup.
     static func zone(_ identifier: String) throws -> TimeZone {
-        let known = identifier == "UTC" || identifier == "GMT"
-            || TimeZone.knownTimeZoneIdentifiers.contains(identifier)
-        guard known, let zone = TimeZone(identifier: identifier) else {
+        let allowed = identifier.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                || $0 == "/" || $0 == "_" || $0 == "-" || $0 == "+"
+        }
+        guard allowed, !identifier.contains("//"), let zone = TimeZone(identifier: identifier),
+              zone.identifier == identifier || identifier == "UTC" else {
             throw AgentError.unknownTimeZone(String(identifier.prefix(64)))
         }
         return zone
