@@ -29,7 +29,7 @@ public struct ToolCallParser: Sendable {
 
     public let family: ToolFamily
     let maxCallBytes: Int
-    private let idPrefix: String
+    let idPrefix: String
     var mode: Mode
     /// Text held back: a possible marker prefix (text mode) or leading whitespace (lead/bare).
     var held = ""
@@ -39,7 +39,7 @@ public struct ToolCallParser: Sendable {
     var scanner = JSONScanner()
     var pendingText = ""
     var events: [ParsedEvent] = []
-    private var callCount = 0
+    var callCount = 0
 
     /// - Parameter idPrefix: ids of calls found in text are `idPrefix` + a counter (`call_1_1`);
     ///   give each turn its own prefix so ids stay unique within a run.
@@ -52,67 +52,5 @@ public struct ToolCallParser: Sendable {
     public mutating func feed(_ text: String) -> [ParsedEvent] {
         for c in text.unicodeScalars { step(c) }
         return drain()
-    }
-
-    /// Ends the message: releases held text, reports an unfinished call. The parser is then
-    /// ready for a new message.
-    public mutating func finish() -> [ParsedEvent] {
-        switch mode {
-        case .lead, .text:
-            emitText(held)
-        case .bare:
-            if body.contains("\"name\"") {  // a broken call, not JSON-looking prose
-                emitMalformed("the call's JSON is incomplete", raw: body)
-            } else {
-                emitText(held + body)
-            }
-        case .tagged:
-            finishTagged(closed: false)
-        case .marked(let marker, let started):
-            if started { finishMarked(marker) }
-            else { emitMalformed("\(marker.rawValue) is not followed by a call", raw: body) }
-        case .junk:
-            emitMalformed("the call is not JSON", raw: body)
-        case .discard:
-            break
-        }
-        held = ""; body = ""; bodyBytes = 0
-        mode = family.bareJSONAtStart ? .lead(afterCall: false) : .text
-        return drain()
-    }
-
-    // MARK: events
-
-    mutating func emitText(_ text: String) {
-        pendingText += text
-    }
-
-    mutating func emitMalformed(_ reason: String, raw: String, name: String? = nil) {
-        flushText()
-        events.append(.malformed(reason: reason, name: name ?? ToolCallDecoder.sniffName(raw), raw: raw))
-    }
-
-    mutating func emit(_ shape: CallShape, raw: String) {
-        switch shape {
-        case let .call(name, arguments):
-            // Ids are always ours (a model's own ids may repeat across turns).
-            flushText()
-            callCount += 1
-            events.append(.toolCall(ToolCall(id: "\(idPrefix)\(callCount)", name: name, argumentsJSON: arguments)))
-        case .notACall:
-            emitMalformed("the call has no name", raw: raw)
-        case let .invalid(reason, name):
-            emitMalformed(reason, raw: raw, name: name)
-        }
-    }
-
-    private mutating func flushText() {
-        if !pendingText.isEmpty { events.append(.text(pendingText)); pendingText = "" }
-    }
-
-    private mutating func drain() -> [ParsedEvent] {
-        flushText()
-        defer { events = [] }
-        return events
     }
 }
