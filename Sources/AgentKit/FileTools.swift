@@ -15,7 +15,7 @@ public struct ReadFileTool: Tool {
     public let maxBytes: Int
 
     public init(allowed: AllowedDirectories, maxBytes: Int = defaultMaxBytes) {
-        self.allowed = allowed; self.maxBytes = maxBytes
+        self.allowed = allowed; self.maxBytes = max(0, maxBytes)
     }
 
     public func call(argumentsJSON: String) async throws -> String {
@@ -60,7 +60,7 @@ public struct ListDirTool: Tool {
     public let maxEntries: Int
 
     public init(allowed: AllowedDirectories, maxEntries: Int = defaultMaxEntries) {
-        self.allowed = allowed; self.maxEntries = maxEntries
+        self.allowed = allowed; self.maxEntries = max(0, maxEntries)
     }
 
     /// One entry per line, sorted; directories end in `/`, symlinks in `@`.
