@@ -27,6 +27,8 @@ let package = Package(
 
         // Chat providers: the shared request/event vocabulary, streaming HTTP, runtime clients.
         .target(name: "Inference", dependencies: ["CCurl"]),
+        // The router: settings, advert stores, freshness gates; one decision per call.
+        .target(name: "Routing", dependencies: ["Inference", "Storage", "Wire", "Signing"]),
 
         // Writes protocol/vectors/ (make vectors).
         .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing"]),
@@ -41,6 +43,7 @@ let package = Package(
         .testTarget(name: "WireTests", dependencies: ["Wire"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport"], exclude: ["peers"]),
+        .testTarget(name: "RoutingTests", dependencies: ["Routing", "Inference", "Storage", "Wire", "Signing"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
     ]
 )
