@@ -41,10 +41,10 @@ enum Freshness: Equatable {
 
     var isFresh: Bool { if case .fresh = self { true } else { false } }
 
-    /// "14 min old (limit 10 min)", "stamped 3 h in the future (clock moved back?)".
-    func words(limitMs: Int64) -> String {
+    /// "14 min old (limit 10 min)", "3 h ago (limit 24 h)", "received 2 h in the future (…)".
+    func words(limitMs: Int64, _ ageWord: String = "old") -> String {
         switch self {
-        case .fresh(let age), .stale(let age): "\(formatDuration(age)) old (limit \(formatDuration(limitMs)))"
+        case .fresh(let age), .stale(let age): "\(formatDuration(age)) \(ageWord) (limit \(formatDuration(limitMs)))"
         case .fromTheFuture(let ahead): "received \(formatDuration(ahead)) in the future (this clock moved back)"
         }
     }

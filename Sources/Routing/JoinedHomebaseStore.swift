@@ -150,10 +150,15 @@ public final class JoinedHomebaseStore: JoinedHomebaseSource, Sendable {
             guard let key = (try? row.get(0, as: [UInt8].self)).flatMap({ PublicKey(bytes: $0) }),
                   let hpke = try? row.get(1, as: [UInt8].self), let relay = try? row.get(2, as: String.self),
                   let state = (try? row.get(3, as: String.self)).flatMap(JoinedHomebase.State.init(rawValue:)),
-                  let heard = try? row.get(4, as: Int64?.self) else { return nil }
+                  case .some(let heard) = Result(catching: { try row.get(4, as: Int64?.self) }).ok else { return nil }
             let models = try tx.query("SELECT tag FROM joined_models WHERE host_key = ? ORDER BY position", key.bytes)
                 .compactMap { try? $0.get(0, as: String.self) }
             return JoinedHomebase(hostKey: key, hpkeKey: hpke, relayURL: relay, state: state, models: models, lastHeardMs: heard)
         }
     }
+}
+
+extension Result {
+    /// The success value, nil on failure (unlike `try?`, keeps an optional success distinct).
+    var ok: Success? { if case .success(let v) = self { v } else { nil } }
 }

@@ -108,7 +108,7 @@ public struct Router: Sendable {
         guard let heard = record.lastHeardMs else { return .unusable("nothing heard from \(name) yet") }
         let freshness = Freshness(receiptMs: heard, nowMs: now, limitMs: limits.joinedMaxSilenceMs,
                                   toleranceMs: limits.clockStepToleranceMs)
-        let heardWords = "last heard \(freshness.words(limitMs: limits.joinedMaxSilenceMs))"
+        let heardWords = "last heard \(freshness.words(limitMs: limits.joinedMaxSilenceMs, "ago"))"
         guard freshness.isFresh else { return .unusable("\(name) \(heardWords)") }
         guard !record.models.isEmpty else { return .unusable("\(name) advertises no models") }
         var decision = RouteDecision(route: .external, shape: .joinedHomebase(hostKey: key), model: tag,
