@@ -74,6 +74,10 @@ public struct Router: Sendable {
         }
     }
 
+}
+
+// The Ollama arm and the cloud routes: the rest of the decision, in the contract's words.
+extension Router {
     enum Arm { case route(RouteDecision), unusable(String) }
 
     /// The Ollama arm, its shapes tried in the contract's order.
