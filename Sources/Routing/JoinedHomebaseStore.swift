@@ -46,6 +46,10 @@ public final class JoinedHomebaseStore: JoinedHomebaseSource, Sendable {
         try transition(hostKey, to: .revoked, allowedFrom: Set(JoinedHomebase.State.allCases))
     }
 
+}
+
+// Hearing from a host: frames, adverts, grants.
+extension JoinedHomebaseStore {
     /// Any inbound frame from `hostKey`, held `heldMs` by the relay, refreshes its last-heard
     /// time (never backwards). Returns false when the host is not on file.
     @discardableResult
@@ -97,6 +101,10 @@ public final class JoinedHomebaseStore: JoinedHomebaseSource, Sendable {
         }
     }
 
+}
+
+// Reading and forgetting records.
+extension JoinedHomebaseStore {
     /// Forgets the host entirely.
     public func remove(_ hostKey: PublicKey) throws(RoutingError) {
         _ = try storing { try db.execute("DELETE FROM joined_homebases WHERE host_key = ?", hostKey.bytes) }
@@ -118,6 +126,9 @@ public final class JoinedHomebaseStore: JoinedHomebaseSource, Sendable {
         try storing { try db.transaction { tx in try Self.read(tx, where: "ORDER BY host_key", []) } }
     }
 
+}
+
+extension JoinedHomebaseStore {
     private func transition(_ hostKey: PublicKey, to new: JoinedHomebase.State,
                             allowedFrom: Set<JoinedHomebase.State>) throws(RoutingError) {
         try storing {
