@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "Inference", dependencies: ["CCurl"]),
         // The guest's agent loop: Model protocol, tool-call dialects, tools, FakeModel, catalog.
         .target(name: "AgentKit", dependencies: ["Inference"], resources: [.process("Resources")]),
+        // The router: settings, advert stores, freshness gates; one decision per call.
+        .target(name: "Routing", dependencies: ["Inference", "Storage", "Wire", "Signing"]),
 
         // Writes protocol/vectors/ (make vectors).
         .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing"]),
@@ -49,6 +51,7 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport"], exclude: ["peers"]),
         .testTarget(name: "AgentKitTests", dependencies: ["AgentKit", "Inference"]),
+        .testTarget(name: "RoutingTests", dependencies: ["Routing", "Inference", "Storage", "Wire", "Signing"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
     ]
 )

@@ -1,0 +1,83 @@
+import Signing
+
+/// The routing settings, by the names `guest settings get|set` uses.
+///
+/// Values are stored as raw text and interpreted only by `Router.resolve()`, so a corrupt or
+/// future value degrades there (see Router.swift) instead of failing a read. `validate` is for
+/// user input only: it refuses what `set` would store wrongly and says what is expected.
+public enum SettingName: String, Sendable, CaseIterable {
+    /// The model-source radio: `on-device` (built-in) | `community` (a downloaded local model)
+    /// | `external`. Unset: derived (see the contract). A legacy stored `openai` still routes.
+    case modelSource = "model.source"
+    /// The external runtime dropdown: `ollama` (the default when unset) | `openai` | `claude`.
+    case externalRuntime = "external.runtime"
+    /// The Ollama arm's selected model tag, e.g. `llama3.1:8b`.
+    case ollamaModel = "ollama.model"
+    /// Whose Homebase serves the tag: `own`, or another account's host key (64 hex digits).
+    case ollamaHost = "ollama.host"
+    /// The explicit local-model preference: the id of a downloaded model.
+    case localModel = "local.model"
+    /// The model requests name on OpenAI; unset keeps the caller's.
+    case openAIModel = "openai.model"
+    /// The model requests name on Anthropic; unset keeps the caller's.
+    case claudeModel = "claude.model"
+
+    /// What the setting takes, for help text and error messages.
+    public var expected: String {
+        switch self {
+        case .modelSource: "one of on-device, community, external"
+        case .externalRuntime: "one of ollama, openai, claude"
+        case .ollamaHost: "own, or a host key of 64 hex digits"
+        case .ollamaModel, .localModel, .openAIModel, .claudeModel:
+            "a model name of 1 to \(SettingName.maxModelNameLength) characters, no spaces or control characters"
+        }
+    }
+
+    /// Longest model name accepted from user input (Ollama tags are far shorter).
+    public static let maxModelNameLength = 256
+
+    /// The canonical form of `input` for this setting, or `.invalidSettingValue`.
+    /// Choice values are trimmed and lowercased; `on-device` also accepts `ondevice`.
+    public func validate(_ input: String) throws(RoutingError) -> String {
+        let trimmed = input.trimmingWhitespace()
+        let lower = trimmed.lowercased()
+        let accepted: String?
+        switch self {
+        case .modelSource:
+            // `openai` is a legacy value: still routed when found stored, never written anew.
+            accepted = ["on-device": "on-device", "ondevice": "on-device", "community": "community",
+                        "external": "external"][lower]
+        case .externalRuntime:
+            accepted = ["ollama", "openai", "claude"].contains(lower) ? lower : nil
+        case .ollamaHost:
+            accepted = lower == "own" ? "own" : PublicKey(hex: trimmed)?.hex
+        case .ollamaModel, .localModel, .openAIModel, .claudeModel:
+            let ok = !trimmed.isEmpty && trimmed.count <= SettingName.maxModelNameLength
+                && trimmed.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7f }
+            accepted = ok ? trimmed : nil
+        }
+        guard let accepted else { throw .invalidSettingValue(name: rawValue, expected: expected) }
+        return accepted
+    }
+}
+
+/// The routing settings as stored: raw text, nil when never set.
+public struct RoutingSettings: Sendable, Equatable {
+    public var values: [SettingName: String]
+
+    public init(_ values: [SettingName: String] = [:]) { self.values = values }
+
+    public subscript(name: SettingName) -> String? {
+        get { values[name] }
+        set { values[name] = newValue }
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        return String(scalars[first...last])
+    }
+}
