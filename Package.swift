@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "Storage", dependencies: ["CSQLite"]),
         // Event loop, TCP, TLS, HTTP/1.1 upgrade, WebSocket codec.
         .target(name: "Transport", dependencies: ["CLinux", "COpenSSL"]),
+        // A device's link to a relay: auth, reconnect, keepalive, live/mail sends, acks, dedupe.
+        .target(name: "PeerLink", dependencies: ["Transport", "Wire", "Signing"]),
 
         // Writes protocol/vectors/ (make vectors).
         .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing"]),
@@ -38,6 +40,7 @@ let package = Package(
         .testTarget(name: "WireTests", dependencies: ["Wire"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport"], exclude: ["peers"]),
+        .testTarget(name: "PeerLinkTests", dependencies: ["PeerLink", "Transport", "Wire", "Signing"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
     ]
 )
