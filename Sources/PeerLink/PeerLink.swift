@@ -27,6 +27,8 @@ public final class PeerLink: Sendable {
     private let ownsLoop: Bool
     private let core: LinkCore
     private let current: StateBox
+    /// Set by `stop()` before it hops to the loop, so calls made after it see `.stopped` at once.
+    private let stopRequested = Atomic(false)
 
     /// - Parameters:
     ///   - identity: the device's signing key; signs the relay's challenge.
@@ -79,7 +81,7 @@ public final class PeerLink: Sendable {
     }
 
     /// The latest state (`.stopped` before `start()`).
-    public var state: LinkState { current.value }
+    public var state: LinkState { stopRequested.load(ordering: .acquiring) ? .stopped : current.value }
 
     /// Starts connecting (and, after a `.refused(.replaced, retryIn: nil)`, takes over again).
     public func start() {
@@ -90,6 +92,7 @@ public final class PeerLink: Sendable {
     /// Closes the link for good: live sends fail `.stopped`, waiting mail throws `.stopped`,
     /// both streams end.
     public func stop() {
+        stopRequested.store(true, ordering: .releasing)
         let core = core
         loop.execute { core.stop() }
     }
@@ -98,7 +101,8 @@ public final class PeerLink: Sendable {
     /// ping without bouncing it (about one round trip), `.failed(.linkDown)` AT ONCE when the
     /// link is not up (never waits for a reconnect).
     public func sendLive(to recipient: PublicKey, payload: [UInt8]) async -> LiveOutcome {
-        guard current.value.isConnected else { return .failed(current.value == .stopped ? .stopped : .linkDown) }
+        let now = state
+        guard now.isConnected else { return .failed(now == .stopped ? .stopped : .linkDown) }
         return await withCheckedContinuation { c in
             sendLive(to: recipient, payload: payload) { c.resume(returning: $0) }
         }
@@ -122,6 +126,7 @@ public final class PeerLink: Sendable {
     /// still have stored it).
     public func sendMail(to recipient: PublicKey, payload: [UInt8], ttl: Duration,
                          collapseKey: [UInt8] = []) async throws -> MailOutcome {
+        guard !stopRequested.load(ordering: .acquiring) else { throw PeerLinkError.stopped }
         let frameID = newFrameID()
         let frame = try Self.mailFrame(to: recipient, payload: payload, ttl: ttl, collapseKey: collapseKey, id: frameID)
         let core = core, loop = loop
