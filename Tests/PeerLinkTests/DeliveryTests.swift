@@ -53,6 +53,27 @@ struct DeliveryTests {
         a.stop()
     }
 
+    @Test func liveIsSentOnlyOnceTheRelayAnswersTheBarrierPing() async throws {
+        let relay = try ScriptedRelay()
+        let loop = try TestLoop()
+        defer { relay.stop(); loop.stop() }
+        let (a, recA) = try startLink(relay.url, on: loop) {
+            $0.liveTimeout = .milliseconds(100)
+            $0.pingInterval = .seconds(60)
+            $0.deadLinkTimeout = .seconds(60)
+        }
+        let (b, recB) = try startLink(relay.url, on: loop)
+        try await recA.waitConnected()
+        try await recB.waitConnected()
+        relay.update { $0.answerPings = false }
+        // Forwarded, but the relay never confirms: the outcome is unknown, not `.sent`.
+        #expect(await a.sendLive(to: b.deviceKey, payload: [1]) == .failed(.timeout))
+        try await eventually("B got it anyway") { recB.frames.count == 1 }
+        relay.update { $0.answerPings = true }
+        #expect(await a.sendLive(to: b.deviceKey, payload: [2]) == .sent)
+        a.stop(); b.stop()
+    }
+
     @Test func liveFailsAtOnceWhenTheLinkIsDown() async throws {
         let relay = try ScriptedRelay()
         let loop = try TestLoop()
