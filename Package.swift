@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "Storage", dependencies: ["CSQLite"]),
         // Event loop, TCP, TLS, HTTP/1.1 upgrade, WebSocket codec.
         .target(name: "Transport", dependencies: ["CLinux", "COpenSSL"]),
+        // A device's link to a relay: auth, reconnect, keepalive, live/mail sends, acks, dedupe.
+        .target(name: "PeerLink", dependencies: ["Transport", "Wire", "Signing"]),
 
         // Chat providers: the shared request/event vocabulary, streaming HTTP, runtime clients.
         .target(name: "Inference", dependencies: ["CCurl"]),
@@ -52,6 +54,7 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["Transport"], exclude: ["peers"]),
         .testTarget(name: "AgentKitTests", dependencies: ["AgentKit", "Inference"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "Inference", "Storage", "Wire", "Signing"]),
+        .testTarget(name: "PeerLinkTests", dependencies: ["PeerLink", "Transport", "Wire", "Signing"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
     ]
 )

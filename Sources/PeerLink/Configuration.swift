@@ -1,0 +1,80 @@
+import Transport
+
+extension PeerLink {
+    /// How the relay's certificate is checked on `wss://` (ignored on `ws://`).
+    public enum Trust: Equatable, Sendable {
+        /// The system's CA store, with host name verification.
+        case systemRoots
+        /// A CA bundle (PEM file), with host name verification.
+        case caFile(String)
+        /// Exactly the certificate whose DER SHA-256 is this (a self-signed relay). 32 bytes.
+        case pinnedSHA256([UInt8])
+
+        /// A pin written as 64 hex digits (either case, `:` separators allowed).
+        public static func pinned(hex: String) throws(PeerLinkError) -> Trust {
+            let digits = Array(hex.utf8.filter { $0 != UInt8(ascii: ":") })
+            guard digits.count == 64 else { throw .invalidPin }
+            var out: [UInt8] = []
+            for i in stride(from: 0, to: 64, by: 2) {
+                guard let b = UInt8(String(decoding: digits[i...i + 1], as: UTF8.self), radix: 16) else { throw .invalidPin }
+                out.append(b)
+            }
+            return .pinnedSHA256(out)
+        }
+    }
+
+    /// Everything tunable about a link. Every interval is a `Duration` so tests run in milliseconds.
+    public struct Configuration: Sendable {
+        public var relay: RelayURL
+        public var trust: Trust = .systemRoots
+        public var backoff = Backoff()
+        /// TCP connect + TLS handshake + WebSocket upgrade.
+        public var connectTimeout: Duration = .seconds(10)
+        /// From the upgrade to `auth-ok`.
+        public var authTimeout: Duration = .seconds(10)
+        /// How often an open link pings the relay (our keepalive; also the live-outcome barrier).
+        public var pingInterval: Duration = .seconds(15)
+        /// Nothing heard from the relay for this long: the link is dead (a partition shows here,
+        /// long before TCP would notice). Keep it above `pingInterval` plus a round trip.
+        public var deadLinkTimeout: Duration = .seconds(45)
+        /// How long a live frame waits for the pong that settles its outcome before `.failed(.timeout)`.
+        public var liveTimeout: Duration = .seconds(5)
+        /// Mail frames waiting for `stored` (each up to ~64 KiB).
+        public var outboxCapacity = 256
+        /// Frame ids remembered for dedupe (~100 bytes each).
+        public var dedupeCapacity = 4096
+        /// Inbound events buffered for a slow consumer; beyond it frames are not delivered (mail
+        /// stays unacked at the relay and comes again on the next connection; live is lost).
+        public var inboundBuffer = 1024
+        /// Largest WebSocket message accepted from the relay (one relay frame).
+        public var maxMessageSize = 128 * 1024
+        /// One line per connection event (lost, refused, malformed); never payloads, tokens or keys' secrets.
+        public var log: (@Sendable (String) -> Void)?
+
+        /// `relayURL` is `ws://host:port/v1/connect` or `wss://...`.
+        public init(relayURL: String, trust: Trust = .systemRoots) throws(PeerLinkError) {
+            relay = try RelayURL(parsing: relayURL)
+            self.trust = trust
+            if case .pinnedSHA256(let p) = trust, p.count != 32 { throw .invalidPin }
+        }
+
+        func tlsContext() throws(PeerLinkError) -> TLSClientContext? {
+            guard relay.secure else { return nil }
+            let t: TLSTrust
+            switch trust {
+            case .systemRoots: t = .systemRoots
+            case .caFile(let path): t = .caFile(path)
+            case .pinnedSHA256(let pin): t = .pinnedSHA256(pin)
+            }
+            do { return try TLSClientContext(trust: t) } catch { throw .tls(error.description) }
+        }
+
+        func webSocketConfiguration(tls: TLSClientContext?) -> WebSocketClient.Configuration {
+            var c = WebSocketClient.Configuration(host: relay.host, port: relay.port, tls: tls)
+            c.path = relay.path
+            c.timeout = connectTimeout
+            c.maxMessageSize = maxMessageSize
+            return c
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Signing
+import Wire
+
+/// What the link must do after one frame from the relay.
+enum SessionAction: Equatable {
+    case none
+    /// Send this frame (our `auth`, a `pong`).
+    case send(RelayFrame)
+    /// `auth-ok`: the link is up.
+    case authenticated(RelayFrame.AuthOK)
+    case deliver(RelayFrame.Receive)
+    /// The relay's answer about one of our frames.
+    case answer(Bytes16, RelayAnswer)
+    case pong(UInt64)
+    case queueEmpty
+    case restarting(reconnectAfterMs: UInt32)
+    /// Permanent: send `frame` if any, close, retry only after the maximum backoff (or never).
+    case refuse(LinkRefusal, send: RelayFrame?)
+    /// Transient: send `frame` if any, close, reconnect with backoff. `why` is for logs.
+    case drop(why: String, send: RelayFrame?)
+}
+
+/// The relay's answers that name one of our frames by id.
+enum RelayAnswer: Equatable { case notHere, stored, mailboxFull, dropped }
+
+/// The device side of one relay connection (spec-wire 2.3) as a pure state machine:
+/// challenge -> auth -> auth-ok | auth-refused, then open. No sockets, no timers: the caller
+/// feeds frames and performs the returned action.
+struct LinkSession {
+    enum Phase: Equatable { case awaitChallenge, awaitAuthResult, open }
+
+    private(set) var phase = Phase.awaitChallenge
+    let relay: RelayURL
+    let identity: SigningKey
+    let account: RelayFrame.AccountProof?
+    let admissionToken: SecretBytes?
+
+    init(relay: RelayURL, identity: SigningKey, account: RelayFrame.AccountProof?, admissionToken: SecretBytes?) {
+        self.relay = relay; self.identity = identity; self.account = account; self.admissionToken = admissionToken
+    }
+
+    var isOpen: Bool { phase == .open }
+
+    mutating func handle(_ frame: RelayFrame) -> SessionAction {
+        switch frame {
+        case .ping(let v): return .send(.pong(v))
+        case .unknown: return .none // forward compatibility: skipped
+        case .error(let e): return relayClosed(e)
+        case .restarting(let ms): return .restarting(reconnectAfterMs: ms)
+        default: break
+        }
+        switch phase {
+        case .awaitChallenge:
+            guard case .challenge(let c) = frame else { return violation("\(frame.name) before challenge") }
+            return answer(c)
+        case .awaitAuthResult:
+            switch frame {
+            case .authOK(let ok): phase = .open; return .authenticated(ok)
+            case .authRefused(let r): return .refuse(.authRefused(r.reason, text: r.text), send: nil)
+            case .pong: return .none
+            default: return violation("\(frame.name) before auth-ok")
+            }
+        case .open:
+            switch frame {
+            case .receive(let r): return .deliver(r)
+            case .notHere(let id): return .answer(id, .notHere)
+            case .stored(let id): return .answer(id, .stored)
+            case .mailboxFull(let id): return .answer(id, .mailboxFull)
+            case .dropped(let id): return .answer(id, .dropped)
+            case .queueEmpty: return .queueEmpty
+            case .pong(let v): return .pong(v)
+            default: return violation("\(frame.name) after auth-ok")
+            }
+        }
+    }
+
+    /// Checks the challenge and signs the transcript (spec-wire 2.2).
+    private mutating func answer(_ c: RelayFrame.Challenge) -> SessionAction {
+        guard c.version == RelayFrame.protocolVersion else {
+            return .refuse(.unsupportedVersion(c.version),
+                           send: .error(.init(code: .unsupportedVersion, text: "version \(c.version) is not spoken here")))
+        }
+        // Never sign for an origin we did not dial: the signature would open another relay's door.
+        guard relay.matchesOrigin(c.origin) else {
+            return .refuse(.originMismatch(c.origin),
+                           send: .error(.init(code: .protocolViolation, text: "challenge origin is not the one dialled")))
+        }
+        let deviceKey = Bytes32(unchecked: identity.publicKey.bytes)
+        guard let transcript = try? RelayAuth.transcript(origin: c.origin, challenge: c.nonce, deviceKey: deviceKey) else {
+            return violation("challenge origin too long")
+        }
+        let signature = Bytes64(unchecked: identity.sign(transcript))
+        // The token's copy in the frame is the Wire value; the encoded frame goes to the socket.
+        let token = admissionToken.map { $0.withUnsafeBytes { Array($0) } }
+        phase = .awaitAuthResult
+        return .send(.auth(.init(deviceKey: deviceKey, signature: signature, account: account, admissionToken: token)))
+    }
+
+    private func relayClosed(_ e: RelayFrame.ErrorFrame) -> SessionAction {
+        switch e.code {
+        case .replaced: return .refuse(.replaced, send: nil)
+        case .shuttingDown: return .refuse(.shuttingDown, send: nil)
+        default: return .drop(why: "relay error \(e.code.rawValue): \(e.text.prefix(200))", send: nil)
+        }
+    }
+
+    private func violation(_ why: String) -> SessionAction {
+        .drop(why: "protocol violation: \(why)", send: .error(.init(code: .protocolViolation, text: why)))
+    }
+}
+
+extension RelayFrame {
+    /// The spec's name of the frame type, for logs and error texts.
+    var name: String {
+        switch self {
+        case .challenge: "challenge"
+        case .auth: "auth"
+        case .authOK: "auth-ok"
+        case .authRefused: "auth-refused"
+        case .send: "send"
+        case .receive: "receive"
+        case .ack: "ack"
+        case .notHere: "not-here"
+        case .stored: "stored"
+        case .mailboxFull: "mailbox-full"
+        case .dropped: "dropped"
+        case .queueEmpty: "queue-empty"
+        case .ping: "ping"
+        case .pong: "pong"
+        case .error: "error"
+        case .restarting: "restarting"
+        case .unknown(let t): "unknown type \(t)"
+        }
+    }
+}
