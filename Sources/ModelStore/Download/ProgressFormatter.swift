@@ -51,7 +51,7 @@ public struct ProgressFormatter: Sendable {
             i += 1
         }
         if i == 0 { return "\(n) B" }
-        return v < 10 ? String(format: "%.1f %@", v, units[i]) : String(format: "%.0f %@", v, units[i])
+        return (v < 10 ? String(format: "%.1f", v) : String(format: "%.0f", v)) + " " + units[i]
     }
 
     /// `45s`, `2m05s`, `1h02m`.
