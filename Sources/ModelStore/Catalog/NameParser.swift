@@ -63,7 +63,7 @@ public enum NameParser {
     static func findSize(_ words: [String]) -> (String, Double?)? {
         for (i, word) in words.enumerated() {
             guard let parameters = parameterCount(word) else { continue }
-            var label = word.uppercased()
+            var label = word.uppercased().replacingOccurrences(of: "X", with: "x")
             if i + 1 < words.count, words[i + 1].hasPrefix("a"), parameterCount(String(words[i + 1].dropFirst())) != nil {
                 label += "-" + words[i + 1].uppercased()
             }
