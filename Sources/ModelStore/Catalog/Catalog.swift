@@ -66,7 +66,7 @@ public struct Catalog: Sendable {
         }
     }
 
-    /// Lists every organisation in parallel, merges (first occurrence of a repo id wins), then
+    /// Lists every organisation in parallel, merges (the funnel keeps a repo id's first listing), then
     /// reads the trees of the repos that can pass the gate, a few at a time.
     func fetch(now: Date) async throws -> CatalogSnapshot {
         let hub = self.hub
@@ -77,10 +77,12 @@ public struct Catalog: Sendable {
             for try await (i, list) in group { out[i] = list }
             return out
         }
+        // Kept merged but not de-duplicated: the funnel does that and counts it.
+        let models = Array(lists.joined())
         var seen = Set<String>()
-        let models = lists.joined().filter { seen.insert($0.id.lowercased()).inserted }
         let worthSizing = models.filter {
-            Capability.architectureAllowed($0.gguf?.architecture) && NameParser.parse(repoID: $0.id) != nil
+            seen.insert($0.id.lowercased()).inserted
+                && Capability.architectureAllowed($0.gguf?.architecture) && NameParser.parse(repoID: $0.id) != nil
                 && Capability.toolCapable(template: $0.gguf?.chatTemplate, repoID: $0.id)
         }.map(\.id)
         let trees = try await fetchTrees(worthSizing)

@@ -69,7 +69,7 @@ REPOS = {
     ("hbother/whisper-large-v3-Instruct-GGUF", "automatic-speech-recognition", {"architecture": "whisper"},
      [("whisper-large-v3-q5_0.gguf", 1_080_000_000)]),
     # Missing architecture and empty config, vision tag, name says instruct: benefit of the doubt.
-    ("hbother/MiniCPM-V-2_6-Instruct-GGUF", "image-text-to-text", {},
+    ("hbother/MiniCPM-V-2_6-8B-Instruct-GGUF", "image-text-to-text", {},
      [("ggml-model-Q4_K_M.gguf", 4_680_000_000), ("mmproj-model-f16.gguf", 1_040_000_000)]),
     # No gguf expansion at all, any-to-any tag.
     ("hbother/Qwen2.5-Omni-7B-Instruct-GGUF", "any-to-any", None,
