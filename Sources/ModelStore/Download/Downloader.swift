@@ -80,8 +80,11 @@ struct Downloader: Sendable {
             }
         }
     }
+}
 
-    private func finish(_ part: PartFile, item: DownloadItem, announced: Int64?) throws -> Int64 {
+extension Downloader {
+    /// Checks the size, syncs, and renames the part into place.
+    func finish(_ part: PartFile, item: DownloadItem, announced: Int64?) throws -> Int64 {
         let expected = item.expectedSize ?? announced
         if let expected, part.size != expected {
             try? FileManager.default.removeItem(atPath: part.path)
@@ -94,7 +97,7 @@ struct Downloader: Sendable {
         return part.size
     }
 
-    private func fileSize(_ path: String) -> Int64? {
+    func fileSize(_ path: String) -> Int64? {
         (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
     }
 }

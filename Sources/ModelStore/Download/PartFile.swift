@@ -82,7 +82,10 @@ final class PartFile: BodySink, @unchecked Sendable {
 
     /// Flushes to disk: the rename that follows must never expose a file whose bytes are not there.
     func sync() -> Bool { fsync(fd) == 0 }
+}
 
+/// Header values a resume depends on.
+extension PartFile {
     /// `bytes 100-199/1000` → (100, 1000); total nil for `*`.
     static func contentRange(_ value: String) -> (Int64, Int64?)? {
         let v = value.trimmingCharacters(in: .whitespaces)

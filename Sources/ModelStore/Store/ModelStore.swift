@@ -13,32 +13,9 @@ public final class ModelStore: Sendable {
     /// (the state becomes terminal), any other error for a failure worth retrying.
     public typealias VerifyLoad = @Sendable (LoadCandidate) async throws -> Void
 
-    public struct Config: Sendable {
-        /// The data directory; must exist.
-        public var directory: String
-        public var hub: HubConfig
-        /// What the selection falls back to when the selected model is deleted (nil: none, the
-        /// built-in on-device brain).
-        public var defaultSelection: String?
-        /// Automatic resumes per file after a cut connection.
-        public var maxResumes: Int
-        /// Progress reports (and database writes) at most once per this many bytes.
-        public var progressStep: Int64
-
-        public init(directory: String, hub: HubConfig, defaultSelection: String? = nil, maxResumes: Int = 3,
-                    progressStep: Int64 = 1 << 20)
-        {
-            self.directory = directory
-            self.hub = hub
-            self.defaultSelection = defaultSelection
-            self.maxResumes = maxResumes
-            self.progressStep = progressStep
-        }
-    }
-
     struct Active: Sendable {
         var attempt: Int
-        var task: Task<Void, any Error>?
+        var task: Task<Void, any Error>
     }
 
     public let config: Config
@@ -74,41 +51,5 @@ public final class ModelStore: Sendable {
 
     public func state(_ id: String) throws -> ModelState {
         (try? record(id))?.state ?? .absent
-    }
-
-    // MARK: selection
-
-    /// The selected model id, or the configured default.
-    public func selection() throws -> String? {
-        let rows = try db.query("SELECT value FROM setting WHERE key = 'selected'")
-        return try rows.first?.get(0, as: String.self) ?? config.defaultSelection
-    }
-
-    /// Selects a ready model, or one still downloading (it serves once ready).
-    public func select(_ id: String) throws {
-        let state = try record(id).state
-        switch state {
-        case .ready, .downloading: break
-        default: throw ModelStoreError.invalidState(model: id, state: state.name, operation: "select")
-        }
-        try db.execute("INSERT INTO setting(key, value) VALUES ('selected', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", id)
-    }
-
-    // MARK: custom repos
-
-    /// Adds a custom repo (validated, no network); false when it was already there.
-    @discardableResult
-    public func addCustomRepo(_ raw: String) throws -> Bool {
-        let repo = try RepoID.validate(raw)
-        return try db.execute("INSERT OR IGNORE INTO custom_repo(repo, added_at) VALUES (?, ?)",
-                              repo, Int64(Date().timeIntervalSince1970)) == 1
-    }
-
-    /// Custom repos in the order added; `provisional` until one of its models loaded.
-    public func customRepos() throws -> [(repo: String, provisional: Bool)] {
-        try db.query("""
-            SELECT c.repo, NOT EXISTS (SELECT 1 FROM model m WHERE m.repo = c.repo AND m.state = 'ready') AS provisional
-            FROM custom_repo c ORDER BY c.added_at, c.repo
-            """).map { (try $0.get(0), try $0.get(1)) }
     }
 }

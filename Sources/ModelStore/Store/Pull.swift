@@ -17,16 +17,6 @@ extension ModelStore {
                 ?? "no GGUF model file with a known quant")
         }
         let id = ModelRecord.id(repo: repo, quant: tier.quant.name)
-        let reserved = active.withLock { running -> Bool in
-            guard running[id] == nil else { return false }
-            running[id] = Active(attempt: 0, task: nil)
-            return true
-        }
-        guard reserved else { throw ModelStoreError.invalidState(model: id, state: "downloading", operation: "pull") }
-        defer { active.withLock { _ = $0.removeValue(forKey: id) } }
-        guard let attempt = try begin(id: id, repo: repo, quant: tier.quant.name, tier: tier, provisional: provisional) else {
-            return try record(id)
-        }
         let items = tier.allFiles.map { file -> DownloadItem in
             let meta = tree.first { $0.path == file }
             return DownloadItem(url: hub.resolveURL(repo: repo, file: file), destination: path(repo: repo, file: file),
@@ -34,8 +24,22 @@ extension ModelStore {
         }
         let candidate = LoadCandidate(id: id, modelPath: path(repo: repo, file: tier.files[0]),
                                       projectorPath: tier.projector.map { path(repo: repo, file: $0) })
-        let task = Task { try await self.run(id: id, attempt: attempt, items: items, candidate: candidate, progress: progress) }
-        active.withLock { $0[id] = Active(attempt: attempt, task: task) }
+        // Reserve, start the attempt and register its task in one critical section: a cancel
+        // either sees the task or finds the row not yet downloading (and the pull then starts).
+        let started = try active.withLock { running throws -> Active? in
+            guard running[id] == nil else {
+                throw ModelStoreError.invalidState(model: id, state: "downloading", operation: "pull")
+            }
+            guard let attempt = try begin(id: id, repo: repo, quant: tier.quant.name, tier: tier, provisional: provisional) else {
+                return nil
+            }
+            let task = Task { try await self.run(id: id, attempt: attempt, items: items, candidate: candidate, progress: progress) }
+            running[id] = Active(attempt: attempt, task: task)
+            return running[id]
+        }
+        guard let started else { return try record(id) }  // already ready
+        let task = started.task
+        defer { active.withLock { if $0[id]?.attempt == started.attempt { $0[id] = nil } } }
         try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
         return try record(id)
     }
@@ -76,8 +80,8 @@ extension ModelStore {
     public func cancel(_ id: String) async throws {
         let wasDownloading = try markCancelled(id: id)
         let running = active.withLock { $0[id] }
-        running?.task?.cancel()
-        _ = await running?.task?.result
+        running?.task.cancel()
+        _ = await running?.task.result
         if wasDownloading || running != nil { removeFiles(of: id, includingComplete: true) }
     }
 
