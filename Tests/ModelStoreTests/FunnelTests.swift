@@ -19,10 +19,11 @@ import Testing
         #expect(Set(result.entries.map(\.repo)) == [
             "hbtest/Qwen2.5-VL-3B-Instruct-GGUF", "hbtest/gemma-3-4b-it-GGUF", "hbtest/SmolVLM-256M-Instruct-GGUF",
             "hbother/MiniCPM-V-2_6-8B-Instruct-GGUF", "hbother/Qwen2.5-Omni-7B-Instruct-GGUF",
+            "hbother/Phi-3.5-Vision-4B-Instruct-GGUF",
         ])
         var expected = FunnelReport()
-        (expected.listed, expected.duplicates, expected.architecture, expected.unparsed) = (14, 1, 2, 1)
-        (expected.notToolCapable, expected.notVisionCapable, expected.noLoadableFile, expected.tooBig, expected.shown) = (1, 2, 0, 2, 5)
+        (expected.listed, expected.duplicates, expected.architecture, expected.unparsed) = (15, 1, 2, 1)
+        (expected.notToolCapable, expected.notVisionCapable, expected.noLoadableFile, expected.tooBig, expected.shown) = (1, 2, 0, 2, 6)
         #expect(result.report == expected)
         #expect(!result.stale)
 
@@ -36,13 +37,17 @@ import Testing
         // Missing architecture and empty gguf config: kept, benefit of the doubt.
         let minicpm = try #require(result.entries.first { $0.repo.contains("MiniCPM") })
         #expect(minicpm.architecture == nil)
+        // No tree (the hub failed): estimated from the gguf parameter count, marked as such.
+        let phi = try #require(result.entries.first { $0.repo.contains("Phi-3.5") })
+        #expect(phi.tiers.count == 1 && !phi.tiers[0].exact)
+        #expect(phi.tiers[0].bytes == Int64(4.15e9 * 0.612))
     }
 
     @Test func textOnlyFlagAddsToolModelsWithoutVision() async throws {
         let hub = try StandInHub(), dir = try TempDir()
         defer { hub.stop(); dir.cleanup() }
         let result = try await catalog(hub, dir).entries(includeTextOnly: true)
-        #expect(result.report.shown == 7 && result.report.notVisionCapable == 0)
+        #expect(result.report.shown == 8 && result.report.notVisionCapable == 0)
         #expect(result.entries.contains { $0.repo == "hbtest/Qwen2.5-Coder-1.5B-Instruct-GGUF" && !$0.visionCapable })
         #expect(!result.entries.contains { $0.repo == "hbtest/Mistral-7B-v0.3-GGUF" })  // no tools: never shown
     }
@@ -74,7 +79,7 @@ import Testing
 
         let offline = "http://127.0.0.1:\(refusedPort())"
         let cached = try await catalog(hub, dir, baseURL: offline).entries(includeTextOnly: true)
-        #expect(cached.report.shown == 7 && !cached.stale)
+        #expect(cached.report.shown == 8 && !cached.stale)
         let old = try await catalog(hub, dir, baseURL: offline).entries(now: Date().addingTimeInterval(8 * 86400))
         #expect(old.stale && old.entries == first.entries)
     }
