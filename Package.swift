@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "AgentKit", dependencies: ["Inference"], resources: [.process("Resources")]),
         // The router: settings, advert stores, freshness gates; one decision per call.
         .target(name: "Routing", dependencies: ["Inference", "Storage", "Wire", "Signing"]),
+        // On-device models: hub catalog, honest sizes, resumable downloads, the model store.
+        .target(name: "ModelStore", dependencies: ["Storage", "CCurl"]),
 
         // Writes protocol/vectors/ (make vectors).
         .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing"]),
@@ -56,5 +58,6 @@ let package = Package(
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "Inference", "Storage", "Wire", "Signing"]),
         .testTarget(name: "PeerLinkTests", dependencies: ["PeerLink", "Transport", "Wire", "Signing"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
+        .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "Storage"], exclude: ["peers"]),
     ]
 )

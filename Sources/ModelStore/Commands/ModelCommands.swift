@@ -1,0 +1,99 @@
+import Foundation
+
+/// What `guest models ...` prints: the text, and the same facts structured for `--json`.
+public struct CommandOutput: Sendable {
+    public var text: String
+    public var entries: [CatalogEntry] = []
+    public var models: [ModelRecord] = []
+}
+
+/// The command layer of `guest models`: browse, search, pull, cancel, list, use, delete, add-repo.
+public struct ModelCommands: Sendable {
+    public let catalog: Catalog
+    public let store: ModelStore
+    public let shortlist: [ShortlistItem]
+
+    public init(catalog: Catalog, store: ModelStore, shortlist: [ShortlistItem] = ShortlistItem.defaults) {
+        self.catalog = catalog
+        self.store = store
+        self.shortlist = shortlist
+    }
+
+    /// The catalog as a tree: family → series → size → quant tiers, then the shortlist and the
+    /// custom repos. `all` adds tool-capable models without vision; `refresh` re-fetches.
+    public func browse(all: Bool = false, refresh: Bool = false) async throws -> CommandOutput {
+        let result = try await catalog.entries(includeTextOnly: all, refresh: refresh)
+        var text = CatalogText.tree(result.entries)
+        if result.stale { text += "(offline: showing the catalog fetched \(result.fetchedAt))\n" }
+        text += "\nShortlist (guest models pull NAME):\n"
+        for item in shortlist { text += "  \(item.name)  \(item.summary)\n" }
+        let custom = try store.customRepos()
+        if !custom.isEmpty {
+            text += "\nCustom repos:\n"
+            for c in custom { text += "  \(c.repo)\(c.provisional ? "  (provisional)" : "")\n" }
+        }
+        return CommandOutput(text: text, entries: result.entries)
+    }
+
+    /// Rows whose repo, family, series or size contains every word of `query` (case-insensitive).
+    public func search(_ query: String, all: Bool = false) async throws -> CommandOutput {
+        let words = query.lowercased().split(separator: " ")
+        let rows = try await catalog.entries(includeTextOnly: all).entries.filter { e in
+            let hay = "\(e.repo) \(e.name.family) \(e.name.series) \(e.name.size)".lowercased()
+            return words.allSatisfy { hay.contains($0) }
+        }
+        let text = rows.isEmpty ? "no model matches \"\(query)\"\n" : CatalogText.tree(rows)
+        return CommandOutput(text: text, entries: rows)
+    }
+
+    /// `target`: a shortlist name, or `owner/name[:QUANT]` (catalog row or custom repo).
+    public func pull(_ target: String, progress: @escaping @Sendable (DownloadProgress) -> Void = { _ in }) async throws
+        -> CommandOutput
+    {
+        let (repo, quant, provisional) = try resolve(target)
+        let record = try await store.pull(repo: repo, quant: quant, provisional: provisional, progress: progress)
+        return CommandOutput(text: "\(record.id): \(record.state)\n", models: [record])
+    }
+
+    public func cancel(_ id: String) async throws -> CommandOutput {
+        try await store.cancel(id)
+        return CommandOutput(text: "\(id): cancelled\n", models: [])
+    }
+
+    /// Every model the store knows, with its state, size, and the selection marked `*`.
+    public func list() throws -> CommandOutput {
+        let models = try store.list()
+        let selected = try store.selection()
+        var text = models.isEmpty ? "no models yet: guest models browse\n" : ""
+        for m in models {
+            let size = m.bytes.map { ProgressFormatter.bytes($0) } ?? "size unknown"
+            text += "\(m.id == selected ? "*" : " ") \(m.id)  \(m.state)  \(size)\(m.provisional ? "  (provisional)" : "")\n"
+        }
+        return CommandOutput(text: text, models: models)
+    }
+
+    public func use(_ id: String) throws -> CommandOutput {
+        try store.select(id)
+        return CommandOutput(text: "using \(id)\n", models: [try store.record(id)])
+    }
+
+    public func delete(_ id: String) async throws -> CommandOutput {
+        try await store.delete(id)
+        let now = try store.selection()
+        return CommandOutput(text: "deleted \(id); selected: \(now ?? "built-in")\n")
+    }
+
+    /// Adds a custom repo (no network check: a bad id fails at pull with a clear error).
+    public func addRepo(_ id: String) throws -> CommandOutput {
+        let added = try store.addCustomRepo(id)
+        return CommandOutput(text: added ? "added \(id) (provisional until it loads)\n" : "\(id) is already added\n")
+    }
+
+    func resolve(_ target: String) throws -> (repo: String, quant: String?, provisional: Bool) {
+        if let item = shortlist.first(where: { $0.name == target.lowercased() }) { return (item.repo, item.quant, true) }
+        let parts = target.split(separator: ":", maxSplits: 1).map(String.init)
+        let repo = try RepoID.validate(parts.first ?? "")
+        let custom = try store.customRepos().contains { $0.repo.lowercased() == repo.lowercased() }
+        return (repo, parts.count > 1 ? parts[1] : nil, custom)
+    }
+}
