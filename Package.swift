@@ -25,6 +25,10 @@ let package = Package(
         // Event loop, TCP, TLS, HTTP/1.1 upgrade, WebSocket codec.
         .target(name: "Transport", dependencies: ["CLinux", "COpenSSL"]),
 
+        // The relay: sessions by key, routing, mailbox, limits, metrics. Never imports Sealing.
+        .target(name: "RelayServer", dependencies: ["Transport", "Wire", "Storage", "Signing"]),
+        .executableTarget(name: "homebase-relay", dependencies: ["RelayServer"]),
+
         // Writes protocol/vectors/ (make vectors).
         .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing"]),
 
@@ -38,6 +42,7 @@ let package = Package(
         .testTarget(name: "WireTests", dependencies: ["Wire"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport"], exclude: ["peers"]),
+        .testTarget(name: "RelayServerTests", dependencies: ["RelayServer", "Transport", "Wire", "Signing"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
     ]
 )
