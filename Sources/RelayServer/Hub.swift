@@ -5,7 +5,8 @@ import Wire
 /// (device key -> session), the mailbox, admission, limits and counters. No locks: loop thread only.
 final class Hub {
     let config: RelayConfig
-    let origin: String
+    /// The origin in every challenge; set once the port is bound (port 0 picks one).
+    var origin: String
     let loop: EventLoop
     let log: Logger
     let mailbox: Mailbox

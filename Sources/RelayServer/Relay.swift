@@ -38,6 +38,11 @@ public final class Relay: @unchecked Sendable {
             mailbox.close()
             throw .transport("\(error)")
         }
+        if c.origin == nil {
+            var bound = c
+            bound.listenPort = server.port
+            hub.origin = bound.effectiveOrigin
+        }
         hub.sweepMail()
         schedule(every: c.sweepInterval) { $0.hub.sweepMail() }
         schedule(every: c.pingInterval) { $0.hub.pingAll() }
