@@ -66,8 +66,9 @@ public final class Relay: @unchecked Sendable {
         w.connection.writeTimeout = c.writeTimeout
         w.connection.idleTimeout = nil // the hub's ping sweep closes idle devices with a reason
         w.headerTimeout = c.headerTimeout
-        // One byte more than a frame: a larger message reaches the hub, which answers frame-too-large.
-        w.maxMessageSize = c.maxFrameSize + 1
+        // Up to one byte past the protocol's largest frame reaches the hub, which answers
+        // frame-too-large against the configured limit; larger messages are cut by the codec (1009).
+        w.maxMessageSize = Limits.maxFrame + 1
         w.closeTimeout = c.closeTimeout
         return w
     }
