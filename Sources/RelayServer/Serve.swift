@@ -1,3 +1,4 @@
+import Glibc
 import Transport
 
 /// Runs a relay process: one event loop on the calling thread until SIGTERM/SIGINT.
@@ -10,6 +11,7 @@ public enum RelayProcess {
             log.error("event loop: \(error)")
             return 1
         }
+        unblockSignals()
         let status = StatusBox()
         loop.execute {
             do throws(RelayError) {
@@ -25,6 +27,15 @@ public enum RelayProcess {
         loop.run()
         return status.code
     }
+}
+
+/// A parent may have spawned us with signals blocked (a blocked mask is inherited across exec):
+/// SIGTERM would then never arrive. The loop's self-pipe handler needs them deliverable.
+private func unblockSignals() {
+    var set = sigset_t()
+    sigemptyset(&set)
+    for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, s) }
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
 }
 
 /// Written and read on the loop thread only (and read after `run` returns).
