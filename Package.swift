@@ -36,6 +36,10 @@ let package = Package(
         // On-device models: hub catalog, honest sizes, resumable downloads, the model store.
         .target(name: "ModelStore", dependencies: ["Storage", "CCurl"]),
 
+        // The relay: sessions by key, routing, mailbox, limits, metrics. Never imports Sealing.
+        .target(name: "RelayServer", dependencies: ["Transport", "Wire", "Storage", "Signing"]),
+        .executableTarget(name: "homebase-relay", dependencies: ["RelayServer"]),
+
         // Writes protocol/vectors/ (make vectors).
         .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing"]),
 
@@ -57,6 +61,7 @@ let package = Package(
         .testTarget(name: "AgentKitTests", dependencies: ["AgentKit", "Inference"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "Inference", "Storage", "Wire", "Signing"]),
         .testTarget(name: "PeerLinkTests", dependencies: ["PeerLink", "Transport", "Wire", "Signing"]),
+        .testTarget(name: "RelayServerTests", dependencies: ["RelayServer", "Transport", "Wire", "Signing"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "Storage"], exclude: ["peers"]),
     ]

@@ -1,0 +1,109 @@
+// The table of settings: one entry per key. A key is the flag name without "--", the config-file
+// key, and (upper snake case, prefixed HOMEBASE_RELAY_) the environment variable.
+
+/// One setting: its key, what it does, how to parse it, and how to show its current value.
+struct Setting {
+    let key: String
+    let help: String
+    /// The accepted form, used in error messages ("expected ...").
+    let form: String
+    /// Stores the parsed value; false when the text does not parse.
+    let apply: (inout RelayConfig, String) -> Bool
+    let show: (RelayConfig) -> String
+
+    var environmentName: String {
+        "HOMEBASE_RELAY_" + key.uppercased().replacingOccurrences(of: "-", with: "_")
+    }
+}
+
+extension String {
+    fileprivate func replacingOccurrences(of a: Character, with b: Character) -> String {
+        String(map { $0 == a ? b : $0 })
+    }
+}
+
+private func durationSetting(_ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, Duration>) -> Setting {
+    Setting(key: key, help: help, form: ValueParsing.durationForm,
+            apply: { c, s in guard let d = ValueParsing.duration(s) else { return false }; c[keyPath: path] = d; return true },
+            show: { $0[keyPath: path].settingText })
+}
+
+private func sizeSetting(_ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, Int>) -> Setting {
+    Setting(key: key, help: help, form: ValueParsing.sizeForm,
+            apply: { c, s in guard let n = ValueParsing.size(s), n > 0 else { return false }; c[keyPath: path] = n; return true },
+            show: { sizeText($0[keyPath: path]) })
+}
+
+private func countSetting(_ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, Int>) -> Setting {
+    Setting(key: key, help: help, form: "a whole number of at least 1",
+            apply: { c, s in guard let n = ValueParsing.count(s) else { return false }; c[keyPath: path] = n; return true },
+            show: { "\($0[keyPath: path])" })
+}
+
+private func rateSetting(_ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, Double>) -> Setting {
+    Setting(key: key, help: help, form: "a positive number",
+            apply: { c, s in guard let d = ValueParsing.rate(s) else { return false }; c[keyPath: path] = d; return true },
+            show: { c in let v = c[keyPath: path]; return v == v.rounded() ? "\(Int(v))" : "\(v)" })
+}
+
+private func pathSetting(_ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, String?>) -> Setting {
+    Setting(key: key, help: help, form: "a file path",
+            apply: { c, s in guard !s.isEmpty else { return false }; c[keyPath: path] = s; return true },
+            show: { $0[keyPath: path] ?? "(none)" })
+}
+
+private func choiceSetting<E: RawRepresentable & CaseIterable>(
+    _ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, E>
+) -> Setting where E.RawValue == String {
+    Setting(key: key, help: help, form: "one of " + E.allCases.map(\.rawValue).joined(separator: ", "),
+            apply: { c, s in guard let v = E(rawValue: s) else { return false }; c[keyPath: path] = v; return true },
+            show: { $0[keyPath: path].rawValue })
+}
+
+enum Settings {
+    // Computed: a table of closures is not Sendable, and it is read only at start.
+    static var all: [Setting] { [
+        Setting(key: "listen", help: "address:port to listen on", form: "host:port, e.g. 0.0.0.0:443 or [::]:8080",
+                apply: { c, s in guard let (h, p) = ValueParsing.listen(s) else { return false }
+                         c.listenHost = h; c.listenPort = p; return true },
+                show: { c in c.listenHost.contains(":") ? "[\(c.listenHost)]:\(c.listenPort)" : "\(c.listenHost):\(c.listenPort)" }),
+        Setting(key: "data-dir", help: "directory of the mailbox database", form: "a directory path",
+                apply: { c, s in guard !s.isEmpty else { return false }; c.dataDir = s; return true }, show: { $0.dataDir }),
+        pathSetting("tls-cert", "PEM certificate chain (TLS on the relay; omit behind a proxy)", \.tlsCert),
+        pathSetting("tls-key", "PEM private key of tls-cert", \.tlsKey),
+        Setting(key: "origin", help: "origin devices dial and sign over (default from listen + TLS)",
+                form: "ws://host:port or wss://host[:port]",
+                apply: { c, s in guard s.hasPrefix("ws://") || s.hasPrefix("wss://") else { return false }; c.origin = s; return true },
+                show: { $0.effectiveOrigin }),
+        choiceSetting("admission", "who may authenticate", \RelayConfig.admission),
+        pathSetting("allowlist-file", "hex device or account keys, one per line (re-read on SIGHUP)", \.allowlistFile),
+        pathSetting("token-file", "admission tokens, one per line (re-read on SIGHUP)", \.tokenFile),
+        durationSetting("mail-ttl", "TTL of mail sent with ttl 0", \.mailTTL),
+        durationSetting("max-ttl", "longest mail TTL honoured", \.maxTTL),
+        countSetting("mailbox-max-frames", "stored mail frames per recipient", \.mailboxMaxFrames),
+        sizeSetting("mailbox-max-bytes", "stored mail bytes per recipient", \.mailboxMaxBytes),
+        sizeSetting("max-frame-size", "largest relay frame accepted (header + body)", \.maxFrameSize),
+        rateSetting("rate", "frames per second per device key", \.rate),
+        rateSetting("burst", "frames at once per device key", \.burst),
+        countSetting("send-queue-frames", "data frames held per slow receiver before drops", \.sendQueueFrames),
+        sizeSetting("send-queue-bytes", "data bytes held per slow receiver before drops", \.sendQueueBytes),
+        sizeSetting("socket-buffer", "bytes handed to the socket per connection before queueing", \.socketBufferBytes),
+        durationSetting("write-timeout", "close a connection whose output makes no progress", \.writeTimeout),
+        durationSetting("header-timeout", "TLS handshake + upgrade request deadline", \.headerTimeout),
+        durationSetting("handshake-timeout", "auth deadline after the challenge", \.handshakeTimeout),
+        durationSetting("ping-interval", "how often the relay pings each device", \.pingInterval),
+        durationSetting("idle-timeout", "close a device silent for this long", \.idleTimeout),
+        countSetting("max-connections", "open connections at most", \.maxConnections),
+        countSetting("accept-burst", "accepts per event-loop turn", \.acceptBurst),
+        countSetting("accept-rate", "accepts per second", \.acceptRate),
+        durationSetting("sweep-interval", "how often expired mail is deleted", \.sweepInterval),
+        durationSetting("restart-delay", "reconnect delay announced on SIGTERM", \.restartDelay),
+        durationSetting("close-timeout", "wait for the peer's close frame", \.closeTimeout),
+        choiceSetting("durability", "normal: survives a relay crash; full: also power loss (fsync per mail)", \RelayConfig.durability),
+        Setting(key: "log-level", help: "error, warn, info or debug", form: "one of error, warn, info, debug",
+                apply: { c, s in guard let l = LogLevel(name: s) else { return false }; c.logLevel = l; return true },
+                show: { $0.logLevel.name }),
+    ] }
+
+    static func named(_ key: String) -> Setting? { all.first { $0.key == key } }
+}

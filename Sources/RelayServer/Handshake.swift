@@ -1,0 +1,53 @@
+import Signing
+import Transport
+import Wire
+
+/// The challenge and its answer: a fresh nonce per connection, the device's signature over the
+/// transcript built from OUR origin and OUR nonce (never from the frame), then admission.
+extension Hub {
+    func sendChallenge(_ s: Session) {
+        let nonce = SecretBytes.random(count: Bytes32.count).withUnsafeBytes { Bytes32(unchecked: Array($0)) }
+        let deadline = loop.schedule(after: config.handshakeTimeout) { [weak self, weak s] in
+            guard let self, let s, case .awaitingAuth = s.state else { return }
+            self.metrics.authFailed(.timeout)
+            self.fail(s, .authTimeout, "no auth within \(self.config.handshakeTimeout.settingText)")
+        }
+        s.state = .awaitingAuth(nonce: nonce, deadline: deadline)
+        s.control(.challenge(.init(nonce: nonce, origin: origin)))
+    }
+
+    func authenticate(_ s: Session, _ a: RelayFrame.Auth, nonce: Bytes32) {
+        guard verify(a.signature, by: a.deviceKey, over: try? RelayAuth.transcript(origin: origin, challenge: nonce, deviceKey: a.deviceKey)) else {
+            refuse(s, .badSignature, .badSignature, "the signature does not verify over this connection's challenge and origin \(origin)")
+            return
+        }
+        var accountVerified = false
+        if let proof = a.account {
+            guard verify(proof.signature, by: proof.accountKey, over: RelayAuth.accountBinding(deviceKey: a.deviceKey)) else {
+                refuse(s, .badAccountProof, .badAccountProof, "the account signature does not verify over this device key")
+                return
+            }
+            accountVerified = true
+        }
+        switch admission.check(a, accountVerified: accountVerified) {
+        case .admit:
+            register(s, key: a.deviceKey)
+        case .refuse(let reason, let text):
+            refuse(s, reason, reason == .badToken ? .badToken : .notAdmitted, text)
+        }
+    }
+
+    private func verify(_ sig: Bytes64, by key: Bytes32, over message: [UInt8]?) -> Bool {
+        guard let message, let pk = PublicKey(bytes: key.bytes) else { return false }
+        return pk.isValidSignature(sig.bytes, for: message)
+    }
+
+    /// `auth-refused` with a reason, then close: only this connection, counted.
+    private func refuse(_ s: Session, _ reason: AuthRefusalReason, _ metric: Metrics.AuthFailure, _ text: String) {
+        metrics.authFailed(metric)
+        log.info("auth refused peer=\(s.peer) reason=\(metric.rawValue)")
+        s.control(.authRefused(.init(reason: reason, text: text)))
+        s.state = .closing
+        s.ws.close(code: .policyViolation, reason: "auth refused")
+    }
+}

@@ -1,0 +1,152 @@
+import Transport
+import Wire
+
+/// The relay's state, owned by the event loop: every connection, the routing table
+/// (device key -> session), the mailbox, admission, limits and counters. No locks: loop thread only.
+final class Hub {
+    let config: RelayConfig
+    /// The origin in every challenge; set once the port is bound (port 0 picks one).
+    var origin: String
+    let loop: EventLoop
+    let log: Logger
+    let mailbox: Mailbox
+    let admission: Admission
+    var limiter: RateLimiter
+    var metrics = Metrics()
+    /// Every open connection, authenticated or not.
+    private(set) var connections: [ObjectIdentifier: Session] = [:]
+    /// The routing table: one session per authenticated device key.
+    private(set) var byKey: [Bytes32: Session] = [:]
+    var shuttingDown = false
+
+    init(config: RelayConfig, loop: EventLoop, log: Logger, mailbox: Mailbox, admission: Admission) {
+        self.config = config
+        origin = config.effectiveOrigin
+        self.loop = loop; self.log = log; self.mailbox = mailbox; self.admission = admission
+        limiter = RateLimiter(rate: config.rate, burst: config.burst)
+    }
+
+    var authenticatedCount: Int { byKey.count }
+    var connectionCount: Int { connections.count }
+
+    /// A new WebSocket: wire its callbacks, send the challenge.
+    func accept(_ ws: WebSocket) {
+        if shuttingDown { ws.close(code: .goingAway, reason: "relay restarting"); return }
+        let s = Session(ws: ws, queue: SendQueue(maxFrames: config.sendQueueFrames, maxBytes: config.sendQueueBytes), now: monotonicNs())
+        connections[ObjectIdentifier(s)] = s
+        metrics.connectionsAccepted += 1
+        ws.onMessage = { [weak self, unowned s] _, m in self?.received(m, on: s) }
+        ws.onPong = { [unowned s] _, _ in s.lastHeard = monotonicNs() }
+        ws.onDrain = { [weak self, unowned s] _ in self?.flush(s) }
+        ws.onClose = { [weak self, unowned s] _, code, reason in self?.closed(s, code: code, reason: reason) }
+        sendChallenge(s)
+    }
+
+    /// Makes `s` the route for its key; an older connection of the same key is told and closed.
+    func register(_ s: Session, key: Bytes32) {
+        s.state = .authenticated(Session.Peer(key: key))
+        s.control(.authOK(.init(serverTimeMs: UInt64(wallClockMs()), mailboxCapacity: UInt32(clamping: config.mailboxMaxFrames),
+                                maxTTLSeconds: UInt32(clamping: config.maxTTL.milliseconds / 1000))))
+        if let old = byKey[key], old !== s {
+            metrics.replaced += 1
+            log.info("replaced key=\(shortKey(key)) old=\(old.peer) new=\(s.peer)")
+            fail(old, .replaced, "a newer connection authenticated with this device key")
+        }
+        byKey[key] = s
+        metrics.authSuccesses += 1
+        log.info("auth ok key=\(shortKey(key)) peer=\(s.peer)")
+        pumpMail(s)
+    }
+
+    /// Sends `error` and closes; the session stops being a route at once.
+    func fail(_ s: Session, _ code: RelayErrorCode, _ text: String) {
+        guard !s.isClosing else { return }
+        unroute(s)
+        s.queue.removeAll()
+        s.control(.error(.init(code: code, text: text)))
+        s.state = .closing
+        s.ws.close(code: code == .replaced || code == .shuttingDown ? .normal : .policyViolation, reason: text)
+        if code != .replaced { log.info("closing \(s.name): \(text)") }
+    }
+
+    /// The connection is gone (any cause).
+    private func closed(_ s: Session, code: WebSocketCloseCode, reason: String) {
+        if case .awaitingAuth(_, let t) = s.state { loop.cancel(t) }
+        unroute(s)
+        connections[ObjectIdentifier(s)] = nil
+        s.state = .closing
+        s.queue.removeAll()
+        log.debug("closed \(s.name) code=\(code.rawValue) \(reason)")
+    }
+
+    func unroute(_ s: Session) {
+        if let k = s.key, byKey[k] === s { byKey[k] = nil }
+    }
+
+    /// Queues or writes a data frame for `s`; false when its queue is full (the frame is dropped).
+    @discardableResult
+    func deliver(_ frame: [UInt8], to s: Session, force: Bool = false) -> Bool {
+        if s.queue.isEmpty && s.ws.queuedBytes <= config.socketBufferBytes {
+            s.ws.send(binary: frame)
+            return true
+        }
+        return s.queue.push(frame, force: force)
+    }
+
+    /// The socket drained: move queued frames down, then any mail that was waiting for room.
+    func flush(_ s: Session) {
+        while s.ws.queuedBytes <= config.socketBufferBytes, let f = s.queue.pop() { s.ws.send(binary: f) }
+        if case .authenticated(let p) = s.state, p.mailWaiting || p.backlogPending { pumpMail(s) }
+    }
+
+    /// A live `send`: at once to the connected recipient, else `not-here` to the sender at once.
+    func forwardLive(_ m: [UInt8], _ v: SendView, from s: Session, sender: Bytes32) {
+        guard let target = byKey[v.recipient] else {
+            metrics.notHere += 1
+            s.control(.notHere(frameID: v.frameID))
+            return
+        }
+        let frame = ForwardCodec.receive(sender: sender, deliveryClass: .live, frameID: v.frameID, heldMs: 0, sealed: m[v.sealed])
+        if deliver(frame, to: target) {
+            metrics.frame(.out, .live, bytes: frame.count)
+        } else {
+            metrics.drop(.receiverSlow)
+            s.control(.dropped(frameID: v.frameID))
+        }
+    }
+
+    /// Per-connection pings and the idle cut-off, for every connection at once (one timer, not one per peer).
+    func pingAll() {
+        let now = monotonicNs()
+        let idle = UInt64(config.idleTimeout.milliseconds) * 1_000_000
+        for s in connections.values where !s.isClosing {
+            if now &- s.lastHeard > idle { fail(s, .idleTimeout, "nothing received within the idle timeout") } else { s.ws.ping() }
+        }
+        limiter.prune(now: now)
+    }
+
+    /// SIGTERM: tell every device to come back later, then close every connection.
+    func shutdown(reconnectAfter: Duration) {
+        shuttingDown = true
+        let ms = UInt32(clamping: reconnectAfter.milliseconds)
+        for s in connections.values where !s.isClosing {
+            unroute(s)
+            s.control(.restarting(reconnectAfterMs: ms))
+            s.state = .closing
+            s.ws.close(code: .goingAway, reason: "relay restarting")
+        }
+    }
+
+    func gauges() -> Metrics.Gauges {
+        var g = Metrics.Gauges()
+        g.connections = connections.count
+        g.authenticated = byKey.count
+        for s in connections.values {
+            g.queuedFrames += s.queue.count
+            g.queuedBytes += s.queue.bytes
+            g.socketQueuedBytes += s.ws.queuedBytes
+        }
+        if let t = try? mailbox.totals() { g.storedMail = t.frames; g.storedMailBytes = t.bytes }
+        return g
+    }
+}

@@ -1,0 +1,89 @@
+import Wire
+
+/// Counters of the relay, rendered as Prometheus text at `GET /metrics`. Loop thread only:
+/// plain integers, no atomics on the hot path.
+struct Metrics {
+    /// Why a frame or connection was dropped.
+    enum DropReason: String, CaseIterable {
+        /// A live frame's receiver had a full send queue.
+        case receiverSlow = "receiver-slow"
+        /// A connection over its rate limit (closed).
+        case rateLimited = "rate-limited"
+        /// A malformed frame (connection closed).
+        case malformed
+        /// A frame not allowed in the connection's state (connection closed).
+        case protocolViolation = "protocol-violation"
+    }
+
+    enum MailEvent: String, CaseIterable {
+        case stored, delivered, acked, expired, replaced, duplicate
+        case refusedFull = "refused-full"
+    }
+
+    enum AuthFailure: String, CaseIterable {
+        case badSignature = "bad-signature", notAdmitted = "not-admitted", badToken = "bad-token"
+        case badAccountProof = "bad-account-proof", timeout, frameBeforeAuth = "frame-before-auth"
+    }
+
+    enum Direction: String { case `in`, out }
+
+    var connectionsAccepted = 0
+    var replaced = 0
+    var frames: [String: Int] = [:]
+    var bytes: [String: Int] = [:]
+    var notHere = 0
+    var drops: [DropReason: Int] = [:]
+    var mail: [MailEvent: Int] = [:]
+    var authFailures: [AuthFailure: Int] = [:]
+    var authSuccesses = 0
+
+    mutating func frame(_ d: Direction, _ c: DeliveryClass, bytes n: Int) {
+        let k = "direction=\"\(d.rawValue)\",class=\"\(c == .live ? "live" : "mail")\""
+        frames[k, default: 0] += 1
+        bytes[k, default: 0] += n
+    }
+
+    mutating func drop(_ r: DropReason) { drops[r, default: 0] += 1 }
+    mutating func mail(_ e: MailEvent, _ n: Int = 1) { mail[e, default: 0] += n }
+    mutating func authFailed(_ f: AuthFailure) { authFailures[f, default: 0] += 1 }
+
+    /// Gauges read at scrape time.
+    struct Gauges {
+        var connections = 0
+        var authenticated = 0
+        var queuedFrames = 0
+        var queuedBytes = 0
+        var socketQueuedBytes = 0
+        var storedMail = 0
+        var storedMailBytes = 0
+    }
+
+    func render(_ g: Gauges) -> String {
+        var out = ""
+        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(String, Int)]) {
+            out += "# HELP homebase_relay_\(name) \(help)\n# TYPE homebase_relay_\(name) \(type)\n"
+            for (labels, v) in samples {
+                out += "homebase_relay_\(name)\(labels.isEmpty ? "" : "{\(labels)}") \(v)\n"
+            }
+        }
+        metric("connections", "gauge", "Open WebSocket connections by state.",
+               [("state=\"awaiting-auth\"", g.connections - g.authenticated), ("state=\"authenticated\"", g.authenticated)])
+        metric("connections_accepted_total", "counter", "WebSocket connections accepted.", [("", connectionsAccepted)])
+        metric("connections_replaced_total", "counter", "Connections closed because the same key connected again.", [("", replaced)])
+        metric("auth_successes_total", "counter", "Successful authentications.", [("", authSuccesses)])
+        metric("auth_failures_total", "counter", "Refused or failed authentications by reason.",
+               AuthFailure.allCases.map { ("reason=\"\($0.rawValue)\"", authFailures[$0, default: 0]) })
+        metric("frames_total", "counter", "Data frames by direction and class.", frames.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        metric("bytes_total", "counter", "Data frame bytes by direction and class.", bytes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        metric("not_here_total", "counter", "Live frames answered not-here.", [("", notHere)])
+        metric("drops_total", "counter", "Frames dropped or connections cut, by reason.",
+               DropReason.allCases.map { ("reason=\"\($0.rawValue)\"", drops[$0, default: 0]) })
+        metric("mail_total", "counter", "Mailbox events.", MailEvent.allCases.map { ("event=\"\($0.rawValue)\"", mail[$0, default: 0]) })
+        metric("mail_stored", "gauge", "Mail frames in the mailbox.", [("", g.storedMail)])
+        metric("mail_stored_bytes", "gauge", "Sealed bytes in the mailbox.", [("", g.storedMailBytes)])
+        metric("send_queue_frames", "gauge", "Data frames waiting in the relay's send queues.", [("", g.queuedFrames)])
+        metric("send_queue_bytes", "gauge", "Data bytes waiting in the relay's send queues.", [("", g.queuedBytes)])
+        metric("socket_queue_bytes", "gauge", "Bytes waiting in connections' socket buffers.", [("", g.socketQueuedBytes)])
+        return out
+    }
+}

@@ -1,0 +1,48 @@
+import Wire
+
+/// A token bucket: `burst` frames at once, refilled at `rate` per second.
+struct TokenBucket {
+    private(set) var tokens: Double
+    private var last: UInt64
+
+    init(burst: Double, now: UInt64) { tokens = burst; last = now }
+
+    /// Takes one token if there is one.
+    mutating func take(now: UInt64, rate: Double, burst: Double) -> Bool {
+        refill(now: now, rate: rate, burst: burst)
+        guard tokens >= 1 else { return false }
+        tokens -= 1
+        return true
+    }
+
+    mutating func refill(now: UInt64, rate: Double, burst: Double) {
+        if now > last { tokens = min(burst, tokens + Double(now - last) / 1e9 * rate) }
+        last = now
+    }
+}
+
+/// Per device key, so a reconnect does not refill the bucket. Loop thread only.
+struct RateLimiter {
+    let rate: Double
+    let burst: Double
+    private var buckets: [Bytes32: TokenBucket] = [:]
+
+    init(rate: Double, burst: Double) { self.rate = rate; self.burst = burst }
+
+    var trackedKeys: Int { buckets.count }
+
+    mutating func allow(_ key: Bytes32, now: UInt64) -> Bool {
+        if buckets[key] == nil { buckets[key] = TokenBucket(burst: burst, now: now) }
+        return buckets[key]!.take(now: now, rate: rate, burst: burst)
+    }
+
+    /// Forgets full buckets (they hold no history worth keeping): memory follows active keys only.
+    mutating func prune(now: UInt64) {
+        let (rate, burst) = (self.rate, self.burst)
+        buckets = buckets.filter { _, b in
+            var b = b
+            b.refill(now: now, rate: rate, burst: burst)
+            return b.tokens < burst
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Transport
+import Wire
+
+/// One device connection: its state, its send queue and its one read path. Loop thread only.
+final class Session {
+    /// What the relay knows of an authenticated device and of its mail delivery.
+    struct Peer {
+        let key: Bytes32
+        /// Highest mailbox `seq` handed to this connection (delivery is in seq order).
+        var mailCursor: Int64 = 0
+        /// True until the stored backlog is delivered and `queue-empty` queued.
+        var backlogPending = true
+        /// Mail may be stored beyond `mailCursor` that did not fit the send queue yet.
+        var mailWaiting = false
+    }
+
+    enum State {
+        /// The challenge was sent; `auth` must answer it before `deadline` fires.
+        case awaitingAuth(nonce: Bytes32, deadline: TimerHandle)
+        case authenticated(Peer)
+        /// An `error` or `auth-refused` was sent; everything read is ignored until the close.
+        case closing
+    }
+
+    let ws: WebSocket
+    var state: State
+    var queue: SendQueue
+    /// Monotonic ns of the last frame or pong read: the idle check.
+    var lastHeard: UInt64
+    /// For logs: the peer address, and the key once known.
+    let peer: String
+
+    init(ws: WebSocket, queue: SendQueue, now: UInt64) {
+        self.ws = ws
+        self.queue = queue
+        lastHeard = now
+        peer = ws.connection.peer
+        state = .closing // set to awaitingAuth by the hub with the challenge
+    }
+
+    var key: Bytes32? {
+        if case .authenticated(let p) = state { return p.key }
+        return nil
+    }
+
+    var isClosing: Bool {
+        if case .closing = state { return true }
+        return false
+    }
+
+    /// Short name for logs: a key prefix once authenticated, else the address.
+    var name: String { key.map { shortKey($0) } ?? peer }
+
+    /// Sends a control frame now, bypassing the data queue.
+    func control(_ f: RelayFrame) {
+        ws.send(binary: ForwardCodec.control(f))
+    }
+
+    /// Mutates the peer state of an authenticated session (no-op otherwise).
+    func updatePeer(_ body: (inout Peer) -> Void) {
+        guard case .authenticated(var p) = state else { return }
+        body(&p)
+        state = .authenticated(p)
+    }
+}
+
+/// The first 8 bytes of a key in hex: enough to tell devices apart in logs.
+func shortKey(_ k: Bytes32) -> String {
+    let digits = Array("0123456789abcdef")
+    return String(k.bytes.prefix(8).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
+}
