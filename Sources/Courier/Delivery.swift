@@ -27,6 +27,21 @@ public struct Delivery: Sendable {
 
     let acker: Acker?
 
+    /// For tests of code that consumes deliveries (an agent's handlers): `ack()` does nothing.
+    public init(message: AppMessage, sender: DeviceRecord, messageID: MessageID, heldMs: UInt64 = 0,
+                receivedAtMs: UInt64, streamSecret: SecretBytes? = nil, deliveryClass: DeliveryClass = .live,
+                frameID: Bytes16 = .zero) {
+        self.init(message: message, sender: sender, messageID: messageID, heldMs: heldMs, receivedAtMs: receivedAtMs,
+                  streamSecret: streamSecret, deliveryClass: deliveryClass, frameID: frameID, acker: nil)
+    }
+
+    init(message: AppMessage, sender: DeviceRecord, messageID: MessageID, heldMs: UInt64, receivedAtMs: UInt64,
+         streamSecret: SecretBytes?, deliveryClass: DeliveryClass, frameID: Bytes16, acker: Acker?) {
+        self.message = message; self.sender = sender; self.messageID = messageID; self.heldMs = heldMs
+        self.receivedAtMs = receivedAtMs; self.streamSecret = streamSecret; self.deliveryClass = deliveryClass
+        self.frameID = frameID; self.acker = acker
+    }
+
     /// Acknowledges the mail frame(s) that carried this message so the relay deletes them.
     /// Call once the message is durably processed. Does nothing for live messages.
     public func ack() { acker?.ack() }

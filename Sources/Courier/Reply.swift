@@ -43,5 +43,12 @@ public final class ReplyStream: AsyncSequence, Sendable {
         u?()
     }
 
-    public func makeAsyncIterator() -> AsyncStream<Reply>.AsyncIterator { replies.makeAsyncIterator() }
+    public func makeAsyncIterator() -> Iterator { Iterator(owner: self, base: replies.makeAsyncIterator()) }
+
+    /// Keeps its `ReplyStream` alive while iterating: releasing the stream would cancel it.
+    public struct Iterator: AsyncIteratorProtocol {
+        let owner: ReplyStream
+        var base: AsyncStream<Reply>.AsyncIterator
+        public mutating func next() async -> Reply? { await base.next() }
+    }
 }

@@ -54,27 +54,33 @@ public final class ReplyWriter: Sendable {
         return await sendChunks(pieces.map { ($0, false) })
     }
 
-    /// Ends the stream: a final (empty) chunk, then the `done` envelope.
+    /// Ends the stream: a final (empty) chunk, then the `done` envelope (not sent when the
+    /// final chunk surely did not arrive: that outcome is returned).
     public func finish(done: AppMessage.Done) async -> LiveOutcome {
         let chunk = await sendChunks([([], true)], closing: true)
-        guard chunk != .failed(.stopped) || !isClosed else { return chunk }
+        guard Self.mayHaveArrived(chunk) else { return chunk }
         let envelope = await courier.send(.done(done), to: requester)
         return chunk == .sent ? envelope : chunk
     }
 
-    /// Fails the request: if chunks were sent, a final (empty) chunk first so the stream is
-    /// complete; then the `error` envelope.
+    /// Fails the request: if chunks were sent, a final (empty) chunk first so that the stream
+    /// is complete; then the `error` envelope.
     public func fail(error: AppMessage.InferenceError) async -> LiveOutcome {
-        let needsFinal = state.withLock { $0.chunksSent > 0 && !$0.closed }
-        var chunk = LiveOutcome.sent
-        if needsFinal {
-            chunk = await sendChunks([([], true)], closing: true)
-        } else {
-            let already = state.withLock { s in defer { s.closed = true }; return s.closed }
-            if already { return .failed(.stopped) }
+        let needsFinal = state.withLock { s -> Bool? in
+            guard !s.closed else { return nil }
+            if s.chunksSent == 0 { s.closed = true }
+            return s.chunksSent > 0
         }
+        guard let needsFinal else { return .failed(.stopped) }
+        let chunk = needsFinal ? await sendChunks([([], true)], closing: true) : .sent
+        guard Self.mayHaveArrived(chunk) else { return chunk }
         let envelope = await courier.send(.error(error), to: requester)
         return chunk == .sent ? envelope : chunk
+    }
+
+    /// `.sent`, or a timeout whose frame may still have arrived: worth following up.
+    static func mayHaveArrived(_ outcome: LiveOutcome) -> Bool {
+        outcome == .sent || outcome == .failed(.timeout)
     }
 
     private var isClosed: Bool { state.withLock { $0.closed } }
@@ -115,5 +121,12 @@ public final class ReplyWriter: Sendable {
             lo = hi
         }
         return out
+    }
+}
+
+extension Courier {
+    /// The writer answering an opened request delivery (see `ReplyWriter.init(courier:delivery:)`).
+    public func replyWriter(for delivery: Delivery) throws(CourierError) -> ReplyWriter {
+        try ReplyWriter(courier: self, delivery: delivery)
     }
 }

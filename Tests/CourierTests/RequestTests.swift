@@ -15,6 +15,11 @@ func writer(on host: Device, for requestID: Bytes16) async throws -> ReplyWriter
     return try ReplyWriter(courier: host.courier, delivery: d)
 }
 
+func firstRequest(on host: Device) async throws -> Delivery? {
+    try await eventually("a request arrived") { !host.deliveries.isEmpty }
+    return host.deliveries.first
+}
+
 func done(_ id: Bytes16) -> AppMessage.Done { .init(requestID: id, promptTokens: 3, completionTokens: 100, finishReason: "stop") }
 
 @Suite("requests with streamed replies")
@@ -40,6 +45,22 @@ struct RequestTests {
         #expect(!replies.contains { if case .streamFailure = $0 { true } else { false } })
         #expect(guest.deliveries.isEmpty)  // done went to the stream only
         #expect(await w.chunk(text: "late") == .failed(.stopped))
+        guest.courier.stop(); host.courier.stop()
+    }
+
+    @Test func aSplitRequestIsAnsweredOnTheStreamOfItsLastPart() async throws {
+        let relay = try ScriptedRelay(), loop = try TestLoop()
+        defer { relay.stop(); loop.stop() }
+        let (guest, host) = try await pair(relay, loop)
+        let big = request(3, text: String(repeating: "a long inlined conversation ", count: 4000))  // ~110 KB
+        let (outcome, stream) = await guest.courier.sendRequest(big, to: host.record)
+        #expect(outcome == .sent)
+        let w = try host.courier.replyWriter(for: try #require(await firstRequest(on: host)))
+        #expect(w.streamID == stream.streamID && host.courier.stats.partsReassembled == 1)
+        _ = await w.chunk(text: "ok")
+        _ = await w.finish(done: done(id16(3)))
+        let replies = try await collect(stream)
+        #expect(text(of: replies) == "ok" && replies.last == .message(.done(done(id16(3)))))
         guest.courier.stop(); host.courier.stop()
     }
 
