@@ -19,6 +19,8 @@ extension Courier {
         public var replyBuffer = 4096
         /// Cancelled requests remembered so their late replies are dropped, not delivered.
         public var cancelledMemory = 256
+        /// Reply streams remembered so that one request never gets two `ReplyWriter`s.
+        public var writtenStreamMemory = 4096
         /// Unix milliseconds: envelope timestamps and the replay window. Tests may pin it.
         public var now: @Sendable () -> UInt64 = wallClockMs
 

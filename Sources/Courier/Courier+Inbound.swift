@@ -112,12 +112,11 @@ extension Courier {
 
     /// Drops incomplete messages past their deadline (and acks their mail frames).
     func sweep(nowMs: UInt64) {
-        let (expired, frames) = inbound.withLock { s in
-            let e = s.parts.expire(nowMs: nowMs)
-            s.stats.partsExpired += e.count
-            return e
+        let frames = inbound.withLock { s in
+            let expired = s.parts.expire(nowMs: nowMs)
+            s.stats.partsExpired += expired.count
+            return expired.frames
         }
-        _ = expired
         frames.forEach(link.ack)
     }
 

@@ -33,6 +33,7 @@ public final class Courier: Sendable {
     let eventSink: AsyncStream<CourierEvent>.Continuation
     let replies: ReplyRegistry
     let inbound: Mutex<InboundState>
+    let written: Mutex<StreamLedger>
     private let tasks = Mutex<[Task<Void, Never>]?>([])
 
     /// What only the inbound path touches (and `stats` reads).
@@ -56,6 +57,7 @@ public final class Courier: Sendable {
             of: Delivery.self, bufferingPolicy: .bufferingOldest(max(1, configuration.deliveryBuffer)))
         (events, eventSink) = AsyncStream.makeStream(of: CourierEvent.self, bufferingPolicy: .bufferingNewest(64))
         replies = ReplyRegistry(cancelledMemory: configuration.cancelledMemory, bufferSize: configuration.replyBuffer)
+        written = Mutex(StreamLedger(capacity: configuration.writtenStreamMemory))
         inbound = Mutex(InboundState(replay: configuration.replayGuard,
                                      parts: PartCollector(configuration: configuration.reassembly)))
     }

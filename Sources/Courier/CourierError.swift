@@ -13,6 +13,8 @@ public enum CourierError: Error, Equatable, Sendable, CustomStringConvertible {
     case link(PeerLinkError)
     /// A `ReplyWriter` was asked for a delivery that is not an opened request.
     case notARequest
+    /// A `ReplyWriter` already exists for this request: a second would reuse the stream's nonces.
+    case alreadyAnswered
     /// `stop()` was called.
     case stopped
     /// The calling task was cancelled while waiting (the relay may still have stored the frame).
@@ -24,6 +26,7 @@ public enum CourierError: Error, Equatable, Sendable, CustomStringConvertible {
         case .sealing(let e): "courier: cannot seal message: \(e)"
         case .link(let e): "courier: \(e)"
         case .notARequest: "courier: a reply writer needs an opened request delivery"
+        case .alreadyAnswered: "courier: this request already has a reply writer"
         case .stopped: "courier: stopped"
         case .cancelled: "courier: cancelled while waiting for the relay"
         }

@@ -26,11 +26,13 @@ public final class ReplyWriter: Sendable {
         var closed = false
     }
 
-    /// From an opened request delivery. Throws `.notARequest` for any other delivery.
+    /// From an opened request delivery. Throws `.notARequest` for any other delivery and
+    /// `.alreadyAnswered` for a request that already has a writer (one stream per secret).
     public init(courier: Courier, delivery: Delivery) throws(CourierError) {
         guard case .request(let request) = delivery.message, let secret = delivery.streamSecret else {
             throw .notARequest
         }
+        guard courier.written.withLock({ $0.claim(delivery.messageID) }) else { throw .alreadyAnswered }
         let sealer: StreamSealer
         do { sealer = try StreamSealer(secret: secret) } catch { throw .sealing(.invalidKey) }
         self.courier = courier

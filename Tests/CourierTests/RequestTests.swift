@@ -45,6 +45,12 @@ struct RequestTests {
         #expect(!replies.contains { if case .streamFailure = $0 { true } else { false } })
         #expect(guest.deliveries.isEmpty)  // done went to the stream only
         #expect(await w.chunk(text: "late") == .failed(.stopped))
+        let d = try #require(host.deliveries.first)
+        #expect(throws: CourierError.alreadyAnswered) { try host.courier.replyWriter(for: d) }
+        #expect(throws: CourierError.notARequest) {
+            try host.courier.replyWriter(for: Delivery(message: .cancel(requestID: id16(1)), sender: guest.record,
+                                                       messageID: .random(), receivedAtMs: 0))
+        }
         guest.courier.stop(); host.courier.stop()
     }
 
