@@ -143,6 +143,21 @@ struct RequestTests {
         guest.courier.stop(); host.courier.stop()
     }
 
+    @Test func stopEndsEveryReplyStreamAndTheWriterSeesIt() async throws {
+        let relay = try ScriptedRelay(), loop = try TestLoop()
+        defer { relay.stop(); loop.stop() }
+        let (guest, host) = try await pair(relay, loop)
+        let (_, stream) = await guest.courier.sendRequest(request(1), to: host.record)
+        let w = try await writer(on: host, for: id16(1))
+        _ = await w.accept()
+        var it = stream.makeAsyncIterator()
+        #expect(await it.next() == .message(.accept(requestID: id16(1))))
+        guest.courier.stop()
+        #expect(await it.next() == nil)
+        host.courier.stop()
+        #expect(await w.chunk(text: "x") == .failed(.stopped))
+    }
+
     @Test func aReplyFromAnotherDeviceDoesNotReachTheStream() async throws {
         let relay = try ScriptedRelay(), loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
