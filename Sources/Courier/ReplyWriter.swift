@@ -18,9 +18,9 @@ public final class ReplyWriter: Sendable {
     public let streamID: MessageID
     public let requester: DeviceRecord
     private let courier: Courier
-    private let state: Mutex<Stream>
+    fileprivate let state: Mutex<Stream>
 
-    private struct Stream {
+    fileprivate struct Stream {
         let sealer: StreamSealer
         var chunksSent = 0
         var closed = false
@@ -79,17 +79,20 @@ public final class ReplyWriter: Sendable {
         let envelope = await courier.send(.error(error), to: requester)
         return chunk == .sent ? envelope : chunk
     }
+}
 
+// Sealing and framing; the stream state lives behind the lock.
+extension ReplyWriter {
     /// `.sent`, or a timeout whose frame may still have arrived: worth following up.
     static func mayHaveArrived(_ outcome: LiveOutcome) -> Bool {
         outcome == .sent || outcome == .failed(.timeout)
     }
 
-    private var isClosed: Bool { state.withLock { $0.closed } }
+    var isClosed: Bool { state.withLock { $0.closed } }
 
     /// Seals and hands the chunks to the link under the lock, so concurrent calls cannot
     /// interleave counters and frames; waits for the outcomes outside it.
-    private func sendChunks(_ pieces: [([UInt8], Bool)], closing: Bool = false) async -> LiveOutcome {
+    func sendChunks(_ pieces: [([UInt8], Bool)], closing: Bool = false) async -> LiveOutcome {
         if pieces.isEmpty { return isClosed ? .failed(.stopped) : .sent }
         let link = courier.link, to = requester.signingKey, id = streamID
         return await withCheckedContinuation { c in
