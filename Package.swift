@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "Transport", dependencies: ["CLinux", "COpenSSL"]),
         // A device's link to a relay: auth, reconnect, keepalive, live/mail sends, acks, dedupe.
         .target(name: "PeerLink", dependencies: ["Transport", "Wire", "Signing"]),
+        // Sealed application messages over a relay link: parts, replays, streamed replies.
+        .target(name: "Courier", dependencies: ["PeerLink", "Sealing", "Wire", "Signing", "CSodium"]),
 
         // Chat providers: the shared request/event vocabulary, streaming HTTP, runtime clients.
         .target(name: "Inference", dependencies: ["CCurl"]),
@@ -62,6 +64,7 @@ let package = Package(
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "Inference", "Storage", "Wire", "Signing"]),
         .testTarget(name: "PeerLinkTests", dependencies: ["PeerLink", "Transport", "Wire", "Signing"]),
         .testTarget(name: "RelayServerTests", dependencies: ["RelayServer", "Transport", "Wire", "Signing"]),
+        .testTarget(name: "CourierTests", dependencies: ["Courier", "PeerLink", "Sealing", "Wire", "Signing", "Transport"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "Storage"], exclude: ["peers"]),
     ]

@@ -1,0 +1,128 @@
+import PeerLink
+import Sealing
+import Signing
+import Wire
+
+// The inbound path: one frame at a time, on the Courier's inbound task.
+//
+// Mail that is dropped here (unknown sender, open failure, replay, malformed, refused or
+// expired part) is acked at once: it can never become useful, the relay would otherwise keep
+// it until its TTL, and PeerLink's dedupe would hide its redelivery from us anyway. Mail that
+// is delivered waits for `Delivery.ack()`.
+
+extension Courier {
+    func handle(_ frame: Inbound) {
+        guard let payload = SealedPayload.classify(frame.payload) else {
+            count(\.unknownPayloads, dropping: frame)
+            return
+        }
+        switch payload {
+        case .streamChunk(let streamID, let chunk):
+            switch replies.chunk(streamID: streamID, from: frame.sender, bytes: chunk) {
+            case .delivered: break
+            case .failed: count(\.chunkFailures, dropping: nil)
+            case .unexpected: count(\.unexpectedChunks, dropping: nil)
+            case .overflow: count(\.bufferOverflows, dropping: nil)
+            }
+            link.ack(frame)  // chunks travel live (no-op); a mailed one is consumed all the same
+        case .envelope(let bytes):
+            guard let record = directory.record(for: frame.sender) else {
+                count(\.droppedUnknownSender, dropping: frame)
+                return
+            }
+            open(bytes, from: record, frame: frame)
+        }
+    }
+
+    private func open(_ bytes: [UInt8], from record: DeviceRecord, frame: Inbound) {
+        let now = configuration.now()
+        let opened = inbound.withLock { s -> OpenedMessage? in
+            do {
+                let m = try Envelope.open(bytes, by: identity, from: record, replay: &s.replay, now: now)
+                s.stats.opened += 1
+                return m
+            } catch SealingError.replayed {
+                s.stats.replays += 1
+            } catch {
+                s.stats.openFailed += 1
+            }
+            return nil
+        }
+        guard let opened else { link.ack(frame); return }
+        let message: AppMessage
+        do { message = try AppMessage.decode(opened.body) } catch {
+            count(\.malformed, dropping: frame)
+            return
+        }
+        if case .part(let part) = message {
+            collect(part, opened: opened, record: record, frame: frame, nowMs: now)
+        } else {
+            dispatch(message, record: record, messageID: opened.messageID, secret: opened.streamSecret,
+                     frame: frame, frames: [frame])
+        }
+    }
+
+    private func collect(_ part: AppMessage.Part, opened: OpenedMessage, record: DeviceRecord, frame: Inbound, nowMs: UInt64) {
+        sweep(nowMs: nowMs)
+        let outcome = inbound.withLock { $0.parts.add(part, opened: opened, frame: frame, nowMs: nowMs) }
+        switch outcome {
+        case .pending:
+            return
+        case .refused:
+            count(\.partsRefused, dropping: frame)
+        case .complete(let whole):
+            inbound.withLock { $0.stats.partsReassembled += 1 }
+            let message: AppMessage
+            do { message = try AppMessage.decode(whole.bytes) } catch {
+                whole.frames.forEach(link.ack)
+                count(\.malformed, dropping: nil)
+                return
+            }
+            if case .part = message {  // a part inside parts: never
+                whole.frames.forEach(link.ack)
+                count(\.malformed, dropping: nil)
+                return
+            }
+            dispatch(message, record: record, messageID: whole.messageID, secret: whole.streamSecret,
+                     frame: frame, frames: whole.frames)
+        }
+    }
+
+    /// A reply goes to its request's stream; anything else to `deliveries`.
+    private func dispatch(_ message: AppMessage, record: DeviceRecord, messageID: MessageID, secret: SecretBytes,
+                          frame: Inbound, frames: [Inbound]) {
+        if case .unknown = message {  // a type this version does not know: skipped
+            frames.forEach(link.ack)
+            return
+        }
+        switch replies.reply(message, from: record.signingKey) {
+        case .delivered: frames.forEach(link.ack); return
+        case .late: frames.forEach(link.ack); count(\.lateReplies, dropping: nil); return
+        case .overflow: frames.forEach(link.ack); count(\.bufferOverflows, dropping: nil); return
+        case .notAReply: break
+        }
+        var isRequest = false
+        if case .request = message { isRequest = true }
+        let delivery = Delivery(message: message, sender: record, messageID: messageID, heldMs: frame.heldMs,
+                                receivedAtMs: frame.receivedAtWallMs, streamSecret: isRequest ? secret : nil,
+                                deliveryClass: frame.deliveryClass, frameID: frame.frameID,
+                                acker: frame.deliveryClass == .mail ? Acker(link: link, frames: frames) : nil)
+        if case .dropped = deliverySink.yield(delivery) { count(\.bufferOverflows, dropping: nil) }
+    }
+
+    /// Drops incomplete messages past their deadline (and acks their mail frames).
+    func sweep(nowMs: UInt64) {
+        let frames = inbound.withLock { s in
+            let expired = s.parts.expire(nowMs: nowMs)
+            s.stats.partsExpired += expired.count
+            return expired.frames
+        }
+        frames.forEach(link.ack)
+    }
+
+    /// Counts one event; acks `frame` (a no-op for live) since it is dropped for good.
+    private func count(_ counter: WritableKeyPath<CourierStats, Int>, dropping frame: Inbound?) {
+        inbound.withLock { $0.stats[keyPath: counter] += 1 }
+        if let frame { link.ack(frame) }
+    }
+}

@@ -1,0 +1,141 @@
+import PeerLink
+import Sealing
+import Signing
+import Synchronization
+import Wire
+
+extension Courier {
+    /// Seals `message` to `recipient` and sends it live (split into parts if its body exceeds
+    /// `maxBodyPerFrame`). The outcome of a split message is the first part's that is not
+    /// `.sent`, else `.sent`. A message that cannot be encoded or sealed is `.failed(.tooLarge)`.
+    public func send(_ message: AppMessage, to recipient: DeviceRecord) async -> LiveOutcome {
+        let sealed: [SealedMessage]
+        do { sealed = try seal(message, to: recipient) } catch { return .failed(error.asLinkError) }
+        return await sendLive(sealed.map(\.bytes), to: recipient.signingKey)
+    }
+
+    /// Seals `message` and sends it as mail: returns once the relay stored every frame (or one
+    /// found the mailbox full: later parts are then not sent). A split message sends each part
+    /// with its own collapse key (`collapseKey` cut to 62 bytes, then the part index as u16), so
+    /// a newer message with the same key replaces the older one part by part.
+    /// Throws `CourierError` (`.encoding`, `.sealing`, `.link`, `.cancelled`).
+    public func sendMail(_ message: AppMessage, to recipient: DeviceRecord, ttl: Duration,
+                         collapseKey: [UInt8] = []) async throws(CourierError) -> MailOutcome {
+        let sealed = try seal(message, to: recipient)
+        for (i, envelope) in sealed.enumerated() {
+            var key = collapseKey
+            if sealed.count > 1 && !key.isEmpty {
+                key = Array(key.prefix(Limits.maxCollapseKey - 2)) + [UInt8(i >> 8), UInt8(i & 0xFF)]
+            }
+            let outcome: MailOutcome
+            do {
+                outcome = try await link.sendMail(to: recipient.signingKey, payload: envelope.bytes, ttl: ttl, collapseKey: key)
+            } catch let e as PeerLinkError {
+                throw .link(e)
+            } catch {
+                throw .cancelled
+            }
+            if outcome == .mailboxFull { return .mailboxFull }
+        }
+        return .stored
+    }
+
+    /// Sends a request live and registers its reply stream under the request envelope's message
+    /// id (for a split request: the envelope of its last part), opened with that envelope's
+    /// stream secret. Replies from `host` for `request.requestID` go to the returned stream only.
+    /// The stream is already finished when the outcome says the request surely did not arrive
+    /// (everything but `.sent` and `.failed(.timeout)`).
+    public func sendRequest(_ request: AppMessage.Request, to host: DeviceRecord) async -> (LiveOutcome, ReplyStream) {
+        let sealed: [SealedMessage]
+        let stream: ReplyStream
+        do {
+            sealed = try seal(.request(request), to: host)
+            let last = sealed[sealed.count - 1]
+            stream = try replies.register(streamID: last.messageID, requestID: request.requestID,
+                                          host: host.signingKey, secret: last.streamSecret)
+        } catch {
+            let (dead, sink) = AsyncStream.makeStream(of: Reply.self)
+            sink.finish()
+            let failed = ReplyStream(streamID: MessageID.random(), requestID: request.requestID, replies: dead, unregister: {})
+            return (.failed((error as? CourierError)?.asLinkError ?? .tooLarge(field: "request", length: 0, limit: 0)), failed)
+        }
+        let outcome = await sendLive(sealed.map(\.bytes), to: host.signingKey)
+        switch outcome {
+        case .sent, .failed(.timeout): break
+        default: replies.remove(stream.streamID, cancelled: false)
+        }
+        return (outcome, stream)
+    }
+
+    /// The envelopes for one message: one, or one per part.
+    func seal(_ message: AppMessage, to recipient: DeviceRecord) throws(CourierError) -> [SealedMessage] {
+        var encoded: [UInt8]
+        do { encoded = try message.encode() } catch { throw .encoding(error) }
+        defer { wipe(&encoded) }
+        guard encoded.count > Self.maxBodyPerFrame else { return [try sealBody(encoded, to: recipient)] }
+        let parts: [AppMessage.Part]
+        do {
+            parts = try Splitter(maxPartPayload: Self.maxPartPayload)
+                .split(encoded, messageID: Bytes16(unchecked: MessageID.random().bytes))
+        } catch { throw .encoding(error) }
+        return try parts.map { (part) throws(CourierError) -> SealedMessage in
+            var body: [UInt8]
+            do throws(WireError) { body = try AppMessage.part(part).encode() } catch { throw .encoding(error) }
+            defer { wipe(&body) }
+            return try sealBody(body, to: recipient)
+        }
+    }
+
+    private func sealBody(_ body: [UInt8], to recipient: DeviceRecord) throws(CourierError) -> SealedMessage {
+        do {
+            return try Envelope.seal(body: body, from: identity, to: recipient, now: configuration.now())
+        } catch let e as SealingError {
+            throw .sealing(e)
+        } catch {
+            throw .sealing(.openFailed)  // Envelope.seal throws only SealingError
+        }
+    }
+
+    /// Sends frames live in order; one frame waits for its own outcome, several share the wait.
+    func sendLive(_ payloads: [[UInt8]], to key: PublicKey) async -> LiveOutcome {
+        if payloads.count == 1 { return await link.sendLive(to: key, payload: payloads[0]) }
+        if payloads.isEmpty { return .sent }
+        return await withCheckedContinuation { c in
+            let gather = OutcomeGather(count: payloads.count) { c.resume(returning: $0) }
+            for p in payloads { link.sendLive(to: key, payload: p) { gather.add($0) } }
+        }
+    }
+}
+
+/// Waits for the outcomes of several live frames; reports the first that is not `.sent`.
+final class OutcomeGather: Sendable {
+    private let state: Mutex<(remaining: Int, worst: LiveOutcome)>
+    private let done: @Sendable (LiveOutcome) -> Void
+
+    init(count: Int, done: @escaping @Sendable (LiveOutcome) -> Void) {
+        state = Mutex((count, .sent))
+        self.done = done
+    }
+
+    func add(_ outcome: LiveOutcome) {
+        let finished = state.withLock { s -> LiveOutcome? in
+            if s.worst == .sent { s.worst = outcome }
+            s.remaining -= 1
+            return s.remaining == 0 ? s.worst : nil
+        }
+        if let finished { done(finished) }
+    }
+}
+
+extension CourierError {
+    /// How a local failure shows in a `LiveOutcome`.
+    var asLinkError: PeerLinkError {
+        switch self {
+        case .encoding(.tooLarge(let f, let n, let l)): .tooLarge(field: f, length: n, limit: l)
+        case .sealing(.tooLarge): .tooLarge(field: "message", length: 0, limit: Envelope.maxBodyBytes)
+        case .link(let e): e
+        case .stopped: .stopped
+        default: .tooLarge(field: "message", length: 0, limit: 0)
+        }
+    }
+}

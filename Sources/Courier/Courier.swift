@@ -1,0 +1,111 @@
+import PeerLink
+import Sealing
+import Signing
+import Synchronization
+import Wire
+
+/// Sealed application messages over one relay link: the layer both agents talk through.
+///
+///     let courier = Courier(link: link, identity: me, directory: roster, configuration: .init())
+///     courier.start()                                   // starts the link too
+///     let (outcome, replies) = await courier.sendRequest(request, to: host)
+///     for await reply in replies { ... }                // accept, chunks, done | error
+///     for await d in courier.deliveries { ...; d.ack() } // everything else
+///
+/// Outbound: encodes, seals (`Envelope.seal`), splits a body longer than one frame carries
+/// into `part` messages (each sealed on its own) and sends live or as mail. Inbound: one task
+/// reads `link.inbound`, looks the sender up in the directory (unknown: dropped), opens,
+/// refuses replays, reassembles parts, hands replies to the `ReplyStream` of their request and
+/// everything else to `deliveries`. Nothing it logs or counts carries content.
+///
+/// The Courier owns the link's `inbound` and `states` streams (each has one consumer).
+public final class Courier: Sendable {
+    public let link: PeerLink
+    public let identity: DeviceIdentity
+    public let directory: any DeviceDirectory
+    public let configuration: Configuration
+    /// Opened inbound messages that are not replies to our requests (one consumer).
+    public let deliveries: AsyncStream<Delivery>
+    /// `queue-empty` markers and link state changes (one consumer; latest 64 kept if it lags).
+    public let events: AsyncStream<CourierEvent>
+
+    let deliverySink: AsyncStream<Delivery>.Continuation
+    let eventSink: AsyncStream<CourierEvent>.Continuation
+    let replies: ReplyRegistry
+    let inbound: Mutex<InboundState>
+    let written: Mutex<StreamLedger>
+    private let tasks = Mutex<[Task<Void, Never>]?>([])
+
+    /// What only the inbound path touches (and `stats` reads).
+    struct InboundState {
+        var replay: ReplayGuard
+        var parts: PartCollector
+        var stats = CourierStats()
+    }
+
+    /// - Parameters:
+    ///   - link: a link not yet started; the Courier starts and stops it and consumes its streams.
+    ///   - identity: our device identity (opens what is sealed to us, seals as us).
+    ///   - directory: who may talk to us.
+    public init(link: PeerLink, identity: DeviceIdentity, directory: any DeviceDirectory,
+                configuration: Configuration = Configuration()) {
+        self.link = link
+        self.identity = identity
+        self.directory = directory
+        self.configuration = configuration
+        (deliveries, deliverySink) = AsyncStream.makeStream(
+            of: Delivery.self, bufferingPolicy: .bufferingOldest(max(1, configuration.deliveryBuffer)))
+        (events, eventSink) = AsyncStream.makeStream(of: CourierEvent.self, bufferingPolicy: .bufferingNewest(64))
+        replies = ReplyRegistry(cancelledMemory: configuration.cancelledMemory, bufferSize: configuration.replyBuffer)
+        written = Mutex(StreamLedger(capacity: configuration.writtenStreamMemory))
+        inbound = Mutex(InboundState(replay: configuration.replayGuard,
+                                     parts: PartCollector(configuration: configuration.reassembly)))
+    }
+
+    /// The counters so far.
+    public var stats: CourierStats { inbound.withLock { $0.stats } }
+
+    /// Starts reading the link's streams and starts the link. Once; after `stop()` it does nothing.
+    public func start() {
+        let link = link, interval = configuration.sweepInterval
+        tasks.withLock { tasks in
+            guard tasks?.isEmpty == true else { return }
+            tasks = [
+                Task { [weak self] in
+                    for await event in link.inbound {
+                        guard let self else { return }
+                        switch event {
+                        case .queueEmpty: self.eventSink.yield(.queueEmpty)
+                        case .frame(let frame): self.handle(frame)
+                        }
+                    }
+                },
+                Task { [weak self] in
+                    for await state in link.states { self?.eventSink.yield(.link(state)) }
+                },
+                Task { [weak self] in
+                    while (try? await Task.sleep(for: interval)) != nil {
+                        guard let self else { return }
+                        self.sweep(nowMs: self.configuration.now())
+                    }
+                },
+            ]
+        }
+        link.start()
+    }
+
+    /// Stops the link, ends `deliveries`, `events` and every `ReplyStream`. Final.
+    public func stop() {
+        let running = tasks.withLock { t in defer { t = nil }; return t ?? [] }
+        link.stop()
+        for task in running { task.cancel() }
+        replies.finishAll()
+        deliverySink.finish()
+        eventSink.finish()
+    }
+
+    deinit {
+        let running = tasks.withLock { $0 ?? [] }
+        for task in running { task.cancel() }
+    }
+}
