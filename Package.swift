@@ -42,5 +42,6 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport"], exclude: ["peers"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference"], exclude: ["peers"]),
     ]
 )
