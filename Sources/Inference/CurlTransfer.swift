@@ -46,8 +46,10 @@ final class CurlTransfer: @unchecked Sendable {
 
     func headerLine(_ raw: UnsafeRawBufferPointer) {
         guard !headDelivered else { return }  // trailers after the body: ignored
-        var line = Substring(decoding: raw, as: UTF8.self)
-        while let last = line.last, last == "\r" || last == "\n" { line.removeLast() }
+        // Trim CR LF as bytes: as Characters "\r\n" is one grapheme, neither "\r" nor "\n".
+        var end = raw.count
+        while end > 0, raw[end - 1] == 0x0D || raw[end - 1] == 0x0A { end -= 1 }
+        let line = Substring(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<end]), as: UTF8.self)
         if line.hasPrefix("HTTP/") {
             // A new status line starts a new head (after a 1xx interim response).
             let parts = line.split(separator: " ", maxSplits: 2)
