@@ -230,6 +230,9 @@ class Handler(BaseHTTPRequestHandler):
     def s_ollama_empty(self, method, path, test_id):
         self.s_ollama(method, path, test_id, tags={"models": []})
 
+    def s_ollama_embed(self, method, path, test_id):
+        self.s_ollama(method, path, test_id, tags={"models": OLLAMA_TAGS["models"][1:]})
+
     def s_vllm(self, method, path, test_id):
         if path == "/v1/models":
             return self.json_reply(200, {"object": "list", "data": [
