@@ -102,6 +102,7 @@ private final class LoopCore: @unchecked Sendable {
     private func end(_ t: CurlTransfer, _ error: InferenceError?) {
         guard active.removeValue(forKey: t.easy) != nil else { return }
         curl_multi_remove_handle(multi, t.easy)
+        t.releaseHandle()
         t.finish(error)
     }
 }

@@ -30,9 +30,18 @@ final class CurlTransfer: @unchecked Sendable {
         deadline = monotonicNanos() &+ timeouts.firstByte.nanoseconds
     }
 
-    deinit {
+    private var handleReleased = false
+
+    deinit { releaseHandle() }
+
+    /// Frees the easy handle: on the loop thread right after `curl_multi_remove_handle`, or at
+    /// deinit for a transfer that never reached the loop.
+    func releaseHandle() {
+        guard !handleReleased else { return }
+        handleReleased = true
         curl_easy_cleanup(easy)
         curl_slist_free_all(headerList)
+        headerList = nil
     }
 
     /// Called when the consumer drops the body: cancel through `loop`.

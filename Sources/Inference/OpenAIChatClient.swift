@@ -103,6 +103,13 @@ enum EngineURL {
         return t.hasSuffix("/v1") ? t : t + "/v1"
     }
 
+    /// For messages: the URL without any `user:password@` part.
+    static func redacted(_ url: String) -> String {
+        guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@") else { return url }
+        let hostEnd = url[scheme.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
+        return at < hostEnd ? String(url[..<scheme.upperBound]) + String(url[url.index(after: at)...]) : url
+    }
+
     /// The server root: the URL without a final `/v1`.
     static func serverRoot(_ url: String) -> String {
         let t = trimmed(url)

@@ -17,7 +17,7 @@ struct ProbeModels: Sendable {
     private func ollama() async throws -> [RuntimeModel] {
         let tags = try await http.call(config.root + "/api/tags", step: .models)
         guard tags.status == 200, let list = tags.object?.objects("models") else {
-            throw ProbeStop(step: .models, message: "Ollama at \(config.baseURL) did not list its models (GET /api/tags: \(tags.status))")
+            throw ProbeStop(step: .models, message: "Ollama at \(config.shownURL) did not list its models (GET /api/tags: \(tags.status))")
         }
         var out: [RuntimeModel] = []
         for m in list.prefix(config.maxModels) {
@@ -48,7 +48,7 @@ struct ProbeModels: Sendable {
     private func llamaServer(_ props: LlamaProps?) async throws -> [RuntimeModel] {
         let answer = try await http.call(config.apiRoot + "/models", step: .models)
         guard answer.status == 200, let data = answer.object?.objects("data") else {
-            throw ProbeStop(step: .models, message: "llama-server at \(config.baseURL) did not list its model (GET /v1/models: \(answer.status))")
+            throw ProbeStop(step: .models, message: "llama-server at \(config.shownURL) did not list its model (GET /v1/models: \(answer.status))")
         }
         return data.prefix(config.maxModels).compactMap { m in
             guard let id = m.string("id") else { return nil }

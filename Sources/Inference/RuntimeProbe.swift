@@ -32,6 +32,8 @@ public struct RuntimeProbe: Sendable {
         }
 
         var root: String { EngineURL.serverRoot(baseURL) }
+        /// The URL as messages show it: without credentials.
+        var shownURL: String { EngineURL.redacted(baseURL) }
         var apiRoot: String { EngineURL.apiRoot(baseURL) }
         var headers: [HTTPHeader] {
             (apiKey.map { $0.isEmpty ? [] : [HTTPHeader("Authorization", "Bearer \($0)")] } ?? []) + extraHeaders
@@ -45,7 +47,7 @@ public struct RuntimeProbe: Sendable {
     /// Runs every step; never throws: failures are `.failure` with the step and what to do.
     public func run() async -> ProbeResult {
         let c = configuration
-        let http = ProbeHTTP(baseURL: c.baseURL, headers: c.headers, timeouts: c.timeouts)
+        let http = ProbeHTTP(baseURL: c.shownURL, headers: c.headers, timeouts: c.timeouts)
         do {
             let engine = try await identify(http)
             let models = try await ProbeModels(http: http, config: c).list(engine)
@@ -53,7 +55,7 @@ public struct RuntimeProbe: Sendable {
         } catch let stop as ProbeStop {
             return .failure(stop.failure)
         } catch {
-            return .failure(ProbeFailure(step: .identify, message: "\(c.baseURL) could not be probed: \(type(of: error))"))
+            return .failure(ProbeFailure(step: .identify, message: "\(c.shownURL) could not be probed: \(type(of: error))"))
         }
     }
 
@@ -73,10 +75,10 @@ public struct RuntimeProbe: Sendable {
             if props.status == 200, let p = props.object, p["default_generation_settings"] != nil || p["total_slots"] != nil {
                 let health = try await http.call(c.root + "/health", step: .health)
                 if health.status == 503 {
-                    throw ProbeStop(step: .health, message: "llama-server at \(c.baseURL) is still loading its model: probe again in a moment")
+                    throw ProbeStop(step: .health, message: "llama-server at \(c.shownURL) is still loading its model: probe again in a moment")
                 }
                 guard health.status == 200 else {
-                    throw ProbeStop(step: .health, message: "llama-server at \(c.baseURL) reports it is unhealthy (GET /health: \(health.status))")
+                    throw ProbeStop(step: .health, message: "llama-server at \(c.shownURL) reports it is unhealthy (GET /health: \(health.status))")
                 }
                 return EngineIdentity(kind: .llamaServer, version: p.string("build_info"), llamaProps: LlamaProps(p))
             }
@@ -84,10 +86,10 @@ public struct RuntimeProbe: Sendable {
         }
         let models = try await http.call(c.apiRoot + "/models", step: .identify)
         if models.status == 401 || models.status == 403 {
-            throw ProbeStop(step: .health, message: "\(c.baseURL) refused the request (GET /v1/models: \(models.status)): set its API key")
+            throw ProbeStop(step: .health, message: "\(c.shownURL) refused the request (GET /v1/models: \(models.status)): set its API key")
         }
         guard models.status == 200, let data = models.object?.objects("data") else {
-            throw ProbeStop(step: .identify, message: "\(c.baseURL) answered but is not an inference engine (GET /v1/models: \(models.status))")
+            throw ProbeStop(step: .identify, message: "\(c.shownURL) answered but is not an inference engine (GET /v1/models: \(models.status))")
         }
         let isVLLM = want == .vllm || data.contains { $0.string("owned_by") == "vllm" }
         if isVLLM {
@@ -99,7 +101,7 @@ public struct RuntimeProbe: Sendable {
     }
 
     private func notA(_ kind: String, _ request: String, _ status: Int) -> ProbeStop {
-        ProbeStop(step: .identify, message: "\(configuration.baseURL) is not \(kind) (\(request): \(status)): check the URL and the runtime chosen")
+        ProbeStop(step: .identify, message: "\(configuration.shownURL) is not \(kind) (\(request): \(status)): check the URL and the runtime chosen")
     }
 }
 

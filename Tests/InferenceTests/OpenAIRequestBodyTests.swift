@@ -56,6 +56,8 @@ import Testing
         #expect(EngineURL.apiRoot("https://api.example.com/openai/v1") == "https://api.example.com/openai/v1")
         #expect(EngineURL.serverRoot("http://h:1/v1") == "http://h:1")
         #expect(EngineURL.serverRoot("http://h:1//") == "http://h:1")
+        #expect(EngineURL.redacted("https://user:secret@h:1/v1") == "https://h:1/v1")
+        #expect(EngineURL.redacted("http://h:1/a@b") == "http://h:1/a@b")
     }
 
     @Test func errorBodyMessages() {

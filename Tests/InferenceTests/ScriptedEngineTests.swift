@@ -42,6 +42,11 @@ import Testing
         #expect(r.error as? InferenceError == .http(status: 500, message: "engine exploded"))
     }
 
+    @Test func unknownModelIsModelUnavailable() async throws {
+        let r = await drain(try scriptedClient("model404", id: testID()).stream(hello))
+        #expect(r.error as? InferenceError == .modelUnavailable("model \"nope\" not found, try pulling it first"))
+    }
+
     @Test func unauthorizedCarriesItsMessage() async throws {
         let r = await drain(try scriptedClient("http401", id: testID(), apiKey: "wrong").stream(hello))
         #expect(r.error as? InferenceError == .http(status: 401, message: "Incorrect API key provided"))

@@ -160,6 +160,10 @@ class Handler(BaseHTTPRequestHandler):
         self.json_reply(401, {"error": {"message": "Incorrect API key provided",
                                         "type": "invalid_request_error"}})
 
+    def s_model404(self, method, path, test_id):
+        self.json_reply(404, {"error": {"message": "model \"nope\" not found, try pulling it first",
+                                        "type": "api_error"}})
+
     def s_inband_data(self, method, path, test_id):
         self.stream([chunk("Hel"), 'data: {"error": {"message": "model crashed", "type": "server_error"}}\n\n'])
 
