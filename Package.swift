@@ -67,5 +67,6 @@ let package = Package(
         .testTarget(name: "CourierTests", dependencies: ["Courier", "PeerLink", "Sealing", "Wire", "Signing", "Transport"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "Storage"], exclude: ["peers"]),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference"], exclude: ["peers"]),
     ]
 )

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import Inference
+
+/// Against the real llama.cpp `llama-server` serving the tiny random model. If the engine or the
+/// model is missing, every test here FAILS with the install commands.
+@Suite(.realEngine) struct RealEngineTests {
+    @Test func streamedAnswerWithUsage() async throws {
+        let engine = try RealEngine.get()
+        let client = OpenAIChatClient(.init(baseURL: engine.url))
+        let r = await drain(client.stream(ChatRequest(model: "tiny", messages: [ChatMessage(role: .user, content: "Hello")],
+                                                     maxTokens: 16, temperature: 0)))
+        #expect(r.error == nil)
+        #expect(!text(of: r.events).isEmpty)
+        // The tiny model never emits its end token: every run goes to max_tokens.
+        guard case .done(let reason, let usage)? = r.events.last else { Issue.record("no .done: \(r.events)"); return }
+        #expect(reason == "length")
+        #expect(usage?.completionTokens == 16)
+        #expect((usage?.promptTokens ?? 0) > 0)
+    }
+
+    @Test func continuationAndToolsAreAccepted() async throws {
+        let engine = try RealEngine.get()
+        let client = OpenAIChatClient(.init(baseURL: engine.url + "/v1/"))
+        let tool = ToolDefinition(name: "get_time", description: "the time",
+                                  parametersJSON: #"{"type":"object","properties":{}}"#)
+        let r = await drain(client.stream(ChatRequest(model: "tiny", messages: [ChatMessage(role: .user, content: "Hi")],
+                                                     tools: [tool], maxTokens: 4, continuation: "Hello")))
+        #expect(r.error == nil)
+        guard case .done? = r.events.last else { Issue.record("no .done: \(r.events)"); return }
+    }
+
+    @Test func probeDetectsLlamaServerAndPassesTheTrial() async throws {
+        let engine = try RealEngine.get()
+        let report = try #require(await RuntimeProbe(.init(baseURL: engine.url)).run().report)
+        #expect(report.kind == .llamaServer)
+        #expect(report.verdict == .ready)
+        let model = try #require(report.models.first)
+        #expect(model.tag == "tiny")
+        #expect(model.contextLength == 2048)
+        #expect(model.capabilities == [.completion, .tools])
+        #expect(model.quantization == "all F32")
+        #expect(report.trial?.passed == true)
+        print("probe: llama-server \(report.version ?? "?"), trial \(report.trial?.elapsed ?? .zero)")
+    }
+
+    @Test func nonEngineWebServerIsRefused() async throws {
+        let engine = try RealEngine.get()
+        let failure = try #require(await RuntimeProbe(.init(baseURL: engine.nonEngineURL)).run().failure)
+        #expect(failure.step == .identify)
+        #expect(failure.message == "\(engine.nonEngineURL) answered but is not an inference engine (GET /v1/models: 404)")
+    }
+
+    @Test func deadURLIsRefused() async throws {
+        _ = try RealEngine.get()
+        let failure = try #require(await RuntimeProbe(.init(baseURL: "http://127.0.0.1:\(try deadPort())")).run().failure)
+        #expect(failure.step == .connect)
+    }
+
+    /// Prints the client's token rate on a long answer (a number to read, never asserted).
+    @Test func throughputReport() async throws {
+        let engine = try RealEngine.get()
+        let client = OpenAIChatClient(.init(baseURL: engine.url))
+        let clock = ContinuousClock(), start = clock.now
+        var tokens = 0, first: Duration?
+        for try await e in client.stream(ChatRequest(model: "tiny", messages: [ChatMessage(role: .user, content: "Go")],
+                                                    maxTokens: 500)) {
+            if case .text = e { tokens += 1; if first == nil { first = clock.now - start } }
+        }
+        let total = clock.now - start
+        let seconds = Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18
+        #expect(tokens > 0)
+        print("throughput: \(tokens) text events in \(total), \(Int(Double(tokens) / seconds)) events/s, first after \(first ?? .zero)")
+    }
+}

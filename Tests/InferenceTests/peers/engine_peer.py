@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""A scripted inference engine for InferenceTests: every failure mode on demand, on loopback.
+
+Prints "PORT <n>" and serves until its stdin closes (the test process ending closes it).
+The scenario is the first path segment after /s/: POST /s/<scenario>/v1/chat/completions.
+Requests carrying an X-Test-ID header are recorded; GET /record/<id> returns the records as
+JSON ({"event": "request"|"closed"|..., ...}). GET /release/<id> lets a "gated" stream go on.
+"""
+import json
+import socket
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+RECORDS = {}
+GATES = {}
+LOCK = threading.Lock()
+
+
+def record(test_id, **event):
+    if test_id:
+        with LOCK:
+            RECORDS.setdefault(test_id, []).append(event)
+
+
+def gate(test_id):
+    with LOCK:
+        return GATES.setdefault(test_id, threading.Event())
+
+
+def chunk(text, finish=None, usage=None, tool_calls=None):
+    delta = {}
+    if text is not None:
+        delta["content"] = text
+    if tool_calls is not None:
+        delta["tool_calls"] = tool_calls
+    body = {"object": "chat.completion.chunk", "model": "scripted",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    if usage is not None:
+        body = {"object": "chat.completion.chunk", "model": "scripted", "choices": [], "usage": usage}
+    return "data: " + json.dumps(body) + "\n\n"
+
+
+OK_STREAM = [chunk("Hel"), chunk("lo"), chunk("!"), chunk(None, finish="stop"),
+             chunk(None, usage={"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}),
+             "data: [DONE]\n\n"]
+
+TOOL_STREAM = [
+    chunk(None, tool_calls=[{"index": 0, "id": "call_a", "type": "function",
+                             "function": {"name": "get_weather", "arguments": ""}}]),
+    chunk(None, tool_calls=[{"index": 0, "function": {"arguments": "{\"city\":"}}]),
+    chunk(None, tool_calls=[{"index": 1, "id": "call_b", "type": "function",
+                             "function": {"name": "get_time", "arguments": "{}"}}]),
+    chunk(None, tool_calls=[{"index": 0, "function": {"arguments": "\"Oslo\"}"}}]),
+    chunk(None, finish="tool_calls"), "data: [DONE]\n\n"]
+
+OLLAMA_TAGS = {"models": [
+    {"name": "qwen3:0.6b", "model": "qwen3:0.6b", "size": 522653767,
+     "details": {"format": "gguf", "family": "qwen3", "parameter_size": "751.63M",
+                 "quantization_level": "Q4_K_M"}},
+    {"name": "nomic-embed-text:latest", "model": "nomic-embed-text:latest",
+     "details": {"family": "nomic-bert", "parameter_size": "137M", "quantization_level": "F16"}}]}
+
+OLLAMA_SHOW = {
+    "qwen3:0.6b": {"capabilities": ["completion", "tools", "thinking"],
+                   "model_info": {"general.architecture": "qwen3", "qwen3.context_length": 40960}},
+    "nomic-embed-text:latest": {"capabilities": ["embedding"],
+                                "model_info": {"general.architecture": "nomic-bert",
+                                               "nomic-bert.context_length": 2048}}}
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    # -- helpers --------------------------------------------------------------------------
+    def json_reply(self, status, obj):
+        data = json.dumps(obj).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def start_stream(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.send_header("X-Scripted", "yes")
+        self.end_headers()
+        self.wfile.flush()
+
+    def send_chunk(self, text):
+        data = text.encode()
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+        self.wfile.flush()
+
+    def end_stream(self):
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+
+    def stream(self, parts, pause=0.0):
+        self.start_stream()
+        for p in parts:
+            self.send_chunk(p)
+            if pause:
+                time.sleep(pause)
+        self.end_stream()
+
+    def hang_up(self):
+        self.close_connection = True
+        try:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    # -- routing --------------------------------------------------------------------------
+    def do_GET(self):
+        self.route("GET", b"")
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        self.route("POST", self.rfile.read(length))
+
+    def route(self, method, body):
+        test_id = self.headers.get("X-Test-ID", "")
+        parts = self.path.split("/")
+        if method == "GET" and len(parts) == 3 and parts[1] == "record":
+            with LOCK:
+                return self.json_reply(200, RECORDS.get(parts[2], []))
+        if method == "GET" and len(parts) == 3 and parts[1] == "release":
+            gate(parts[2]).set()
+            return self.json_reply(200, {"released": parts[2]})
+        if len(parts) < 3 or parts[1] != "s":
+            return self.json_reply(404, {"error": "not found"})
+        scenario, rest = parts[2], "/" + "/".join(parts[3:])
+        record(test_id, event="request", method=method, path=rest,
+               headers={k.lower(): v for k, v in self.headers.items()},
+               body=json.loads(body) if body else None)
+        self.req_body = body
+        handler = getattr(self, "s_" + scenario.replace("-", "_"), None)
+        if handler is None:
+            return self.json_reply(404, {"error": "no scenario " + scenario})
+        handler(method, rest, test_id)
+
+    # -- scenarios: chat -------------------------------------------------------------------
+    def s_ok(self, method, path, test_id):
+        self.stream(OK_STREAM)
+
+    def s_tools(self, method, path, test_id):
+        self.stream(TOOL_STREAM)
+
+    def s_http500(self, method, path, test_id):
+        self.json_reply(500, {"error": {"message": "engine exploded", "type": "server_error"}})
+
+    def s_http401(self, method, path, test_id):
+        self.json_reply(401, {"error": {"message": "Incorrect API key provided",
+                                        "type": "invalid_request_error"}})
+
+    def s_model404(self, method, path, test_id):
+        self.json_reply(404, {"error": {"message": "model \"nope\" not found, try pulling it first",
+                                        "type": "api_error"}})
+
+    def s_inband_data(self, method, path, test_id):
+        self.stream([chunk("Hel"), 'data: {"error": {"message": "model crashed", "type": "server_error"}}\n\n'])
+
+    def s_inband_event(self, method, path, test_id):
+        self.stream([chunk("Hel"), 'event: error\ndata: {"type": "error", "message": "overloaded"}\n\n'])
+
+    def s_inband_ollama(self, method, path, test_id):
+        self.stream([chunk("Hel"), '{"error":{"message":"llama runner process has terminated","type":"api_error"}}\n'])
+
+    def s_stall(self, method, path, test_id):
+        self.start_stream()
+        self.send_chunk(chunk("Hel"))
+        time.sleep(3)
+        self.hang_up()
+
+    def s_disconnect(self, method, path, test_id):
+        self.start_stream()
+        self.send_chunk(chunk("Hel"))
+        self.send_chunk(chunk("lo"))
+        self.hang_up()
+
+    def s_clean_end_without_done(self, method, path, test_id):
+        self.stream(OK_STREAM[:-1])
+
+    def s_slowfirst(self, method, path, test_id):
+        self.start_stream()
+        time.sleep(0.5)
+        for p in OK_STREAM:
+            self.send_chunk(p)
+        self.end_stream()
+
+    def s_gated(self, method, path, test_id):
+        self.start_stream()
+        gate(test_id).wait(30)
+        for p in OK_STREAM:
+            self.send_chunk(p)
+        self.end_stream()
+
+    def s_endless(self, method, path, test_id):
+        self.start_stream()
+        sent = 0
+        try:
+            for _ in range(3000):  # bounded: at most a minute
+                self.send_chunk(chunk("tok "))
+                sent += 1
+                time.sleep(0.02)
+            record(test_id, event="finished", sent=sent)
+            self.end_stream()
+        except (BrokenPipeError, ConnectionResetError):
+            record(test_id, event="closed", sent=sent)
+            self.close_connection = True
+
+    # -- scenarios: runtimes for the probe ---------------------------------------------------
+    def s_ollama(self, method, path, test_id, tags=OLLAMA_TAGS):
+        if path == "/api/version":
+            return self.json_reply(200, {"version": "0.12.3"})
+        if path == "/api/tags":
+            return self.json_reply(200, tags)
+        if path == "/api/show":
+            name = json.loads(self.req_body or b"{}").get("model", "")
+            if name in OLLAMA_SHOW:
+                return self.json_reply(200, OLLAMA_SHOW[name])
+            return self.json_reply(404, {"error": "model '%s' not found" % name})
+        if path == "/v1/chat/completions":
+            return self.stream(OK_STREAM)
+        self.json_reply(404, {"error": "404 page not found"})
+
+    def s_ollama_empty(self, method, path, test_id):
+        self.s_ollama(method, path, test_id, tags={"models": []})
+
+    def s_ollama_embed(self, method, path, test_id):
+        self.s_ollama(method, path, test_id, tags={"models": OLLAMA_TAGS["models"][1:]})
+
+    def s_vllm(self, method, path, test_id):
+        if path == "/v1/models":
+            return self.json_reply(200, {"object": "list", "data": [
+                {"id": "Qwen/Qwen2.5-0.5B-Instruct", "object": "model", "owned_by": "vllm",
+                 "max_model_len": 32768}]})
+        if path == "/version":
+            return self.json_reply(200, {"version": "0.11.0"})
+        if path == "/v1/chat/completions":
+            return self.stream(OK_STREAM)
+        self.json_reply(404, {"detail": "Not Found"})
+
+    def s_vllm_broken(self, method, path, test_id):
+        if path == "/v1/chat/completions":
+            return self.json_reply(500, {"error": {"message": "CUDA out of memory"}})
+        self.s_vllm(method, path, test_id)
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    print("PORT %d" % server.server_address[1], flush=True)
+    sys.stdin.read()  # until the test process closes our stdin
+
+
+if __name__ == "__main__":
+    main()
