@@ -81,9 +81,11 @@ private final class LoopCore: @unchecked Sendable {
 
         let now = monotonicNanos()
         var nearest = UInt64.max
-        for t in Array(active.values) {
-            if now >= t.deadline { end(t, t.stallError) } else { nearest = min(nearest, t.deadline) }
+        var stalled: [CurlTransfer] = []  // stays unallocated while nothing stalls
+        for t in active.values {
+            if now >= t.deadline { stalled.append(t) } else { nearest = min(nearest, t.deadline) }
         }
+        for t in stalled { end(t, t.stallError) }
         let waitMs = nearest == .max ? maxWaitMs : Int32(min(UInt64(maxWaitMs), (nearest - now) / 1_000_000 + 1))
         curl_multi_poll(multi, nil, 0, waitMs, nil)
     }

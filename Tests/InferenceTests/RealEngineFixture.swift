@@ -8,6 +8,8 @@ import Testing
 struct RealEngine: Sendable {
     let url: String
     let nonEngineURL: String
+    /// llama-server's log (stderr), read by tests that check what the engine saw.
+    let logPath: String
     private let server: ProcessBox
     private let nonEngine: ProcessBox
 
@@ -33,12 +35,14 @@ struct RealEngine: Sendable {
         }
         do {
             let port = try deadPort(), webPort = try deadPort()
+            let log = NSTemporaryDirectory() + "homebase-llama-\(port).log"
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
             let server = try ProcessBox(binary, ["--model", model, "--host", "127.0.0.1", "--port", "\(port)",
-                                                 "--alias", "tiny", "--threads", "2"])
+                                                 "--alias", "tiny", "--threads", "2"], log: log)
             let web = try ProcessBox(try pythonPath(), ["-m", "http.server", "\(webPort)", "--bind", "127.0.0.1",
                                                        "--directory", NSTemporaryDirectory()])
             let engine = RealEngine(url: "http://127.0.0.1:\(port)", nonEngineURL: "http://127.0.0.1:\(webPort)",
-                                    server: server, nonEngine: web)
+                                    logPath: log, server: server, nonEngine: web)
             try await waitUntilAnswering(engine.url + "/health", process: server)
             try await waitUntilAnswering(engine.nonEngineURL + "/", process: web)
             return .success(engine)
@@ -52,6 +56,16 @@ struct RealEngine: Sendable {
     func stop() {
         server.stop()
         nonEngine.stop()
+        try? FileManager.default.removeItem(atPath: logPath)
+    }
+
+    /// Waits (hang guard 20 s, polling) until the engine's log has a line containing `text`.
+    func waitForLog(_ text: String) async throws -> Bool {
+        for _ in 0..<200 {
+            if let log = try? String(contentsOfFile: logPath, encoding: .utf8), log.contains(text) { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
     }
 
     /// Polls until `url` answers 200 (a hang guard of 60 s, not a speed assertion).
@@ -75,11 +89,11 @@ struct RealEngine: Sendable {
 final class ProcessBox: @unchecked Sendable {
     let process = Process()
 
-    init(_ executable: String, _ arguments: [String]) throws {
+    init(_ executable: String, _ arguments: [String], log: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = try log.map { try FileHandle(forWritingTo: URL(fileURLWithPath: $0)) } ?? FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
     }

@@ -57,6 +57,21 @@ import Testing
         #expect(failure.step == .connect)
     }
 
+    @Test func cancelStopsTheGeneration() async throws {
+        let engine = try RealEngine.get()
+        let client = OpenAIChatClient(.init(baseURL: engine.url))
+        var seen = 0
+        // 1,900 tokens: far more than the 3 read before walking away.
+        for try await e in client.stream(ChatRequest(model: "tiny", messages: [ChatMessage(role: .user, content: "Cancel me")],
+                                                    maxTokens: 1900)) {
+            if case .text = e { seen += 1 }
+            if seen == 3 { break }
+        }
+        #expect(seen == 3)
+        // llama-server logs this when it finds the client gone and frees the slot mid-generation.
+        #expect(try await engine.waitForLog("cancel task"), "the engine never saw the connection closed")
+    }
+
     /// Prints the client's token rate on a long answer (a number to read, never asserted).
     @Test func throughputReport() async throws {
         let engine = try RealEngine.get()
@@ -64,7 +79,7 @@ import Testing
         let clock = ContinuousClock(), start = clock.now
         var tokens = 0, first: Duration?
         for try await e in client.stream(ChatRequest(model: "tiny", messages: [ChatMessage(role: .user, content: "Go")],
-                                                    maxTokens: 500)) {
+                                                    maxTokens: 300)) {
             if case .text = e { tokens += 1; if first == nil { first = clock.now - start } }
         }
         let total = clock.now - start
