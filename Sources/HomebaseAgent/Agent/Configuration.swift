@@ -38,6 +38,9 @@ extension HomebaseAgent {
         /// Probe limits (management requests, then the one-token trial).
         public var probeTimeouts = HTTPTimeouts(connect: .seconds(3), firstByte: .seconds(10), idle: .seconds(10))
         public var trialTimeouts = HTTPTimeouts(connect: .seconds(3), firstByte: .seconds(120), idle: .seconds(30))
+        /// Probe the stored runtimes once at start (else the first re-verification is one
+        /// `reverifyInterval` away). Default true.
+        public var verifyOnStart = true
         /// Own-account conversation replicas held (least recently used forgotten). Default 4,096.
         public var replicaCapacity = 4_096
         /// Grantees' conversations cached (least recently used forgotten). Default 256.

@@ -78,6 +78,8 @@ extension HomebaseAgent {
             // The message names the failure kind, never the prompt; the engine's own text may
             // echo input, so only its class goes out.
             await refuse(writer, .init(requestID: r.requestID, code: Admission.code(for: e), message: Self.summary(e)))
+            // An engine that cannot be reached is verified again now, so adverts stop offering it.
+            if case .unreachable = e { Task { [weak self] in await self?.reverify() } }
         case .requesterGone:
             count("requester-gone")
         case .cancelled:

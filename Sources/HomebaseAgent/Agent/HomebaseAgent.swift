@@ -60,7 +60,7 @@ public final class HomebaseAgent: Sendable {
             Task { [weak self] in await self?.every(c.reloadInterval) { $0.tick() } },
             Task { [weak self] in await self?.every(c.advertPulse) { $0.publishAdvert(toGrantees: false) } },
             Task { [weak self] in
-                await self?.verifyAtStart()
+                if c.verifyOnStart { await self?.verifyAtStart() }
                 await self?.every(c.reverifyInterval, async: { await $0.reverify() })
             },
         ]

@@ -38,6 +38,7 @@ final class HostFixture: @unchecked Sendable {
         c.reloadInterval = .milliseconds(50)
         c.advertPulse = .seconds(3600)
         c.reverifyInterval = .seconds(3600)
+        c.verifyOnStart = false  // scripted runtimes would not pass the probe; tests that want it set it
         c.defaultRuntimeURL = "http://127.0.0.1:\(try deadPort())"
         c.probeTimeouts = HTTPTimeouts(connect: .seconds(2), firstByte: .seconds(5), idle: .seconds(5))
         configure(&c)
