@@ -73,11 +73,12 @@ extension HomebaseAgent {
         }
         guard up else { return }
         state.withLock { $0.advertDue = false }
+        let recipients = (toSiblings ? siblings : []) + (toGrantees ? grantees : [])
+        guard !recipients.isEmpty else { return }  // nobody to tell: no sequence number spent
         let advert: AppMessage.Advert
         do { advert = try signer.next(models: catalog.models, nowMs: nowMs()) } catch {
             return log("advert: \(error)")
         }
-        let recipients = (toSiblings ? siblings : []) + (toGrantees ? grantees : [])
         let ttl = configuration.advertTTL
         for device in recipients {
             let grantee = !siblings.contains(device)
