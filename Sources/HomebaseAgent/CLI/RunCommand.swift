@@ -1,6 +1,6 @@
-import Dispatch
 import Foundation
 import Glibc
+import Synchronization
 
 /// `homebase run`: the agent until SIGTERM or SIGINT, then a clean stop (active requests are
 /// cancelled, which aborts their engine transfers; the link closes; a last status is written).
@@ -20,25 +20,32 @@ enum RunCommand {
         config.log = { line in if !quiet { err("homebase: \(line)") } }
         let agent = try HomebaseAgent(configuration: config, files: c.files)
 
-        let (signals, sink) = AsyncStream.makeStream(of: Int32.self)
+        StopSignal.install()
+        agent.start()
+        // The handler only stores the signal number (async-signal-safe); this loop notices it.
+        while StopSignal.received == 0 { try? await Task.sleep(for: .milliseconds(50)) }
+        err("homebase: signal \(StopSignal.received): stopping")
+        await agent.stop()
+        return 0
+    }
+}
+
+/// SIGTERM/SIGINT, caught by a plain handler. A handler, not signalfd or a dispatch source:
+/// those need the signal blocked in every thread, and threads we did not start may not block it.
+enum StopSignal {
+    private static let caught = Atomic<Int32>(0)
+
+    static var received: Int32 { caught.load(ordering: .acquiring) }
+
+    static func install() {
         var set = sigset_t()
         sigemptyset(&set)
         for s in [SIGTERM, SIGINT] { sigaddset(&set, s) }
         pthread_sigmask(SIG_UNBLOCK, &set, nil)  // a parent may have spawned us with them blocked
-        let sources = [SIGTERM, SIGINT].map { sig in
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { sink.yield(sig) }
-            source.resume()
-            return source
-        }
-        agent.start()
-        for await sig in signals {
-            err("homebase: signal \(sig): stopping")
-            break
-        }
-        await agent.stop()
-        sources.forEach { $0.cancel() }
-        return 0
+        for s in [SIGTERM, SIGINT] { signal(s, onStopSignal) }
     }
+
+    fileprivate static func store(_ sig: Int32) { caught.store(sig, ordering: .releasing) }
 }
+
+private func onStopSignal(_ sig: Int32) { StopSignal.store(sig) }
