@@ -17,12 +17,24 @@ struct AdvertSigner: Sendable {
         let sequence = try store.nextAdvertSequence(nowMs: nowMs, modelCount: models.count)
         var advert = AppMessage.Advert(hostKey: Bytes32(unchecked: identity.signingKey.publicKey.bytes),
                                        sequence: sequence, timestampMs: UInt64(max(nowMs, 0)), models: models)
+        try sign(&advert)
+        return advert
+    }
+
+    /// The same advert (same sequence) listing only `tags`, signed again.
+    func narrowed(_ advert: AppMessage.Advert, to tags: [String]) throws(HomebaseError) -> AppMessage.Advert {
+        var out = advert
+        out.models = advert.models.filter { tags.contains($0.tag) }
+        try sign(&out)
+        return out
+    }
+
+    private func sign(_ advert: inout AppMessage.Advert) throws(HomebaseError) {
         do {
             advert.signature = Bytes64(unchecked: identity.signingKey.sign(try advert.signedBytes()))
         } catch {
             throw .storage("advert does not encode: \(error)")
         }
-        return advert
     }
 }
 

@@ -80,18 +80,15 @@ extension HomebaseAgent {
             return log("advert: \(error)")
         }
         let ttl = configuration.advertTTL
+        let grants = state.withLock { $0.grants }
         for device in recipients {
-            let grantee = !siblings.contains(device)
-            // A grantee sees only the models its grant names.
-            var own = advert
-            if grantee, let g = state.withLock({ $0.grants[device.signingKey]?.first { $0.isActive(nowMs: nowMs()) } }) {
-                own.models = advert.models.filter { g.models.contains($0.tag) }
-                own.signature = Bytes64(unchecked: identity.signingKey.sign((try? own.signedBytes()) ?? []))
+            var message = AppMessage.advert(advert)
+            // A grantee sees only the models its grant names (signed again over what it lists).
+            if !siblings.contains(device), let g = grants[device.signingKey]?.first(where: { $0.isActive(nowMs: nowMs()) }) {
+                guard let narrowed = try? signer.narrowed(advert, to: g.models) else { continue }
+                message = .advert(narrowed)
             }
-            let message = AppMessage.advert(own)
-            Task { [courier] in
-                _ = try? await courier.sendMail(message, to: device, ttl: ttl, collapseKey: AdvertSigner.advertCollapseKey)
-            }
+            mail.send(message, to: device, ttl: ttl, collapseKey: AdvertSigner.advertCollapseKey)
         }
         log("advert \(advert.sequence): \(advert.models.count) model(s) to \(recipients.count) device(s)")
     }
@@ -103,9 +100,7 @@ extension HomebaseAgent {
         state.withLock { s in s.rosterDue = false; s.rosterSent = roster.version }
         let ttl = configuration.rosterTTL
         for device in siblings {
-            Task { [courier] in
-                _ = try? await courier.sendMail(.roster(roster), to: device, ttl: ttl, collapseKey: AdvertSigner.rosterCollapseKey)
-            }
+            mail.send(.roster(roster), to: device, ttl: ttl, collapseKey: AdvertSigner.rosterCollapseKey)
         }
         log("roster \(roster.version) to \(siblings.count) sibling(s)")
     }

@@ -25,6 +25,7 @@ public final class HomebaseAgent: Sendable {
     let gate: ConcurrencyGate
     let signer: AdvertSigner
     let state: Mutex<AgentState>
+    let mail = MailQueue()
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
     /// Loads the identity and opens the store; does not connect yet.
@@ -57,6 +58,10 @@ public final class HomebaseAgent: Sendable {
                 guard let events = self?.courier.events else { return }
                 for await e in events { self?.linkEvent(e) }
             },
+            Task { [weak self] in
+                guard let self else { return }
+                await self.mail.run(courier: self.courier) { [weak self] in self?.log($0) }
+            },
             Task { [weak self] in await self?.every(c.reloadInterval) { $0.tick() } },
             Task { [weak self] in await self?.every(c.advertPulse) { $0.publishAdvert(toGrantees: false) } },
             Task { [weak self] in
@@ -74,6 +79,7 @@ public final class HomebaseAgent: Sendable {
     public func stop() async {
         let running = tasks.withLock { t in defer { t = [] }; return t }
         for t in running { t.cancel() }
+        mail.finish()
         let active = state.withLock { s in defer { s.active = [:] }; return Array(s.active.values) }
         for t in active { t.cancel() }
         for t in active { await t.value }
