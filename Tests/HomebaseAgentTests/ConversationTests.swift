@@ -53,6 +53,36 @@ import Wire
         }
     }
 
+    @Test func theReplicaSurvivesARestart() async throws {
+        try await HostFixture.with(runtime: (try ScriptedEngine.url("ok"), ["scripted"])) { f in
+            let conversation = Bytes16.random()
+            let first: [AppMessage.ChatMessage] = [.init(role: .user, content: "Say hello")]
+            let (_, a) = await f.guest.ask(request("scripted", conversation: conversation, messages: first), to: f.host)
+            #expect(a.done != nil)
+            await f.agent.stop()
+            let again = try HomebaseAgent(configuration: f.agent.configuration, files: f.files)
+            again.start()
+            try await eventually("the new agent is connected") { again.courier.link.state.isConnected }
+            let held = first + [.init(role: .assistant, content: "Hello!")]
+            let (_, b) = await f.guest.ask(request("scripted", conversation: conversation, prefix: Self.hash(held),
+                                                   messages: [.init(role: .user, content: "Again")]), to: f.host)
+            await again.stop()
+            #expect(b.error == nil)
+            #expect(b.done != nil)
+        }
+    }
+
+    @Test func storedReplicasAreBounded() throws {
+        let files = HostFiles(dataDir: try temporaryDirectory("host"))
+        _ = try files.initialize(name: "w", nowMs: nowMs())
+        let store = try files.openStore()
+        defer { store.close() }
+        let m: [AppMessage.ChatMessage] = [.init(role: .user, content: "x")]
+        for i in 0..<5 { try store.saveReplica([UInt8(i)], m, nowMs: Int64(i), capacity: 3) }
+        #expect(try store.loadReplica([0]) == nil && store.loadReplica([1]) == nil)
+        #expect(try store.loadReplica([4]) == m && store.loadReplica([2]) == m)
+    }
+
     /// A grantee device: not in the roster, a grant for `models`.
     func grantee(_ f: HostFixture, models: [String], id: Bytes16 = .random()) throws -> GrantRecord {
         let g = GrantRecord(grantID: id, grantee: f.guest.identity.record, models: models,

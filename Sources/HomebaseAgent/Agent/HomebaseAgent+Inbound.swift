@@ -24,10 +24,17 @@ extension HomebaseAgent {
             task?.cancel()
             if task != nil { count("cancelled") }
         case .syncDelta(let delta):
-            state.withLock { s in
-                guard s.siblings[sender] != nil else { return }  // grantees keep no replica here
-                if !s.replica.apply(delta, key: delta.conversationID.bytes) { s.outcomes["sync-delta-refused", default: 0] += 1 }
+            let key = delta.conversationID.bytes
+            warmReplica(key, sender: sender)
+            let applied = state.withLock { s -> [AppMessage.ChatMessage]? in
+                guard s.siblings[sender] != nil else { return nil }  // grantees keep no replica here
+                guard s.replica.apply(delta, key: key) else {
+                    s.outcomes["sync-delta-refused", default: 0] += 1
+                    return nil
+                }
+                return s.replica.messages(key)
             }
+            if let applied { persistReplica(key, applied) }
         default:
             break  // adverts, rosters and sharing messages are not for a host (yet): skipped
         }
@@ -43,6 +50,7 @@ extension HomebaseAgent {
             return
         }
         let sender = d.sender.signingKey
+        if !r.inline { warmReplica(r.conversationID.bytes, sender: sender) }
         let decision = state.withLock { s in
             Admission.decide(r, from: sender, view: AdmissionView(siblings: Set(s.siblings.keys), grants: s.grants,
                                                                    catalog: s.catalog, nowMs: nowMs()),
@@ -98,6 +106,20 @@ extension HomebaseAgent {
         if let answer { messages.append(.init(role: .assistant, content: (plan.chat.continuation ?? "") + answer)) }
         state.withLock { s in
             if plan.isSibling { s.replica.hold(plan.memoryKey, messages) } else { s.cache.hold(plan.memoryKey, messages) }
+        }
+        if plan.isSibling { persistReplica(plan.memoryKey, messages) }
+    }
+
+    /// A sibling's conversation not in memory (after a restart, or forgotten) is read from disk.
+    private func warmReplica(_ key: [UInt8], sender: PublicKey) {
+        guard state.withLock({ $0.siblings[sender] != nil && $0.replica.messages(key) == nil }),
+              let saved = try? store.loadReplica(key) else { return }
+        state.withLock { s in if s.replica.messages(key) == nil { s.replica.hold(key, saved) } }
+    }
+
+    private func persistReplica(_ key: [UInt8], _ messages: [AppMessage.ChatMessage]) {
+        do { try store.saveReplica(key, messages, nowMs: nowMs(), capacity: configuration.replicaCapacity) } catch {
+            log("replica: \(error)")
         }
     }
 

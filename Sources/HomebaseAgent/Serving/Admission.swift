@@ -44,16 +44,18 @@ enum Admission {
             .refuse(AppMessage.InferenceError(requestID: r.requestID, code: code, message: message))
         }
         let isSibling = view.siblings.contains(sender)
-        var grant: GrantRecord?
+        // A grantee may hold several grants: the models of those in force add up.
+        var granted: Set<String>?
         if !isSibling {
-            grant = view.grants[sender]?.first { $0.isActive(nowMs: view.nowMs) }
-            guard grant != nil else { return fail(.revoked, "no grant in force for this device") }
+            let active = (view.grants[sender] ?? []).filter { $0.isActive(nowMs: view.nowMs) }
+            guard !active.isEmpty else { return fail(.revoked, "no grant in force for this device") }
+            granted = Set(active.flatMap(\.models))
         }
         guard !r.messages.isEmpty else { return fail(.badRequest, "a request carries at least one new message") }
         guard !r.model.isEmpty else { return fail(.badRequest, "a request names a model") }
         guard r.maxTokens <= maxTokensCap else { return fail(.badRequest, "max tokens above \(maxTokensCap)") }
         if r.inline && r.prefixHash != .zero { return fail(.badRequest, "an inline request extends no prefix") }
-        if let grant, !grant.models.contains(r.model) {
+        if let granted, !granted.contains(r.model) {
             return fail(.modelUnavailable, "model not granted to this device")
         }
         guard let url = view.catalog.runtimeURL(for: r.model) else {

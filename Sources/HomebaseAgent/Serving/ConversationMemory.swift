@@ -41,6 +41,9 @@ struct ConversationMemory: Sendable {
 
     var count: Int { items.count }
 
+    /// The whole conversation held under `key` (nil when none), without touching its use.
+    func messages(_ key: [UInt8]) -> [AppMessage.ChatMessage]? { items[key]?.conversation.messages }
+
     /// The messages of `key`'s conversation up to `prefixHash`; nil when not held.
     mutating func prefix(_ key: [UInt8], hashed prefixHash: [UInt8]) -> [AppMessage.ChatMessage]? {
         if prefixHash == ConversationHash.empty { return [] }

@@ -24,6 +24,11 @@ public final class HostStore: Sendable {
             revoked INTEGER NOT NULL DEFAULT 0, created_ms INTEGER NOT NULL);
         CREATE INDEX grants_by_grantee ON grants(grantee_key);
         """,
+        // The own account's conversation replicas survive a restart (grantees' cache does not).
+        """
+        CREATE TABLE replicas(conversation_id BLOB PRIMARY KEY, messages TEXT NOT NULL, used_ms INTEGER NOT NULL);
+        CREATE INDEX replicas_by_use ON replicas(used_ms);
+        """,
     ])
 
     let db: Database
