@@ -25,6 +25,27 @@ import Wire
         #expect(catalog.models.first?.capabilities.contains(.completion) == true)
     }
 
+    @Test func withNoRuntimeTheDefaultAddressIsProbedAndStored() async throws {
+        let engine = try RealEngine.get()
+        try await HostFixture.with(runtime: nil, configure: { c in
+            c.defaultRuntimeURL = engine.url
+            c.verifyOnStart = true
+        }) { f in
+            var it = f.guest.courier.deliveries.makeAsyncIterator()
+            var advert: AppMessage.Advert?
+            while let d = await it.next() {
+                d.ack()
+                if case .advert(let a) = d.message, !a.models.isEmpty { advert = a; break }
+            }
+            #expect(advert?.models.map(\.tag) == ["tiny"])
+            let store = try f.files.openStore()
+            defer { store.close() }
+            #expect(try store.runtimes().map(\.url) == [engine.url])
+            let (_, a) = await f.guest.ask(request("tiny", maxTokens: 4), to: f.host)
+            #expect(a.done?.completionTokens == 4)
+        }
+    }
+
     @Test func aRequestIsAnsweredByTheRealEngine() async throws {
         let engine = try RealEngine.get()
         try await HostFixture.with(runtime: (engine.url, ["tiny"])) { f in
