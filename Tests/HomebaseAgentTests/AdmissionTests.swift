@@ -61,4 +61,12 @@ struct AdmissionTests {
         #expect(Admission.code(for: .inBand("x")) == .hostError)
         #expect(Admission.code(for: .modelUnavailable("x")) == .modelUnavailable)
     }
+
+    @Test func aGrantsRateIsASlidingMinute() {
+        var w = RateWindow()
+        let got = [w.admit(nowMs: 0, perMinute: 2), w.admit(nowMs: 10, perMinute: 2), w.admit(nowMs: 20, perMinute: 2),
+                   w.admit(nowMs: 60_001, perMinute: 2),  // the first left the window
+                   w.admit(nowMs: 60_005, perMinute: 2), w.admit(nowMs: 60_005, perMinute: 0)]  // 0: no limit
+        #expect(got == [true, true, false, true, false, true])
+    }
 }

@@ -116,6 +116,20 @@ import Wire
         }
     }
 
+    @Test func aGranteeOverItsRateIsBusy() async throws {
+        try await HostFixture.with(runtime: (try ScriptedEngine.url("ok"), ["scripted"]), sibling: false, prepare: { f in
+            let store = try f.files.openStore()
+            try store.saveGrant(GrantRecord(grantID: .random(), grantee: f.guest.identity.record, models: ["scripted"],
+                                            ratePerMinute: 1, createdMs: nowMs()))
+            store.close()
+        }) { f in
+            let (_, first) = await f.guest.ask(request("scripted", inline: true), to: f.host)
+            #expect(first.done != nil)
+            let (_, second) = await f.guest.ask(request("scripted", inline: true), to: f.host)
+            #expect(second.error?.code == .busy)
+        }
+    }
+
     @Test func aRevokedGranteeHearsRevoked() async throws {
         let grantID = Bytes16.random()
         try await HostFixture.with(runtime: (try ScriptedEngine.url("ok"), ["scripted"]), sibling: false,

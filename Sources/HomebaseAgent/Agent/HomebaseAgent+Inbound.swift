@@ -61,6 +61,9 @@ extension HomebaseAgent {
         case .refuse(let e): return await refuse(writer, e)
         case .serve(let p): plan = p
         }
+        guard plan.isSibling || admitRate(sender, nowMs: nowMs()) else {
+            return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: "over the grant's rate per minute"))
+        }
         guard await gate.acquire(maxWait: configuration.queueWait) else {
             if Task.isCancelled { return }
             return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: "every engine slot is taken"))
@@ -120,6 +123,15 @@ extension HomebaseAgent {
     private func persistReplica(_ key: [UInt8], _ messages: [AppMessage.ChatMessage]) {
         do { try store.saveReplica(key, messages, nowMs: nowMs(), capacity: configuration.replicaCapacity) } catch {
             log("replica: \(error)")
+        }
+    }
+
+    /// The highest rate of the grantee's grants in force (0 among them: unlimited).
+    private func admitRate(_ grantee: PublicKey, nowMs: Int64) -> Bool {
+        state.withLock { s in
+            let active = (s.grants[grantee] ?? []).filter { $0.isActive(nowMs: nowMs) }
+            let rate = active.contains { $0.ratePerMinute == 0 } ? 0 : active.map(\.ratePerMinute).max() ?? 0
+            return s.rates[grantee, default: RateWindow()].admit(nowMs: nowMs, perMinute: rate)
         }
     }
 

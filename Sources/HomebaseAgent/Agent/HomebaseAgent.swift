@@ -117,6 +117,8 @@ struct AgentState: Sendable {
     var advertDue = false
     var rosterDue = false
     var outcomes: [String: Int] = [:]
+    /// Grantees' recent admissions, for their grants' rate per minute.
+    var rates: [PublicKey: RateWindow] = [:]
 }
 
 /// A request in flight: the sender and its request id.
