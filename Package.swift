@@ -42,6 +42,10 @@ let package = Package(
         .target(name: "RelayServer", dependencies: ["Transport", "Wire", "Storage", "Signing"]),
         .executableTarget(name: "homebase-relay", dependencies: ["RelayServer"]),
 
+        // The workstation agent: verified runtime, signed adverts, inference served through the relay.
+        .target(name: "HomebaseAgent", dependencies: ["Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage"]),
+        .executableTarget(name: "homebase", dependencies: ["HomebaseAgent"]),
+
         // Writes protocol/vectors/ (make vectors).
         .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing"]),
 
@@ -68,5 +72,6 @@ let package = Package(
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "Storage"], exclude: ["peers"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference"], exclude: ["peers"]),
+        .testTarget(name: "HomebaseAgentTests", dependencies: ["HomebaseAgent", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "Transport"], exclude: ["peers"]),
     ]
 )

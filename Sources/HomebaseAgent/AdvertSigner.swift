@@ -1,0 +1,47 @@
+import Sealing
+import Signing
+import Wire
+
+/// Makes this host's adverts: the next persisted sequence number, the catalog's models, an
+/// Ed25519 signature by the host key (the device's signing key) over `signedBytes()`.
+struct AdvertSigner: Sendable {
+    let identity: DeviceIdentity
+    let store: HostStore
+
+    /// Collapse keys of the mail this host sends: the relay keeps only the newest stored frame
+    /// per (sender, recipient, key), so adverts and rosters never pile up for an offline device.
+    static let advertCollapseKey = Array("advert".utf8)
+    static let rosterCollapseKey = Array("roster".utf8)
+
+    func next(models: [AppMessage.ModelInfo], nowMs: Int64) throws(HomebaseError) -> AppMessage.Advert {
+        let sequence = try store.nextAdvertSequence(nowMs: nowMs, modelCount: models.count)
+        var advert = AppMessage.Advert(hostKey: Bytes32(unchecked: identity.signingKey.publicKey.bytes),
+                                       sequence: sequence, timestampMs: UInt64(max(nowMs, 0)), models: models)
+        try sign(&advert)
+        return advert
+    }
+
+    /// The same advert (same sequence) listing only `tags`, signed again.
+    func narrowed(_ advert: AppMessage.Advert, to tags: [String]) throws(HomebaseError) -> AppMessage.Advert {
+        var out = advert
+        out.models = advert.models.filter { tags.contains($0.tag) }
+        try sign(&out)
+        return out
+    }
+
+    private func sign(_ advert: inout AppMessage.Advert) throws(HomebaseError) {
+        do {
+            advert.signature = Bytes64(unchecked: identity.signingKey.sign(try advert.signedBytes()))
+        } catch {
+            throw .storage("advert does not encode: \(error)")
+        }
+    }
+}
+
+extension AppMessage.Advert {
+    /// True when `hostKey` signed exactly these bytes.
+    public func verifies() -> Bool {
+        guard let key = PublicKey(bytes: hostKey.bytes), let bytes = try? signedBytes() else { return false }
+        return key.isValidSignature(signature.bytes, for: bytes)
+    }
+}

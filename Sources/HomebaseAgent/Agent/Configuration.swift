@@ -1,0 +1,66 @@
+import Courier
+import Inference
+import PeerLink
+
+extension HomebaseAgent {
+    /// Everything tunable about a running Homebase. Every interval is a `Duration`, so tests
+    /// run in milliseconds; the defaults are the production ones.
+    public struct Configuration: Sendable {
+        /// The relay link (URL, trust, keepalive, backoff).
+        public var link: PeerLink.Configuration
+        /// Sealing, parts and replay settings.
+        public var courier = Courier.Configuration()
+        /// Adverts to siblings on this pulse (and at once on a change). Default 60 s.
+        public var advertPulse: Duration = .seconds(60)
+        /// How long an advert may wait in a mailbox. An advert over 10 minutes old no longer
+        /// routes at the guest, but a newer one replaces it there anyway (collapse key). 1 h.
+        public var advertTTL: Duration = .seconds(3600)
+        /// How long a roster may wait in a mailbox (the relay caps it at its max TTL). 30 days.
+        public var rosterTTL: Duration = .seconds(30 * 86_400)
+        /// Every stored runtime is probed again this often. Default 5 min.
+        public var reverifyInterval: Duration = .seconds(300)
+        /// The store is re-read this often to see what CLI commands changed (devices, grants,
+        /// runtimes), and `status.json` is rewritten. Default 2 s.
+        public var reloadInterval: Duration = .seconds(2)
+        /// Requests at the engine at once. Default 4 (llama-server's default slot count).
+        public var maxConcurrent = 4
+        /// Requests waiting for a slot beyond those; more are answered `busy`. Default 4.
+        public var queueLength = 4
+        /// Longest a queued request waits for a slot before `busy`. Default 2 s: well inside the
+        /// guest's 10 s accept watchdog.
+        public var queueWait: Duration = .seconds(2)
+        /// Longest a piece of answer text waits to be coalesced with the next. Default 20 ms.
+        public var batchDelay: Duration = .milliseconds(20)
+        /// Pending text that is sent at once. Default 1,019 bytes (one 1 KiB chunk bucket).
+        public var batchBytes = 1_019
+        /// Engine HTTP limits while serving (connect, first byte, mid-stream silence).
+        public var engineTimeouts = HTTPTimeouts()
+        /// Probe limits (management requests, then the one-token trial).
+        public var probeTimeouts = HTTPTimeouts(connect: .seconds(3), firstByte: .seconds(10), idle: .seconds(10))
+        public var trialTimeouts = HTTPTimeouts(connect: .seconds(3), firstByte: .seconds(120), idle: .seconds(30))
+        /// Probe the stored runtimes once at start (else the first re-verification is one
+        /// `reverifyInterval` away). Default true.
+        public var verifyOnStart = true
+        /// Own-account conversation replicas held (least recently used forgotten). Default 4,096.
+        public var replicaCapacity = 4_096
+        /// Grantees' conversations cached (least recently used forgotten). Default 256.
+        public var cacheCapacity = 256
+        /// Probed at start when no runtime is stored (Ollama's default address).
+        public var defaultRuntimeURL = "http://127.0.0.1:11434"
+        /// One line per event (connection, runtime, request outcome by code); never prompts,
+        /// answers or secrets.
+        public var log: (@Sendable (String) -> Void)?
+        /// Sees every chunk handed to the link: its data length and the nanoseconds since the
+        /// oldest text in it arrived from the engine (benchmarks; never the text).
+        public var chunkProbe: (@Sendable (_ bytes: Int, _ waitedNs: UInt64) -> Void)?
+
+        public init(link: PeerLink.Configuration) { self.link = link }
+
+        /// From a relay URL (`ws://` or `wss://`).
+        public init(relayURL: String) throws(HomebaseError) {
+            do { link = try PeerLink.Configuration(relayURL: relayURL) } catch { throw .link("\(error)") }
+        }
+
+        var batchPolicy: ChunkBatcher.Policy { .init(maxDelay: batchDelay, maxBytes: max(1, batchBytes)) }
+    }
+}

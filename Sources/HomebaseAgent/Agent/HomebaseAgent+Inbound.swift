@@ -1,0 +1,165 @@
+import Courier
+import Inference
+import PeerLink
+import Signing
+import Wire
+
+// Inbound messages: requests are served on their own task (one per request, registered so a
+// `cancel` finds it); everything else is handled inline and its mail acked after.
+extension HomebaseAgent {
+    func handle(_ d: Delivery) {
+        let sender = d.sender.signingKey
+        switch d.message {
+        case .request(let r):
+            let key = ActiveRequest(sender: sender, requestID: r.requestID)
+            state.withLock { s in
+                guard s.active[key] == nil else { return }  // a duplicate: the first one answers
+                s.active[key] = Task { [weak self] in
+                    await self?.serve(d, r)
+                    _ = self?.state.withLock { $0.active.removeValue(forKey: key) }
+                }
+            }
+        case .cancel(let id):
+            let task = state.withLock { $0.active.removeValue(forKey: ActiveRequest(sender: sender, requestID: id)) }
+            task?.cancel()
+            if task != nil { count("cancelled") }
+        case .syncDelta(let delta):
+            let key = delta.conversationID.bytes
+            warmReplica(key, sender: sender)
+            let applied = state.withLock { s -> [AppMessage.ChatMessage]? in
+                guard s.siblings[sender] != nil else { return nil }  // grantees keep no replica here
+                guard s.replica.apply(delta, key: key) else {
+                    s.outcomes["sync-delta-refused", default: 0] += 1
+                    return nil
+                }
+                return s.replica.messages(key)
+            }
+            if let applied { persistReplica(key, applied) }
+        default:
+            break  // adverts, rosters and sharing messages are not for a host (yet): skipped
+        }
+        d.ack()
+    }
+
+    /// Answers one request: admission, the concurrency gate, `accept`, the streamed answer,
+    /// `done` or `error`.
+    func serve(_ d: Delivery, _ r: AppMessage.Request) async {
+        let writer: ReplyWriter
+        do { writer = try courier.replyWriter(for: d) } catch {
+            log("request from \(d.sender.signingKey.hex.prefix(16))…: \(error)")
+            return
+        }
+        let sender = d.sender.signingKey
+        if !r.inline { warmReplica(r.conversationID.bytes, sender: sender) }
+        let decision = state.withLock { s in
+            Admission.decide(r, from: sender, view: AdmissionView(siblings: Set(s.siblings.keys), grants: s.grants,
+                                                                   catalog: s.catalog, nowMs: nowMs()),
+                             replica: &s.replica, cache: &s.cache)
+        }
+        let plan: ServePlan
+        switch decision {
+        case .refuse(let e): return await refuse(writer, e)
+        case .serve(let p): plan = p
+        }
+        guard plan.isSibling || admitRate(sender, nowMs: nowMs()) else {
+            return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: "over the grant's rate per minute"))
+        }
+        guard await gate.acquire(maxWait: configuration.queueWait) else {
+            if Task.isCancelled { return }
+            return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: "every engine slot is taken"))
+        }
+        defer { gate.release() }
+        guard !Task.isCancelled else { return }
+        remember(plan, answer: nil)
+        let accepted = await writer.accept()
+        if accepted == .notHere || accepted == .failed(.linkDown) { return count("requester-gone") }
+        let client = OpenAIChatClient(.init(baseURL: plan.runtimeURL, timeouts: configuration.engineTimeouts,
+                                            brain: .localEndpoint))
+        let result = await StreamPump.run(client.stream(plan.chat), policy: configuration.batchPolicy,
+                                          probe: configuration.chunkProbe) { text in await writer.chunk(text: text) }
+        switch result {
+        case .done(let reason, let usage, let text):
+            remember(plan, answer: text)
+            _ = await writer.finish(done: .init(requestID: r.requestID,
+                                                promptTokens: UInt32(clamping: usage?.promptTokens ?? 0),
+                                                completionTokens: UInt32(clamping: usage?.completionTokens ?? 0),
+                                                finishReason: reason))
+            count("done")
+        case .engineFailed(let e, _):
+            // The message names the failure kind, never the prompt; the engine's own text may
+            // echo input, so only its class goes out.
+            await refuse(writer, .init(requestID: r.requestID, code: Admission.code(for: e), message: Self.summary(e)))
+            // An engine that cannot be reached is verified again now, so adverts stop offering it.
+            if case .unreachable = e { Task { [weak self] in await self?.reverify() } }
+        case .requesterGone:
+            count("requester-gone")
+        case .cancelled:
+            count("cancelled-mid-stream")
+        }
+    }
+
+    private func refuse(_ writer: ReplyWriter, _ e: AppMessage.InferenceError) async {
+        _ = await writer.fail(error: e)
+        count(Self.codeName(e.code))
+    }
+
+    /// Holds the conversation (and, once answered, the answer) for the next request to extend.
+    private func remember(_ plan: ServePlan, answer: String?) {
+        var messages = plan.conversation
+        if let answer { messages.append(.init(role: .assistant, content: (plan.chat.continuation ?? "") + answer)) }
+        state.withLock { s in
+            if plan.isSibling { s.replica.hold(plan.memoryKey, messages) } else { s.cache.hold(plan.memoryKey, messages) }
+        }
+        if plan.isSibling { persistReplica(plan.memoryKey, messages) }
+    }
+
+    /// A sibling's conversation not in memory (after a restart, or forgotten) is read from disk.
+    private func warmReplica(_ key: [UInt8], sender: PublicKey) {
+        guard state.withLock({ $0.siblings[sender] != nil && $0.replica.messages(key) == nil }),
+              let saved = try? store.loadReplica(key) else { return }
+        state.withLock { s in if s.replica.messages(key) == nil { s.replica.hold(key, saved) } }
+    }
+
+    private func persistReplica(_ key: [UInt8], _ messages: [AppMessage.ChatMessage]) {
+        do { try store.saveReplica(key, messages, nowMs: nowMs(), capacity: configuration.replicaCapacity) } catch {
+            log("replica: \(error)")
+        }
+    }
+
+    /// The highest rate of the grantee's grants in force (0 among them: unlimited).
+    private func admitRate(_ grantee: PublicKey, nowMs: Int64) -> Bool {
+        state.withLock { s in
+            let active = (s.grants[grantee] ?? []).filter { $0.isActive(nowMs: nowMs) }
+            let rate = active.contains { $0.ratePerMinute == 0 } ? 0 : active.map(\.ratePerMinute).max() ?? 0
+            return s.rates[grantee, default: RateWindow()].admit(nowMs: nowMs, perMinute: rate)
+        }
+    }
+
+    func count(_ outcome: String) { state.withLock { $0.outcomes[outcome, default: 0] += 1 } }
+
+    static func summary(_ e: InferenceError) -> String {
+        switch e {
+        case .unreachable: "the engine is not reachable"
+        case .http(let status, _): "the engine answered HTTP \(status)"
+        case .inBand: "the engine reported an error in its stream"
+        case .interrupted: "the engine's stream ended early"
+        case .timeout: "the engine went silent"
+        case .modelUnavailable: "the engine does not serve this model"
+        case .malformed: "the engine's answer did not parse"
+        case .remote, .cancelled: "the engine request failed"
+        }
+    }
+
+    /// The wire name of an error code (also the `status` counter's name).
+    static func codeName(_ c: AppMessage.ErrorCode) -> String {
+        switch c {
+        case .modelUnavailable: "model_unavailable"
+        case .busy: "busy"
+        case .diverged: "diverged"
+        case .cacheMiss: "cache_miss"
+        case .revoked: "revoked"
+        case .badRequest: "bad_request"
+        default: "host_error"
+        }
+    }
+}

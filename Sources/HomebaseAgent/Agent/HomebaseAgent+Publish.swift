@@ -1,0 +1,143 @@
+import Courier
+import PeerLink
+import Sealing
+import Signing
+import Wire
+
+// What the host tells its devices: the roster (to siblings, on start and on change) and
+// signed adverts (to siblings on the pulse and on a change; to grantees on events only).
+// All of it is mail with a collapse key: an offline device finds only the newest of each.
+extension HomebaseAgent {
+    /// Re-reads the store (CLI commands change it while we run). Returns whether the catalog
+    /// (models or availability) changed.
+    @discardableResult
+    func reload() throws(HomebaseError) -> Bool {
+        let devices = try store.devices(), grants = try store.grants(), runtimes = try store.runtimes()
+        let roster = try store.roster()
+        let me = identity.signingKey.publicKey
+        var siblings: [PublicKey: DeviceRecord] = [:]
+        for d in devices where d.record.signingKey != me { siblings[d.record.signingKey] = d.record }
+        var byGrantee: [PublicKey: [GrantRecord]] = [:]
+        for g in grants { byGrantee[g.grantee.signingKey, default: []].append(g) }
+        var known = siblings
+        for g in grants where known[g.grantee.signingKey] == nil { known[g.grantee.signingKey] = g.grantee }
+        directory.replace(known)
+        let catalog = ModelCatalog(runtimes: runtimes)
+        return state.withLock { s in
+            let changed = s.catalog != catalog
+            s.siblings = siblings; s.grants = byGrantee; s.runtimes = runtimes; s.catalog = catalog
+            s.roster = roster
+            if let v = roster?.version, v != s.rosterSent { s.rosterDue = true }
+            return changed
+        }
+    }
+
+    /// The reload tick: picks up CLI changes, sends what became due, rewrites `status.json`.
+    func tick() {
+        do {
+            if try reload() { publishAdvert(toGrantees: true) }
+        } catch {
+            log("reload: \(error)")
+        }
+        if state.withLock({ $0.rosterDue }) { publishRoster() }
+        writeStatus(running: true)
+    }
+
+    func linkEvent(_ e: CourierEvent) {
+        guard case .link(let ls) = e else { return }
+        let (dueAdvert, wasUp) = state.withLock { s in
+            defer { s.linkState = ls }
+            return (s.advertDue, s.linkState.isConnected)
+        }
+        switch ls {
+        case .connected: log("connected to the relay")
+        case .refused(let why, _): log("relay refused us: \(why)")
+        case .waiting(let retry): if wasUp { log("relay link lost; retrying in \(retry)") }
+        default: break
+        }
+        if ls.isConnected && !wasUp {
+            state.withLock { $0.rosterDue = true }
+            publishRoster()
+            publishAdvert(toGrantees: dueAdvert)
+        }
+    }
+
+    /// Signs a new advert and mails it to every sibling (and, for events, every grantee with a
+    /// grant in force). While the link is down nothing is queued: it goes out on reconnect.
+    func publishAdvert(toSiblings: Bool = true, toGrantees: Bool) {
+        let (up, catalog, siblings, grantees) = state.withLock { s in
+            if !s.linkState.isConnected { s.advertDue = true }
+            let now = nowMs()
+            let grantees = s.grants.values.compactMap { list in list.first { $0.isActive(nowMs: now) }?.grantee }
+            return (s.linkState.isConnected, s.catalog, Array(s.siblings.values), grantees)
+        }
+        guard up else { return }
+        state.withLock { $0.advertDue = false }
+        let recipients = (toSiblings ? siblings : []) + (toGrantees ? grantees : [])
+        guard !recipients.isEmpty else { return }  // nobody to tell: no sequence number spent
+        let advert: AppMessage.Advert
+        do { advert = try signer.next(models: catalog.models, nowMs: nowMs()) } catch {
+            return log("advert: \(error)")
+        }
+        let ttl = configuration.advertTTL
+        let grants = state.withLock { $0.grants }
+        for device in recipients {
+            var message = AppMessage.advert(advert)
+            // A grantee sees only the models its grant names (signed again over what it lists).
+            if !siblings.contains(device), let g = grants[device.signingKey]?.first(where: { $0.isActive(nowMs: nowMs()) }) {
+                guard let narrowed = try? signer.narrowed(advert, to: g.models) else { continue }
+                message = .advert(narrowed)
+            }
+            mail.send(message, to: device, ttl: ttl, collapseKey: AdvertSigner.advertCollapseKey)
+        }
+        log("advert \(advert.sequence): \(advert.models.count) model(s) to \(recipients.count) device(s)")
+    }
+
+    /// Mails the current roster to every sibling.
+    func publishRoster() {
+        let (up, roster, siblings) = state.withLock { s in (s.linkState.isConnected, s.roster, Array(s.siblings.values)) }
+        guard up, let roster else { return }
+        state.withLock { s in s.rosterDue = false; s.rosterSent = roster.version }
+        let ttl = configuration.rosterTTL
+        for device in siblings {
+            mail.send(.roster(roster), to: device, ttl: ttl, collapseKey: AdvertSigner.rosterCollapseKey)
+        }
+        log("roster \(roster.version) to \(siblings.count) sibling(s)")
+    }
+
+    /// At start: the stored runtimes are verified again; with none, the default address is tried.
+    func verifyAtStart() async {
+        if state.withLock({ $0.runtimes.isEmpty }) {
+            do {
+                try await verifier.add(url: configuration.defaultRuntimeURL)
+                log("runtime found at the default address")
+            } catch {
+                log("no runtime configured, and none at the default address: \(error)")
+            }
+            _ = try? reload()
+            publishAdvert(toGrantees: true)
+            return
+        }
+        await reverify()
+    }
+
+    /// Probes every stored runtime; a change is announced to everyone, a plain re-verification
+    /// to grantees (siblings get the next pulse).
+    func reverify() async {
+        do {
+            _ = try await verifier.reverifyAll()
+            let changed = try reload()
+            if changed { log("runtime availability or models changed") }
+            publishAdvert(toSiblings: changed, toGrantees: true)
+        } catch {
+            log("re-verification: \(error)")
+        }
+    }
+
+    var verifier: RuntimeVerifier {
+        var v = RuntimeVerifier(store: store)
+        v.timeouts = configuration.probeTimeouts
+        v.trialTimeouts = configuration.trialTimeouts
+        return v
+    }
+}

@@ -1,0 +1,128 @@
+import Courier
+import Inference
+import PeerLink
+import Sealing
+import Signing
+import Synchronization
+import Wire
+
+/// The workstation agent: holds the relay link, serves inference requests from siblings and
+/// grantees through the verified runtime, publishes signed adverts and the roster.
+///
+///     let agent = try HomebaseAgent(configuration: config, files: HostFiles(dataDir: dir))
+///     agent.start()
+///     ...
+///     await agent.stop()
+///
+/// Thread-safe. Everything it remembers across restarts lives in the `HostStore`.
+public final class HomebaseAgent: Sendable {
+    public let configuration: Configuration
+    public let files: HostFiles
+    public let identity: DeviceIdentity
+    public let store: HostStore
+    public let courier: Courier
+    let directory = HostDirectory()
+    let gate: ConcurrencyGate
+    let signer: AdvertSigner
+    let state: Mutex<AgentState>
+    let mail = MailQueue()
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+
+    /// Loads the identity and opens the store; does not connect yet.
+    public init(configuration: Configuration, files: HostFiles) throws(HomebaseError) {
+        self.configuration = configuration
+        self.files = files
+        identity = try files.loadIdentity()
+        store = try files.openStore()
+        let link: PeerLink
+        do { link = try PeerLink(configuration: configuration.link, identity: identity.signingKey) } catch {
+            throw .link("\(error)")
+        }
+        courier = Courier(link: link, identity: identity, directory: directory, configuration: configuration.courier)
+        gate = ConcurrencyGate(limit: configuration.maxConcurrent, queue: configuration.queueLength)
+        signer = AdvertSigner(identity: identity, store: store)
+        state = Mutex(AgentState(replica: ConversationMemory(capacity: configuration.replicaCapacity),
+                                 cache: ConversationMemory(capacity: configuration.cacheCapacity)))
+        _ = try reload()
+    }
+
+    /// Connects and serves until `stop()`.
+    public func start() {
+        let c = configuration
+        let loops: [Task<Void, Never>] = [
+            Task { [weak self] in
+                guard let deliveries = self?.courier.deliveries else { return }
+                for await d in deliveries { self?.handle(d) }
+            },
+            Task { [weak self] in
+                guard let events = self?.courier.events else { return }
+                for await e in events { self?.linkEvent(e) }
+            },
+            Task { [weak self] in
+                guard let self else { return }
+                await self.mail.run(courier: self.courier) { [weak self] in self?.log($0) }
+            },
+            Task { [weak self] in await self?.every(c.reloadInterval) { $0.tick() } },
+            Task { [weak self] in await self?.every(c.advertPulse) { $0.publishAdvert(toGrantees: false) } },
+            Task { [weak self] in
+                if c.verifyOnStart { await self?.verifyAtStart() }
+                await self?.every(c.reverifyInterval, async: { await $0.reverify() })
+            },
+        ]
+        tasks.withLock { $0 = loops }
+        courier.start()
+        log("homebase \(identity.signingKey.publicKey.hex.prefix(16))… connecting to \(c.link.relay)")
+    }
+
+    /// Stops serving: cancels the active requests (their engine transfers are aborted), closes
+    /// the link, writes a last status. Final.
+    public func stop() async {
+        let running = tasks.withLock { t in defer { t = [] }; return t }
+        for t in running { t.cancel() }
+        mail.finish()
+        let active = state.withLock { s in defer { s.active = [:] }; return Array(s.active.values) }
+        for t in active { t.cancel() }
+        for t in active { await t.value }
+        courier.stop()
+        state.withLock { $0.linkState = .stopped }
+        writeStatus(running: false)
+        log("stopped")
+    }
+
+    /// Runs `body` every `period` until the task is cancelled.
+    private func every(_ period: Duration, _ body: (HomebaseAgent) -> Void) async {
+        while (try? await Task.sleep(for: period)) != nil { body(self) }
+    }
+
+    private func every(_ period: Duration, async body: (HomebaseAgent) async -> Void) async {
+        while (try? await Task.sleep(for: period)) != nil { await body(self) }
+    }
+
+    func log(_ line: String) { configuration.log?(line) }
+}
+
+/// What the agent holds in memory, behind one lock.
+struct AgentState: Sendable {
+    var siblings: [PublicKey: DeviceRecord] = [:]
+    var grants: [PublicKey: [GrantRecord]] = [:]
+    var catalog = ModelCatalog(runtimes: [])
+    var runtimes: [StoredRuntime] = []
+    var roster: AppMessage.Roster?
+    /// The roster version last sent to the siblings (nil: not yet).
+    var rosterSent: UInt64?
+    var replica: ConversationMemory
+    var cache: ConversationMemory
+    var active: [ActiveRequest: Task<Void, Never>] = [:]
+    var linkState: LinkState = .stopped
+    var advertDue = false
+    var rosterDue = false
+    var outcomes: [String: Int] = [:]
+    /// Grantees' recent admissions, for their grants' rate per minute.
+    var rates: [PublicKey: RateWindow] = [:]
+}
+
+/// A request in flight: the sender and its request id.
+struct ActiveRequest: Hashable, Sendable {
+    var sender: PublicKey
+    var requestID: Bytes16
+}

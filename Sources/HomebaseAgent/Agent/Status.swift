@@ -1,0 +1,125 @@
+import Foundation
+import Glibc
+import PeerLink
+import Wire
+
+/// What `homebase status` shows. The running agent writes the live half (`status.json`);
+/// the rest comes from the store, so `status` works whether or not the agent runs.
+public struct HostStatus: Codable, Sendable, Equatable {
+    public struct Runtime: Codable, Sendable, Equatable {
+        public var url: String
+        public var kind: String
+        public var available: Bool
+        public var models: [String]
+        public var checkedMs: Int64
+        public var lastError: String?
+    }
+    public struct Advert: Codable, Sendable, Equatable {
+        public var sequence: UInt64
+        public var sentMs: Int64
+        public var models: Int
+    }
+    public struct Device: Codable, Sendable, Equatable {
+        public var key: String
+        public var name: String
+    }
+    public struct Grant: Codable, Sendable, Equatable {
+        public var id: String
+        public var grantee: String
+        public var models: [String]
+        public var expiresMs: Int64
+        public var revoked: Bool
+    }
+    /// The live half, from a running agent.
+    public struct Live: Codable, Sendable, Equatable {
+        public var pid: Int32
+        public var running: Bool
+        public var updatedMs: Int64
+        /// After this the file is stale (the agent died without a last write).
+        public var staleAfterMs: Int64
+        public var relay: String
+        public var link: String
+        public var activeRequests: Int
+        public var queuedRequests: Int
+        /// Requests by outcome since start: done, busy, diverged, cancelled, ...
+        public var outcomes: [String: Int]
+    }
+
+    public var device: Device
+    public var rosterVersion: UInt64
+    public var siblings: [Device]
+    public var runtimes: [Runtime]
+    public var lastAdvert: Advert?
+    public var grants: [Grant]
+    public var live: Live?
+}
+
+extension HomebaseAgent {
+    /// The live facts now.
+    func live(running: Bool) -> HostStatus.Live {
+        let (link, outcomes, active) = state.withLock { s in (s.linkState, s.outcomes, s.active.count) }
+        let now = nowMs()
+        let reload = configuration.reloadInterval.components.seconds * 1000
+            + configuration.reloadInterval.components.attoseconds / 1_000_000_000_000_000
+        return HostStatus.Live(pid: getpid(), running: running, updatedMs: now, staleAfterMs: now + max(3 * reload, 3000),
+                               relay: configuration.link.relay.description, link: Self.describe(link),
+                               activeRequests: active, queuedRequests: gate.counts.waiting, outcomes: outcomes)
+    }
+
+    /// Rewrites `status.json` atomically (temp file + rename).
+    func writeStatus(running: Bool) {
+        guard let data = try? JSONEncoder().encode(live(running: running)) else { return }
+        let path = files.statusPath, temp = path + ".tmp"
+        guard FileManager.default.createFile(atPath: temp, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
+        _ = rename(temp, path)
+    }
+
+    static func describe(_ s: LinkState) -> String {
+        switch s {
+        case .connecting: "connecting"
+        case .authenticating: "authenticating"
+        case .connected: "connected"
+        case .refused(let why, _): "refused (\(why))"
+        case .waiting(let retry): "waiting (retry in \(retry))"
+        case .relayRestarting: "relay restarting"
+        case .stopped: "stopped"
+        }
+    }
+}
+
+extension HostStatus {
+    /// Reads the store and, when present, the running agent's `status.json`.
+    public static func read(_ files: HostFiles) throws(HomebaseError) -> HostStatus {
+        let identity = try files.loadIdentity()
+        let store = try files.openStore()
+        defer { store.close() }
+        let me = identity.signingKey.publicKey
+        let devices = try store.devices()
+        var live = (try? Data(contentsOf: URL(fileURLWithPath: files.statusPath)))
+            .flatMap { try? JSONDecoder().decode(Live.self, from: $0) }
+        if var l = live, l.running, nowMs() > l.staleAfterMs || kill(l.pid, 0) != 0 {
+            l.running = false
+            live = l
+        }
+        return HostStatus(
+            device: Device(key: me.hex, name: identity.record.name),
+            rosterVersion: try store.roster()?.version ?? 0,
+            siblings: devices.filter { $0.record.signingKey != me }.map { Device(key: $0.record.signingKey.hex, name: $0.record.name) },
+            runtimes: try store.runtimes().map {
+                Runtime(url: $0.url, kind: $0.kind.rawValue, available: $0.available, models: $0.models.map(\.tag),
+                        checkedMs: $0.checkedMs, lastError: $0.lastError)
+            },
+            lastAdvert: try store.advertState().map { Advert(sequence: $0.sequence, sentMs: $0.sentMs, models: $0.modelCount) },
+            grants: try store.grants().map {
+                Grant(id: hex($0.grantID.bytes), grantee: $0.grantee.signingKey.hex, models: $0.models,
+                      expiresMs: $0.expiresMs, revoked: $0.revoked)
+            },
+            live: live)
+    }
+}
+
+/// Lowercase hex.
+func hex(_ bytes: some Collection<UInt8>) -> String {
+    let digits = Array("0123456789abcdef")
+    return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] })
+}

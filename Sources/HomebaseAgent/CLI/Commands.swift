@@ -1,0 +1,112 @@
+import Foundation
+import Sealing
+import Signing
+
+/// The short commands (everything but `run`). Each returns its exit status or throws.
+enum Commands {
+    static func initialize(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
+        let f = try Flags(words, valued: ["name"], switches: [])
+        if f.help { out("usage: homebase init [--name NAME]\ncreates the device identity and, on a first device, the account (key + signed roster)"); return 0 }
+        guard f.positional.isEmpty else { throw Flags.UsageError(description: "init takes no arguments") }
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "homebase"
+        let name = String((f.values["name"] ?? host).prefix(64))
+        let result = try c.files.initialize(name: name.isEmpty ? "homebase" : name, nowMs: nowMs())
+        out("device key: \(result.identity.signingKey.publicKey.hex)")
+        if let account = result.accountKey { out("account key: \(account.hex)") }
+        out("roster version: \(result.rosterVersion)")
+        out("device record: \(hex(result.identity.record.encoded))")
+        return 0
+    }
+
+    static func status(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
+        let f = try Flags(words, valued: [], switches: ["json"])
+        if f.help { out("usage: homebase status [--json]"); return 0 }
+        guard f.positional.isEmpty else { throw Flags.UsageError(description: "status takes no arguments") }
+        let s = try HostStatus.read(c.files)
+        if f.switches.contains("json") {
+            let e = JSONEncoder()
+            e.outputFormatting = [.prettyPrinted, .sortedKeys]
+            out(String(decoding: try e.encode(s), as: UTF8.self))
+        } else {
+            out(StatusText.render(s, nowMs: nowMs()))
+        }
+        return 0
+    }
+
+    static func devices(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
+        let f = try Flags(words, valued: [], switches: [])
+        let usage = "usage: homebase devices add RECORD | list | remove KEY"
+        if f.help { out(usage); return 0 }
+        let identity = try c.files.loadIdentity()
+        let store = try c.files.openStore()
+        defer { store.close() }
+        switch (f.positional.first, f.positional.count) {
+        case ("list", 1):
+            let me = identity.signingKey.publicKey
+            for d in try store.devices() {
+                out("\(d.record.signingKey.hex)  \(d.record.name)\(d.record.signingKey == me ? "  (this Homebase)" : "")")
+            }
+        case ("add", 2):
+            guard let bytes = Signing.bytes(fromHex: f.positional[1].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw HomebaseError.invalidRecord("not hex")
+            }
+            let record: DeviceRecord
+            do { record = try DeviceRecord(encoded: bytes) } catch { throw HomebaseError.invalidRecord("its signature does not verify or a length is wrong") }
+            guard record.signingKey != identity.signingKey.publicKey else { throw HomebaseError.selfDevice }
+            let roster = try store.addDevice(record, accountKey: try c.files.loadAccountKey(), nowMs: nowMs())
+            out("added \(record.signingKey.hex) (\(record.name)); roster version \(roster.version)")
+        case ("remove", 2):
+            guard let key = PublicKey(hex: f.positional[1]) else { throw HomebaseError.invalidKey(f.positional[1]) }
+            let roster = try store.removeDevice(key, host: identity.signingKey.publicKey, accountKey: try c.files.loadAccountKey())
+            out("removed \(key.hex); roster version \(roster.version)")
+        default:
+            throw Flags.UsageError(description: usage)
+        }
+        return 0
+    }
+
+    static func runtime(_ words: [String], _ c: HomebaseCLI.Context) async throws -> Int32 {
+        let f = try Flags(words, valued: [], switches: [])
+        let usage = "usage: homebase runtime add [URL] | list | remove URL"
+        if f.help { out(usage); return 0 }
+        _ = try c.files.loadIdentity()
+        let store = try c.files.openStore()
+        defer { store.close() }
+        switch (f.positional.first, f.positional.count) {
+        case ("list", 1):
+            for r in try store.runtimes() {
+                let models = r.models.map(\.tag).joined(separator: ", ")
+                out("\(r.url)  \(r.kind.rawValue)  \(r.available ? "available" : "unavailable")  [\(models)]"
+                    + (r.lastError.map { "  last error: \($0)" } ?? ""))
+            }
+        case ("add", 1), ("add", 2):
+            let url = f.positional.count == 2 ? f.positional[1] : "http://127.0.0.1:11434"
+            let report = try await RuntimeVerifier(store: store).add(url: url)
+            out("stored \(url): \(report.kind.rawValue)\(report.version.map { " \($0)" } ?? ""), "
+                + "\(report.models.filter(\.mayComplete).count) chat model(s): "
+                + report.models.filter(\.mayComplete).map(\.tag).joined(separator: ", "))
+        case ("remove", 2):
+            try store.removeRuntime(url: f.positional[1])
+            out("removed \(f.positional[1])")
+        default:
+            throw Flags.UsageError(description: usage)
+        }
+        return 0
+    }
+
+    static func grants(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
+        let f = try Flags(words, valued: [], switches: [])
+        let usage = "usage: homebase grants list"
+        if f.help { out(usage); return 0 }
+        guard f.positional == ["list"] else { throw Flags.UsageError(description: usage) }
+        _ = try c.files.loadIdentity()
+        let store = try c.files.openStore()
+        defer { store.close() }
+        let now = nowMs()
+        for g in try store.grants() {
+            let state = g.revoked ? "revoked" : (g.isActive(nowMs: now) ? "active" : "expired")
+            out("\(hex(g.grantID.bytes))  \(g.grantee.signingKey.hex) (\(g.grantee.name))  \(state)  [\(g.models.joined(separator: ", "))]")
+        }
+        return 0
+    }
+}

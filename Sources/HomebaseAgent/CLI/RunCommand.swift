@@ -1,0 +1,51 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// `homebase run`: the agent until SIGTERM or SIGINT, then a clean stop (active requests are
+/// cancelled, which aborts their engine transfers; the link closes; a last status is written).
+enum RunCommand {
+    static func run(_ words: [String], _ c: HomebaseCLI.Context) async throws -> Int32 {
+        let f = try Flags(words, valued: Settings.keys, switches: ["quiet"])
+        if f.help {
+            out("usage: homebase run [--relay URL] [--pin HEX | --ca-file PEM] [--quiet] [--KEY VALUE ...]\n"
+                + "KEY is any config file key: " + Settings.keys.sorted().joined(separator: ", "))
+            return 0
+        }
+        guard f.positional.isEmpty else { throw Flags.UsageError(description: "run takes no arguments") }
+        var settings = try Settings.load(path: c.configPath, explicit: c.configExplicit)
+        for (k, v) in f.values { settings.values[k] = v }
+        var config = try settings.configuration()
+        let quiet = f.switches.contains("quiet")
+        config.log = { line in if !quiet { err("homebase: \(line)") } }
+        let agent = try HomebaseAgent(configuration: config, files: c.files)
+
+        StopSignal.install()
+        agent.start()
+        // The handler only stores the signal number (async-signal-safe); this loop notices it.
+        while StopSignal.received == 0 { try? await Task.sleep(for: .milliseconds(50)) }
+        err("homebase: signal \(StopSignal.received): stopping")
+        await agent.stop()
+        return 0
+    }
+}
+
+/// SIGTERM/SIGINT, caught by a plain handler. A handler, not signalfd or a dispatch source:
+/// those need the signal blocked in every thread, and threads we did not start may not block it.
+enum StopSignal {
+    private static let caught = Atomic<Int32>(0)
+
+    static var received: Int32 { caught.load(ordering: .acquiring) }
+
+    static func install() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in [SIGTERM, SIGINT] { sigaddset(&set, s) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)  // a parent may have spawned us with them blocked
+        for s in [SIGTERM, SIGINT] { signal(s, onStopSignal) }
+    }
+
+    fileprivate static func store(_ sig: Int32) { caught.store(sig, ordering: .releasing) }
+}
+
+private func onStopSignal(_ sig: Int32) { StopSignal.store(sig) }

@@ -1,0 +1,93 @@
+import Foundation
+import PeerLink
+
+/// The settings of `homebase run`: defaults < config file < flags. The config file holds
+/// `key = value` lines (`#` comments); its keys are the flags' names.
+struct Settings {
+    /// Every key of the config file, each also a flag of `run`.
+    static let keys: Set<String> = [
+        "relay", "pin", "ca-file", "advert-pulse", "advert-ttl", "reverify-interval", "reload-interval",
+        "max-concurrent", "queue-length", "queue-wait", "batch-delay", "batch-bytes", "replica-size",
+        "cache-size", "default-runtime", "engine-idle-timeout",
+    ]
+
+    var values: [String: String] = [:]
+
+    /// The config file's values (a missing file is no error unless it was named explicitly).
+    static func load(path: String, explicit: Bool) throws(HomebaseError) -> Settings {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            if explicit { throw .invalidSetting(key: "config", reason: "cannot read \(path)") }
+            return Settings()
+        }
+        var s = Settings()
+        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { continue }
+            guard let eq = trimmed.firstIndex(of: "=") else {
+                throw .invalidSetting(key: "config", reason: "\(path):\(n + 1): expected key = value")
+            }
+            let key = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
+            guard keys.contains(key) else { throw .invalidSetting(key: "config", reason: "\(path):\(n + 1): unknown key \(key)") }
+            s.values[key] = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+        }
+        return s
+    }
+
+    /// The agent configuration these settings describe.
+    func configuration() throws(HomebaseError) -> HomebaseAgent.Configuration {
+        guard let relay = values["relay"] else { throw .noRelay }
+        var c = try HomebaseAgent.Configuration(relayURL: relay)
+        do {
+            if let pin = values["pin"] { c.link.trust = try PeerLink.Trust.pinned(hex: pin) }
+        } catch {
+            throw .invalidSetting(key: "pin", reason: "64 hex digits (the SHA-256 of the relay's certificate)")
+        }
+        if let ca = values["ca-file"] { c.link.trust = .caFile(ca) }
+        try duration("advert-pulse") { c.advertPulse = $0 }
+        try duration("advert-ttl") { c.advertTTL = $0 }
+        try duration("reverify-interval") { c.reverifyInterval = $0 }
+        try duration("reload-interval") { c.reloadInterval = $0 }
+        try duration("queue-wait") { c.queueWait = $0 }
+        try duration("batch-delay") { c.batchDelay = $0 }
+        try duration("engine-idle-timeout") { c.engineTimeouts.idle = $0 }
+        try int("max-concurrent", min: 1) { c.maxConcurrent = $0 }
+        try int("queue-length", min: 0) { c.queueLength = $0 }
+        try int("batch-bytes", min: 1) { c.batchBytes = $0 }
+        try int("replica-size", min: 1) { c.replicaCapacity = $0 }
+        try int("cache-size", min: 1) { c.cacheCapacity = $0 }
+        if let url = values["default-runtime"] { c.defaultRuntimeURL = url }
+        return c
+    }
+
+    private func duration(_ key: String, _ set: (Duration) -> Void) throws(HomebaseError) {
+        guard let v = values[key] else { return }
+        guard let d = Self.parseDuration(v) else {
+            throw .invalidSetting(key: key, reason: "\(v) is not a duration (e.g. 250ms, 30s, 5m, 1h)")
+        }
+        set(d)
+    }
+
+    private func int(_ key: String, min: Int, _ set: (Int) -> Void) throws(HomebaseError) {
+        guard let v = values[key] else { return }
+        guard let n = Int(v), n >= min else { throw .invalidSetting(key: key, reason: "\(v) is not a whole number >= \(min)") }
+        set(n)
+    }
+
+    /// `250ms`, `30s`, `5m`, `1h` (a bare number is seconds).
+    static func parseDuration(_ text: String) -> Duration? {
+        let units: [(String, Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
+        for (suffix, ms) in units where text.hasSuffix(suffix) {
+            guard let n = Int64(text.dropLast(suffix.count)), n >= 0 else { return nil }
+            return .milliseconds(n * ms)
+        }
+        return Int64(text).flatMap { $0 >= 0 ? .seconds($0) : nil }
+    }
+
+    /// `$XDG_CONFIG_HOME/homebase/homebase.conf`, or `~/.config/homebase/homebase.conf`.
+    static func defaultPath(environment: [String: String]) -> String {
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
+        return base + "/homebase/homebase.conf"
+    }
+}

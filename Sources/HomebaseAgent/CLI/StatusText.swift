@@ -1,0 +1,33 @@
+/// `homebase status` for people.
+enum StatusText {
+    static func render(_ s: HostStatus, nowMs: Int64) -> String {
+        var lines = ["device: \(s.device.key) (\(s.device.name))"]
+        if let l = s.live, l.running {
+            lines.append("agent: running (pid \(l.pid)), relay \(l.relay): \(l.link)")
+            lines.append("requests: \(l.activeRequests) active, \(l.queuedRequests) queued")
+            if !l.outcomes.isEmpty {
+                lines.append("since start: " + l.outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            }
+        } else {
+            lines.append("agent: not running")
+        }
+        if s.runtimes.isEmpty { lines.append("runtimes: none (homebase runtime add URL)") }
+        for r in s.runtimes {
+            lines.append("runtime: \(r.url) \(r.kind) \(r.available ? "available" : "UNAVAILABLE")"
+                + (r.lastError.map { " (\($0))" } ?? ""))
+            lines.append("  models: " + (r.models.isEmpty ? "none" : r.models.joined(separator: ", ")))
+        }
+        if let a = s.lastAdvert {
+            lines.append("last advert: sequence \(a.sequence), \(a.models) model(s), \(max(0, nowMs - a.sentMs) / 1000) s ago")
+        } else {
+            lines.append("last advert: none yet")
+        }
+        lines.append("roster version \(s.rosterVersion), siblings: \(s.siblings.count)")
+        for d in s.siblings { lines.append("  \(d.key) (\(d.name))") }
+        lines.append("grants: \(s.grants.count)")
+        for g in s.grants {
+            lines.append("  \(g.id) to \(g.grantee.prefix(16))… \(g.revoked ? "revoked" : "") [\(g.models.joined(separator: ", "))]")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Glibc
+import Sealing
+import Signing
+
+/// Where a Homebase keeps its files: one data directory (mode 0700).
+///
+///     identity/signing.key, identity/hpke.key, identity/device.record   the device (Sealing's layout)
+///     account.key                                                       the account's Ed25519 seed (0600)
+///     homebase.sqlite3                                                  roster, runtimes, adverts, grants
+///     status.json                                                       written by `homebase run` for `status`
+public struct HostFiles: Sendable {
+    public var dataDir: String
+
+    public init(dataDir: String) { self.dataDir = dataDir }
+
+    /// `$XDG_DATA_HOME/homebase/host`, or `~/.local/share/homebase/host`.
+    public static func defaultDataDir(environment: [String: String]) -> String {
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
+        return base + "/homebase/host"
+    }
+
+    public var identityDir: String { dataDir + "/identity" }
+    public var accountKeyPath: String { dataDir + "/account.key" }
+    public var storePath: String { dataDir + "/homebase.sqlite3" }
+    public var statusPath: String { dataDir + "/status.json" }
+
+    /// True when `init` has run here.
+    public var isInitialized: Bool {
+        FileManager.default.fileExists(atPath: identityDir + "/" + DeviceIdentity.recordFile)
+    }
+
+    /// The device identity; `.notInitialized` when there is none.
+    public func loadIdentity() throws(HomebaseError) -> DeviceIdentity {
+        guard isInitialized else { throw .notInitialized(dataDir: dataDir) }
+        do { return try DeviceIdentity.load(from: identityDir) } catch { throw .identity("\(error)") }
+    }
+
+    /// The account key, held only by the account's first device.
+    public func loadAccountKey() throws(HomebaseError) -> SigningKey {
+        guard FileManager.default.fileExists(atPath: accountKeyPath) else { throw .noAccountKey(path: accountKeyPath) }
+        do { return try SigningKey.load(from: accountKeyPath) } catch { throw .identity("\(error)") }
+    }
+
+    /// The store (created on first use; the directory must exist).
+    public func openStore(readOnly: Bool = false) throws(HomebaseError) -> HostStore {
+        try HostStore(path: storePath, readOnly: readOnly)
+    }
+
+    /// Creates the data directory (and parents) with mode 0700.
+    func makeDataDir() throws(HomebaseError) {
+        do {
+            try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .identity("cannot create \(dataDir): \(error.localizedDescription)")
+        }
+    }
+}
+
+/// What `homebase init` made.
+public struct InitResult: Sendable {
+    public var identity: DeviceIdentity
+    /// Nil when an account key was already there (not a first device).
+    public var accountKey: PublicKey?
+    public var rosterVersion: UInt64
+}
+
+extension HostFiles {
+    /// Creates the device identity and, on a first device, the account: an account signing key
+    /// and a roster (version 1) listing this device, signed by it. Never overwrites an identity.
+    public func initialize(name: String, nowMs: Int64) throws(HomebaseError) -> InitResult {
+        guard !isInitialized else { throw .alreadyInitialized(dataDir: dataDir) }
+        try makeDataDir()
+        let identity: DeviceIdentity
+        do {
+            identity = try DeviceIdentity.generate(name: name, now: UInt64(nowMs))
+            try identity.save(to: identityDir)
+        } catch {
+            throw .identity("cannot create the device identity: \(error)")
+        }
+        let account = SigningKey.generate()
+        do { try account.save(to: accountKeyPath) } catch { throw .identity("cannot write \(accountKeyPath): \(error)") }
+        let store = try openStore()
+        defer { store.close() }
+        let roster = try store.createRoster(accountKey: account, host: identity.record, nowMs: nowMs)
+        return InitResult(identity: identity, accountKey: account.publicKey, rosterVersion: roster.version)
+    }
+}
+
+/// Unix milliseconds now.
+func nowMs() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_REALTIME, &ts)
+    return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+}

@@ -1,0 +1,101 @@
+import Inference
+import Sealing
+import Signing
+import Wire
+
+/// Everything one admitted request needs before the engine is called.
+struct ServePlan: Sendable {
+    var chat: ChatRequest
+    /// Device-local engine URL.
+    var runtimeURL: String
+    /// Where the conversation is remembered (replica for siblings, cache for grantees).
+    var memoryKey: [UInt8]
+    var isSibling: Bool
+    /// The whole conversation the answer extends.
+    var conversation: [AppMessage.ChatMessage]
+}
+
+/// What the serving path knows of the world when a request arrives (one consistent snapshot).
+struct AdmissionView: Sendable {
+    var siblings: Set<PublicKey>
+    var grants: [PublicKey: [GrantRecord]]
+    var catalog: ModelCatalog
+    var nowMs: Int64
+}
+
+/// Decides a request, in this order: who asks (a sibling, or a grantee with a grant in force:
+/// else `revoked`), whether it is well formed (`bad_request`), whether the model is served and
+/// granted (`model_unavailable`), and whether the conversation prefix is held (`diverged` for a
+/// sibling, `cache_miss` for a grantee). The concurrency gate (`busy`) comes after, in the agent.
+enum Admission {
+    enum Decision: Sendable {
+        case serve(ServePlan)
+        /// Answered with this error at once (before `accept`).
+        case refuse(AppMessage.InferenceError)
+    }
+
+    /// Engine limits a request may not exceed (the wire allows more).
+    static let maxTokensCap: UInt32 = 1 << 20
+
+    static func decide(_ r: AppMessage.Request, from sender: PublicKey, view: AdmissionView,
+                       replica: inout ConversationMemory, cache: inout ConversationMemory)
+        -> Decision {
+        func fail(_ code: AppMessage.ErrorCode, _ message: String) -> Decision {
+            .refuse(AppMessage.InferenceError(requestID: r.requestID, code: code, message: message))
+        }
+        let isSibling = view.siblings.contains(sender)
+        // A grantee may hold several grants: the models of those in force add up.
+        var granted: Set<String>?
+        if !isSibling {
+            let active = (view.grants[sender] ?? []).filter { $0.isActive(nowMs: view.nowMs) }
+            guard !active.isEmpty else { return fail(.revoked, "no grant in force for this device") }
+            granted = Set(active.flatMap(\.models))
+        }
+        guard !r.messages.isEmpty else { return fail(.badRequest, "a request carries at least one new message") }
+        guard !r.model.isEmpty else { return fail(.badRequest, "a request names a model") }
+        guard r.maxTokens <= maxTokensCap else { return fail(.badRequest, "max tokens above \(maxTokensCap)") }
+        if r.inline && r.prefixHash != .zero { return fail(.badRequest, "an inline request extends no prefix") }
+        if let granted, !granted.contains(r.model) {
+            return fail(.modelUnavailable, "model not granted to this device")
+        }
+        guard let url = view.catalog.runtimeURL(for: r.model) else {
+            return fail(.modelUnavailable, "model not served here now")
+        }
+        let key = isSibling ? r.conversationID.bytes : sender.bytes + r.conversationID.bytes
+        let prefix: [AppMessage.ChatMessage]
+        if r.inline {
+            prefix = []
+        } else if let p = isSibling ? replica.prefix(key, hashed: r.prefixHash.bytes)
+                                    : cache.prefix(key, hashed: r.prefixHash.bytes) {
+            prefix = p
+        } else {
+            return isSibling ? fail(.diverged, "conversation prefix not held: send the sync-delta")
+                             : fail(.cacheMiss, "conversation not cached: resend it inline")
+        }
+        let conversation = prefix + r.messages
+        let chat = ChatRequest(model: r.model, messages: conversation.map(chatMessage),
+                               maxTokens: r.maxTokens == 0 ? nil : Int(r.maxTokens),
+                               temperature: Double(r.temperaturePerMille) / 1000, continuation: r.continuation)
+        return .serve(ServePlan(chat: chat, runtimeURL: url, memoryKey: key, isSibling: isSibling,
+                                  conversation: conversation))
+    }
+
+    static func chatMessage(_ m: AppMessage.ChatMessage) -> ChatMessage {
+        let role: ChatMessage.Role = switch m.role {
+        case .system: .system
+        case .user: .user
+        case .assistant: .assistant
+        case .tool: .tool
+        }
+        return ChatMessage(role: role, content: m.content)
+    }
+
+    /// The inference error code for an engine failure.
+    static func code(for error: InferenceError) -> AppMessage.ErrorCode {
+        switch error {
+        case .modelUnavailable: .modelUnavailable
+        case .http(let status, _) where status == 400 || status == 413 || status == 422: .badRequest
+        default: .hostError
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Sealing
+import Signing
+import Storage
+import Wire
+
+/// Another account's device allowed to use some models here. The sharing flows (invite, join,
+/// grant, revoke messages) will write these; the serving path only reads them.
+public struct GrantRecord: Sendable, Equatable {
+    public var grantID: Bytes16
+    /// The grantee device: its record is what the Courier opens its envelopes with.
+    public var grantee: DeviceRecord
+    public var models: [String]
+    public var ratePerMinute: UInt32
+    /// Unix ms; 0 = never expires.
+    public var expiresMs: Int64
+    /// A revoked grant stays listed so its grantee hears `revoked` rather than silence.
+    public var revoked: Bool
+    public var createdMs: Int64
+
+    public init(grantID: Bytes16, grantee: DeviceRecord, models: [String], ratePerMinute: UInt32 = 0,
+                expiresMs: Int64 = 0, revoked: Bool = false, createdMs: Int64) {
+        self.grantID = grantID; self.grantee = grantee; self.models = models; self.ratePerMinute = ratePerMinute
+        self.expiresMs = expiresMs; self.revoked = revoked; self.createdMs = createdMs
+    }
+
+    /// In force at `nowMs` (not revoked, not expired).
+    public func isActive(nowMs: Int64) -> Bool { !revoked && (expiresMs == 0 || nowMs < expiresMs) }
+}
+
+extension HostStore {
+    public func grants() throws(HomebaseError) -> [GrantRecord] {
+        let rows = try storing {
+            try db.query("""
+                SELECT grant_id, grantee_record, models, rate_per_minute, expires_ms, revoked, created_ms
+                FROM grants ORDER BY created_ms, grant_id
+                """)
+        }
+        return try storing {
+            try rows.map { r in
+                guard let id = Bytes16(try r.get(0, as: [UInt8].self)) else { throw HomebaseError.storage("bad grant id") }
+                return GrantRecord(grantID: id, grantee: try DeviceRecord(encoded: try r.get(1, as: [UInt8].self)),
+                                   models: ColumnJSON.decode([String].self, try r.get(2)) ?? [],
+                                   ratePerMinute: UInt32(clamping: try r.get(3, as: Int64.self)),
+                                   expiresMs: try r.get(4), revoked: try r.get(5), createdMs: try r.get(6))
+            }
+        }
+    }
+
+    /// Stores a grant (replacing one with the same id).
+    public func saveGrant(_ g: GrantRecord) throws(HomebaseError) {
+        try storing {
+            try db.execute("""
+                INSERT INTO grants(grant_id, grantee_key, grantee_record, models, rate_per_minute, expires_ms, revoked, created_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(grant_id) DO UPDATE SET grantee_key = excluded.grantee_key,
+                    grantee_record = excluded.grantee_record, models = excluded.models,
+                    rate_per_minute = excluded.rate_per_minute, expires_ms = excluded.expires_ms,
+                    revoked = excluded.revoked
+                """, g.grantID.bytes, g.grantee.signingKey.bytes, g.grantee.encoded, ColumnJSON.encode(g.models),
+                Int64(g.ratePerMinute), g.expiresMs, g.revoked, g.createdMs)
+        }
+    }
+
+    /// Marks a grant revoked (kept, so its grantee is told `revoked`).
+    public func revokeGrant(_ id: Bytes16) throws(HomebaseError) {
+        let n = try storing { try db.execute("UPDATE grants SET revoked = 1 WHERE grant_id = ?", id.bytes) }
+        guard n == 1 else { throw .storage("no grant with that id") }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Inference
+import Sealing
+import Signing
+import Testing
+import Wire
+@testable import HomebaseAgent
+
+/// The pure parts: batching, the gate, conversation memory, admission, settings, flags.
+struct BatcherTests {
+    let ms: UInt64 = 1_000_000
+
+    @Test func firstTextGoesAtOnceThenCoalesces() {
+        var b = ChunkBatcher(policy: .init(maxDelay: .milliseconds(20), maxBytes: 100))
+        #expect(b.next(nowNs: 0) == .idle)
+        b.append("He")
+        #expect(b.next(nowNs: 1 * ms) == .send("He"))
+        b.append("l")
+        b.append("lo")
+        #expect(b.next(nowNs: 5 * ms) == .wait(untilNs: 21 * ms))
+        #expect(b.next(nowNs: 21 * ms) == .send("llo"))
+        b.append("!")
+        b.finish()
+        #expect(b.next(nowNs: 22 * ms) == .send("!"))  // the end flushes at once
+        #expect(b.next(nowNs: 23 * ms) == .finished)
+    }
+
+    @Test func enoughBytesFlushBeforeTheDelay() {
+        var b = ChunkBatcher(policy: .init(maxDelay: .seconds(1), maxBytes: 4))
+        b.append("a")
+        #expect(b.next(nowNs: 0) == .send("a"))
+        b.append("bc")
+        #expect(b.next(nowNs: ms) == .wait(untilNs: 1000 * ms))
+        b.append("de")
+        #expect(b.next(nowNs: 2 * ms) == .send("bcde"))
+    }
+
+    @Test func aTokenAfterAPauseGoesAtOnce() {
+        var b = ChunkBatcher(policy: .init(maxDelay: .milliseconds(20), maxBytes: 100))
+        b.append("a")
+        #expect(b.next(nowNs: 0) == .send("a"))
+        b.append("b")
+        #expect(b.next(nowNs: 500 * ms) == .send("b"))
+    }
+}
+
+struct GateTests {
+    @Test func limitOneQueueZeroRefusesTheSecond() async {
+        let gate = ConcurrencyGate(limit: 1, queue: 0)
+        #expect(await gate.acquire(maxWait: .seconds(5)))
+        #expect(!(await gate.acquire(maxWait: .seconds(5))))
+        gate.release()
+        #expect(await gate.acquire(maxWait: .seconds(5)))
+    }
+
+    @Test func aQueuedRequestGetsTheFreedSlotOrTimesOut() async {
+        let gate = ConcurrencyGate(limit: 1, queue: 1)
+        #expect(await gate.acquire(maxWait: .seconds(5)))
+        #expect(!(await gate.acquire(maxWait: .milliseconds(10))))  // waited, nobody released
+        async let waiter = gate.acquire(maxWait: .seconds(20))
+        while gate.counts.waiting == 0 { await Task.yield() }
+        gate.release()
+        #expect(await waiter)
+        #expect(gate.counts.active == 1)
+    }
+}
+
+struct MemoryTests {
+    let a = AppMessage.ChatMessage(role: .user, content: "a")
+    let b = AppMessage.ChatMessage(role: .assistant, content: "b")
+
+    func hash(_ m: [AppMessage.ChatMessage]) -> [UInt8] { ConversationHash.of(m.map { ($0.role.rawValue, $0.content) }) }
+
+    @Test func anyHeldPrefixIsFoundAndTheOldestIsForgotten() {
+        var m = ConversationMemory(capacity: 2)
+        m.hold([1], [a, b])
+        let p1 = m.prefix([1], hashed: hash([a])), p2 = m.prefix([1], hashed: hash([a, b]))
+        let p3 = m.prefix([1], hashed: hash([b])), p4 = m.prefix([9], hashed: ConversationHash.empty)
+        #expect(p1 == [a] && p2 == [a, b] && p3 == nil && p4 == [])
+        m.hold([2], [a])
+        _ = m.prefix([1], hashed: hash([a]))  // 1 used more recently than 2
+        m.hold([3], [b])
+        #expect(m.count == 2)
+        let forgotten = m.prefix([2], hashed: hash([a])), kept = m.prefix([1], hashed: hash([a]))
+        #expect(forgotten == nil && kept == [a])
+    }
+
+    @Test func aDeltaAppliesOnlyOnItsBaseWithTheRightResult() {
+        var m = ConversationMemory(capacity: 4)
+        let good = AppMessage.SyncDelta(conversationID: .zero, basePrefixHash: .zero, appended: [a],
+                                        resultingPrefixHash: Bytes32(unchecked: hash([a])))
+        let appliedGood = m.apply(good, key: [1])
+        #expect(appliedGood)
+        let wrongResult = AppMessage.SyncDelta(conversationID: .zero, basePrefixHash: Bytes32(unchecked: hash([a])),
+                                               appended: [b], resultingPrefixHash: .repeating(1))
+        let appliedWrong = m.apply(wrongResult, key: [1])
+        #expect(!appliedWrong)
+        let unknownBase = AppMessage.SyncDelta(conversationID: .zero, basePrefixHash: .repeating(2), appended: [b],
+                                               resultingPrefixHash: Bytes32(unchecked: hash([a, b])))
+        let appliedUnknown = m.apply(unknownBase, key: [1])
+        #expect(!appliedUnknown)
+        let none = m.prefix([1], hashed: hash([a, b]))
+        #expect(none == nil)
+    }
+}
+
+struct SettingsTests {
+    @Test func durationsParse() {
+        #expect(Settings.parseDuration("250ms") == .milliseconds(250))
+        #expect(Settings.parseDuration("30s") == .seconds(30))
+        #expect(Settings.parseDuration("5m") == .seconds(300))
+        #expect(Settings.parseDuration("1h") == .seconds(3600))
+        #expect(Settings.parseDuration("7") == .seconds(7))
+        #expect(Settings.parseDuration("soon") == nil)
+        #expect(Settings.parseDuration("-1s") == nil)
+    }
+
+    @Test func configFileThenFlags() throws {
+        let dir = try temporaryDirectory("conf")
+        let path = dir + "/homebase.conf"
+        try "# comment\nrelay = ws://127.0.0.1:9/v1/connect\nbatch-delay = 5ms\nmax-concurrent = 2\n".write(toFile: path, atomically: true, encoding: .utf8)
+        var s = try Settings.load(path: path, explicit: true)
+        s.values["max-concurrent"] = "3"
+        let c = try s.configuration()
+        #expect(c.batchDelay == .milliseconds(5))
+        #expect(c.maxConcurrent == 3)
+        #expect(c.link.relay.port == 9)
+        try "bogus = 1\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: HomebaseError.self) { try Settings.load(path: path, explicit: true) }
+        #expect(throws: HomebaseError.noRelay) { try Settings().configuration() }
+    }
+
+    @Test func flagsRefuseUnknownNames() throws {
+        let f = try Flags(["--json", "list", "--name=x"], valued: ["name"], switches: ["json"])
+        #expect(f.positional == ["list"] && f.values["name"] == "x" && f.switches.contains("json"))
+        #expect(throws: Flags.UsageError.self) { try Flags(["--nope"], valued: [], switches: []) }
+        #expect(throws: Flags.UsageError.self) { try Flags(["--name"], valued: ["name"], switches: []) }
+    }
+}

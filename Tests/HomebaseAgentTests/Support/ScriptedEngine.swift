@@ -1,0 +1,23 @@
+import Foundation
+import Inference
+
+/// The scripted engine (peers/engine_peer.py), one per test process.
+enum ScriptedEngine {
+    private static let shared: Result<PortedProcess, Error> = Result {
+        try PortedProcess(try pythonPath(), [packageRoot.appendingPathComponent("Tests/HomebaseAgentTests/peers/engine_peer.py").path])
+    }
+
+    static func port() throws -> Int { try shared.get().port }
+
+    /// Base URL of one scenario run: `http://127.0.0.1:PORT/s/NAME~ID`.
+    static func url(_ scenario: String, id: String = UUID().uuidString.lowercased()) throws -> String {
+        "http://127.0.0.1:\(try port())/s/\(scenario)~\(id)"
+    }
+
+    /// What the peer recorded for `id`.
+    static func records(_ id: String) async throws -> [[String: Any]] {
+        let r = try await HTTPStreamClient().send(HTTPStreamRequest(url: "http://127.0.0.1:\(try port())/record/\(id)"))
+        let data = try await r.collect()
+        return (try JSONSerialization.jsonObject(with: Data(data)) as? [[String: Any]]) ?? []
+    }
+}
