@@ -46,11 +46,15 @@ struct Exchange: Sendable {
         }
     }
 
-    private enum Repair { case reconcile, inline }
+}
+
+// The repairs, the cancel that frees the host's slot, and the log lines.
+extension Exchange {
+    fileprivate enum Repair { case reconcile, inline }
 
     /// The one repair the host's code allows on this arm (SPEC.md: own → `diverged`,
     /// joined → `cache_miss`); any other pairing is an ordinary failure.
-    private func repair(for code: AppMessage.ErrorCode) -> Repair? {
+    fileprivate func repair(for code: AppMessage.ErrorCode) -> Repair? {
         switch (provider.kind, code) {
         case (.own, .diverged): .reconcile
         case (.joined, .cacheMiss): .inline
@@ -59,7 +63,7 @@ struct Exchange: Sendable {
     }
 
     /// Runs a repair; returns the failure if it could not be made.
-    private func run(_ repair: Repair, _ plan: inout ConversationPlan, host: DeviceRecord) async -> InferenceError? {
+    fileprivate func run(_ repair: Repair, _ plan: inout ConversationPlan, host: DeviceRecord) async -> InferenceError? {
         switch repair {
         case .inline:
             note("cache_miss: retrying once with the whole conversation inline")
@@ -79,12 +83,12 @@ struct Exchange: Sendable {
         return nil
     }
 
-    private func sendCancel(_ requestID: Bytes16, to host: DeviceRecord) async {
+    fileprivate func sendCancel(_ requestID: Bytes16, to host: DeviceRecord) async {
         // Not cancellation-aware: it goes out even when the consumer's cancellation got us here.
         _ = await provider.courier.send(.cancel(requestID: requestID), to: host)
     }
 
-    private func fail(_ error: InferenceError) -> InferenceError {
+    fileprivate func fail(_ error: InferenceError) -> InferenceError {
         note("failed: \(error)")
         return error
     }
