@@ -37,6 +37,8 @@ let package = Package(
         .target(name: "Routing", dependencies: ["Inference", "Storage", "Wire", "Signing"]),
         // On-device models: hub catalog, honest sizes, resumable downloads, the model store.
         .target(name: "ModelStore", dependencies: ["Storage", "CCurl"]),
+        // The guest's relay-routed providers: own and joined Homebase, watchdog ladder, repairs.
+        .target(name: "RelayRouting", dependencies: ["Courier", "Routing", "Inference", "Sealing", "Wire", "Signing"]),
 
         // The relay: sessions by key, routing, mailbox, limits, metrics. Never imports Sealing.
         .target(name: "RelayServer", dependencies: ["Transport", "Wire", "Storage", "Signing"]),
@@ -68,7 +70,8 @@ let package = Package(
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "Inference", "Storage", "Wire", "Signing"]),
         .testTarget(name: "PeerLinkTests", dependencies: ["PeerLink", "Transport", "Wire", "Signing"]),
         .testTarget(name: "RelayServerTests", dependencies: ["RelayServer", "Transport", "Wire", "Signing"]),
-        .testTarget(name: "CourierTests", dependencies: ["Courier", "PeerLink", "Sealing", "Wire", "Signing", "Transport"]),
+        .testTarget(name: "CourierTests", dependencies: ["Courier", "PeerLink", "Sealing", "Wire", "Signing", "Transport", "RelayServer"]),
+        .testTarget(name: "RelayRoutingTests", dependencies: ["RelayRouting", "Courier", "Routing", "Inference", "Sealing", "Wire", "Signing", "PeerLink", "RelayServer", "Transport"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "Storage"], exclude: ["peers"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference"], exclude: ["peers"]),

@@ -25,7 +25,7 @@ func done(_ id: Bytes16) -> AppMessage.Done { .init(requestID: id, promptTokens:
 @Suite("requests with streamed replies")
 struct RequestTests {
     @Test func aStreamedReplyOf100ChunksArrivesExactly() async throws {
-        let relay = try ScriptedRelay(), loop = try TestLoop()
+        let relay = try LiveRelay(), loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
         let (guest, host) = try await pair(relay, loop)
         let (outcome, stream) = await guest.courier.sendRequest(request(1), to: host.record)
@@ -55,7 +55,7 @@ struct RequestTests {
     }
 
     @Test func aSplitRequestIsAnsweredOnTheStreamOfItsLastPart() async throws {
-        let relay = try ScriptedRelay(), loop = try TestLoop()
+        let relay = try LiveRelay(), loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
         let (guest, host) = try await pair(relay, loop)
         let big = request(3, text: String(repeating: "a long inlined conversation ", count: 4000))  // ~110 KB
@@ -71,7 +71,7 @@ struct RequestTests {
     }
 
     @Test func twoConcurrentRequestsAreNotMixedUp() async throws {
-        let relay = try ScriptedRelay(), loop = try TestLoop()
+        let relay = try LiveRelay(), loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
         let (guest, host) = try await pair(relay, loop)
         async let first = guest.courier.sendRequest(request(1, text: "one"), to: host.record)
@@ -95,23 +95,21 @@ struct RequestTests {
     }
 
     @Test func aTamperedChunkIsAStreamFailure() async throws {
-        let relay = try ScriptedRelay(), loop = try TestLoop()
+        let relay = try LiveRelay(), loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
         let (guest, host) = try await pair(relay, loop)
-        let chunks = Mutex(0)
-        relay.update {
-            $0.liveHook = { p in
-                guard p.first == SealedPayload.streamChunkTag else { return [p] }
-                let n = chunks.withLock { $0 += 1; return $0 }
-                var t = p
-                if n == 3 { t[t.count - 1] ^= 0x80 }  // the tag of the third chunk
-                return [t]
-            }
-        }
         let (_, stream) = await guest.courier.sendRequest(request(1), to: host.record)
-        let w = try await writer(on: host, for: id16(1))
-        for i in 0..<5 { _ = await w.chunk(text: "c\(i)") }
-        _ = await w.finish(done: done(id16(1)))
+        // The host's stream as ReplyWriter seals it, written raw so the third chunk's tag can
+        // be flipped on the way (what a tampering relay would deliver).
+        let d = try #require(try await firstRequest(on: host))
+        let sealer = try StreamSealer(secret: try #require(d.streamSecret))
+        var frames = try (0..<5).map { i in
+            SealedPayload.streamChunkBytes(streamID: d.messageID, chunk: try sealer.seal(Array("c\(i)".utf8), final: false))
+        }
+        frames.append(SealedPayload.streamChunkBytes(streamID: d.messageID, chunk: try sealer.seal([], final: true)))
+        frames[2][frames[2].count - 1] ^= 0x80  // the tag of the third chunk
+        _ = await host.sendRaw(frames, to: guest.record)
+        _ = await host.courier.send(.done(done(id16(1))), to: guest.record)
         let replies = try await collect(stream)
         let failures = replies.compactMap { if case .streamFailure(let e) = $0 { e } else { nil } }
         // The tampered chunk, the gap it leaves (two chunks and the final), `done` without a final.
@@ -122,7 +120,7 @@ struct RequestTests {
     }
 
     @Test func cancelStopsDelivery() async throws {
-        let relay = try ScriptedRelay(), loop = try TestLoop()
+        let relay = try LiveRelay(), loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
         let (guest, host) = try await pair(relay, loop)
         let (_, stream) = await guest.courier.sendRequest(request(1), to: host.record)
@@ -144,7 +142,7 @@ struct RequestTests {
     }
 
     @Test func stopEndsEveryReplyStreamAndTheWriterSeesIt() async throws {
-        let relay = try ScriptedRelay(), loop = try TestLoop()
+        let relay = try LiveRelay(), loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
         let (guest, host) = try await pair(relay, loop)
         let (_, stream) = await guest.courier.sendRequest(request(1), to: host.record)
@@ -159,7 +157,7 @@ struct RequestTests {
     }
 
     @Test func aReplyFromAnotherDeviceDoesNotReachTheStream() async throws {
-        let relay = try ScriptedRelay(), loop = try TestLoop()
+        let relay = try LiveRelay(), loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
         let ig = try identity("guest"), ih = try identity("host"), im = try identity("meddler")
         let guest = try Device(ig, knows: [ih.record, im.record], relay: relay, loop: loop)

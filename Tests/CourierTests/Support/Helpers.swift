@@ -53,7 +53,7 @@ final class Device: Sendable {
     var events: [CourierEvent] { heard.withLock { $0 } }
     var messages: [AppMessage] { deliveries.map(\.message) }
 
-    init(_ identity: DeviceIdentity, knows: [DeviceRecord], relay: ScriptedRelay, loop: TestLoop,
+    init(_ identity: DeviceIdentity, knows: [DeviceRecord], relay: LiveRelay, loop: TestLoop,
          _ tweak: (inout Courier.Configuration) -> Void = { _ in }) throws {
         self.identity = identity
         var link = try PeerLink.Configuration(relayURL: relay.url)
@@ -61,6 +61,8 @@ final class Device: Sendable {
         link.pingInterval = .milliseconds(100)
         link.deadLinkTimeout = .seconds(5)
         link.liveTimeout = .seconds(5)
+        link.connectTimeout = .seconds(5)
+        link.authTimeout = .seconds(5)
         var c = Courier.Configuration()
         c.sweepInterval = .milliseconds(20)
         tweak(&c)
@@ -83,8 +85,8 @@ func identity(_ name: String) throws -> DeviceIdentity {
     try DeviceIdentity.generate(name: name, now: 1_700_000_000_000)
 }
 
-/// Two devices that know each other, connected through one scripted relay.
-func pair(_ relay: ScriptedRelay, _ loop: TestLoop,
+/// Two devices that know each other, connected through one relay.
+func pair(_ relay: LiveRelay, _ loop: TestLoop,
           _ tweak: (inout Courier.Configuration) -> Void = { _ in }) async throws -> (Device, Device) {
     let ia = try identity("guest"), ib = try identity("host")
     let a = try Device(ia, knows: [ib.record], relay: relay, loop: loop, tweak)
@@ -121,4 +123,14 @@ func text(of replies: [Reply]) -> String {
     var bytes: [UInt8] = []
     for case .chunk(let d, _) in replies { bytes += d }
     return String(decoding: bytes, as: UTF8.self)
+}
+
+extension Device {
+    /// Writes sealed payloads straight onto this device's link, as they are (a relay that drops,
+    /// tampers or replays would deliver exactly these bytes), one after the other.
+    func sendRaw(_ payloads: [[UInt8]], to recipient: DeviceRecord) async -> [LiveOutcome] {
+        var outcomes: [LiveOutcome] = []
+        for p in payloads { outcomes.append(await courier.link.sendLive(to: recipient.signingKey, payload: p)) }
+        return outcomes
+    }
 }

@@ -1,0 +1,101 @@
+import Courier
+import Inference
+import Sealing
+import Signing
+import Wire
+
+/// One call of `HomebaseProvider.stream`: at most two attempts (one repair), then the answer
+/// or the failure.
+struct Exchange: Sendable {
+    typealias Sink = AsyncThrowingStream<ChatEvent, Error>.Continuation
+
+    let provider: HomebaseProvider
+    let sink: Sink
+
+    /// Streams the answer into the sink; returns the failure, or nil when answered.
+    func answer(_ request: ChatRequest) async -> InferenceError? {
+        // Belt and braces: the router already sends these on-device.
+        if request.carriesTools {
+            return fail(.modelUnavailable("requests that carry tools are answered on-device only, never sent to a Homebase"))
+        }
+        let key = provider.hostKey
+        guard let host = provider.directory.record(for: key) else {
+            return fail(.unreachable("no device record for Homebase \(short(key))"))
+        }
+        var plan = ConversationPlan(messages: request.messages.map(AppMessage.ChatMessage.init))
+        plan.assume(held: provider.ledger.heldPrefix(host: key, conversation: plan.conversationID))
+        var repaired = false
+        while true {
+            if Task.isCancelled { return .cancelled }
+            switch await attempt(request, plan, to: host) {
+            case .answered:
+                provider.ledger.record(host: key, conversation: plan.conversationID, prefix: plan.fullHash)
+                return nil
+            case .notDelivered(let error):
+                return fail(error)
+            case .failed(let error, let requestID, let code, let producedText):
+                provider.ledger.forget(host: key, conversation: plan.conversationID)
+                if !repaired, !producedText, let code, let repair = repair(for: code) {
+                    repaired = true
+                    if let failure = await run(repair, &plan, host: host) { return fail(failure) }
+                    continue
+                }
+                await sendCancel(requestID, to: host)
+                return fail(error)
+            }
+        }
+    }
+
+}
+
+// The repairs, the cancel that frees the host's slot, and the log lines.
+extension Exchange {
+    fileprivate enum Repair { case reconcile, inline }
+
+    /// The one repair the host's code allows on this arm (SPEC.md: own → `diverged`,
+    /// joined → `cache_miss`); any other pairing is an ordinary failure.
+    fileprivate func repair(for code: AppMessage.ErrorCode) -> Repair? {
+        switch (provider.kind, code) {
+        case (.own, .diverged): .reconcile
+        case (.joined, .cacheMiss): .inline
+        default: nil
+        }
+    }
+
+    /// Runs a repair; returns the failure if it could not be made.
+    fileprivate func run(_ repair: Repair, _ plan: inout ConversationPlan, host: DeviceRecord) async -> InferenceError? {
+        switch repair {
+        case .inline:
+            note("cache_miss: retrying once with the whole conversation inline")
+            plan.inlineAll()
+        case .reconcile:
+            // An inline request that diverged has nothing to reconcile: the retry is the repair.
+            guard let delta = plan.reconcilingDelta() else {
+                note("diverged on an inline request: retrying once")
+                return nil
+            }
+            note("diverged: sending the sync-delta of \(delta.appended.count) message(s) and retrying once")
+            // Live, on the same link as the retry that follows: the relay forwards a
+            // connection's frames in order, so the host applies it before the retry arrives.
+            let outcome = await provider.courier.send(.syncDelta(delta), to: host)
+            guard outcome == .sent else { return .unreachable("the sync-delta repair was not delivered: \(outcome)") }
+        }
+        return nil
+    }
+
+    fileprivate func sendCancel(_ requestID: Bytes16, to host: DeviceRecord) async {
+        // Not cancellation-aware: it goes out even when the consumer's cancellation got us here.
+        _ = await provider.courier.send(.cancel(requestID: requestID), to: host)
+    }
+
+    fileprivate func fail(_ error: InferenceError) -> InferenceError {
+        note("failed: \(error)")
+        return error
+    }
+
+    private func note(_ line: String) {
+        provider.log?("homebase \(short(provider.hostKey)) (\(provider.brain.rawValue)): \(line)")
+    }
+}
+
+func short(_ key: PublicKey) -> String { String(key.hex.prefix(8)) + "…" }

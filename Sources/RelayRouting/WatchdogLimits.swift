@@ -1,0 +1,27 @@
+/// The watchdog ladder of one relayed request (DESIGN.md, "The routing contract"). Each rung
+/// that fires ends the request with `InferenceError.timeout(rung)` and the caller falls back.
+/// Every limit is configurable: tests use milliseconds.
+public struct WatchdogLimits: Sendable, Equatable {
+    /// From sending the request to the host's `accept` (10 s). A sleeping or vanished host is
+    /// usually caught at once by the relay's `not-here`; this catches a host that is connected
+    /// but not answering.
+    public var accept: Duration
+    /// From `accept` to the first text of the answer (90 s): room for a cold model to load.
+    public var firstOutput: Duration
+    /// The longest silence between chunks once text has begun (30 s).
+    public var stall: Duration
+
+    public init(accept: Duration = .seconds(10), firstOutput: Duration = .seconds(90), stall: Duration = .seconds(30)) {
+        self.accept = accept
+        self.firstOutput = firstOutput
+        self.stall = stall
+    }
+
+    func limit(_ rung: Watchdog.Rung) -> Duration {
+        switch rung {
+        case .accept: accept
+        case .firstOutput: firstOutput
+        case .stall: stall
+        }
+    }
+}

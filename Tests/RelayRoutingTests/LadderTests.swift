@@ -1,0 +1,62 @@
+import Courier
+import Inference
+@testable import RelayRouting
+import Testing
+import Wire
+
+@Suite("the watchdog ladder, in milliseconds")
+struct LadderTests {
+    @Test func noAcceptFiresTheAcceptRungAndCancels() async throws {
+        let scene = try await Scene([.neverAccept])
+        defer { scene.stop() }
+        let seen = try await read(scene.provider(.own, .short(.accept)), ChatRequest(model: "tiny", messages: chat("hi")))
+        #expect(seen.inferenceError == .timeout("accept"))
+        try await eventually("cancel at the host") { scene.host.cancels.count == 1 }
+        #expect(scene.host.cancels == scene.host.requests.map(\.requestID))
+    }
+
+    @Test func acceptWithoutOutputFiresTheFirstOutputRungAndCancels() async throws {
+        let scene = try await Scene([.acceptThenSilence])
+        defer { scene.stop() }
+        let seen = try await read(scene.provider(.own, .short(.firstOutput)), ChatRequest(model: "tiny", messages: chat("hi")))
+        #expect(seen.inferenceError == .timeout("first output"))
+        #expect(seen.events.isEmpty)
+        try await eventually("cancel at the host") { scene.host.cancels == scene.host.requests.map(\.requestID) }
+    }
+
+    @Test func silenceMidStreamFiresTheStallRungAfterThePartialTextWasSeen() async throws {
+        let scene = try await Scene([.outputThenSilence(["Once ", "upon"])])
+        defer { scene.stop() }
+        let seen = try await read(scene.provider(.own, .short(.stall)), ChatRequest(model: "tiny", messages: chat("a story")))
+        #expect(seen.inferenceError == .timeout("stall"))
+        // The caller holds the partial text: its fallback continues from here.
+        #expect(seen.text == "Once upon" && !seen.done)
+        try await eventually("cancel at the host") { scene.host.cancels == scene.host.requests.map(\.requestID) }
+        // Nothing is believed held after a failure: the next request inlines.
+        #expect(scene.ledger.count == 0)
+    }
+
+    @Test func aHostDroppingOfflineMidStreamStallsWithThePartialText() async throws {
+        let scene = try await Scene([.outputThenOffline(["partial"])])
+        defer { scene.stop() }
+        let seen = try await read(scene.provider(.own, .short(.stall)), ChatRequest(model: "tiny", messages: chat("hi")))
+        #expect(seen.inferenceError == .timeout("stall") && seen.text == "partial")
+    }
+
+    @Test func aTruncatedStreamIsInterruptedAndCancelled() async throws {
+        let scene = try await Scene([.outputThenTruncatedDone(["half"])])
+        defer { scene.stop() }
+        let seen = try await read(scene.provider(), ChatRequest(model: "tiny", messages: chat("hi")))
+        #expect(seen.inferenceError == .interrupted && seen.text == "half" && !seen.done)
+        try await eventually("cancel at the host") { scene.host.cancels == scene.host.requests.map(\.requestID) }
+    }
+
+    @Test func aConsumerWalkingAwayCancelsAtTheHost() async throws {
+        let scene = try await Scene([.outputThenSilence(["one", "two"])])
+        defer { scene.stop() }
+        let seen = try await read(scene.provider(), ChatRequest(model: "tiny", messages: chat("hi")), stopAfter: 1)
+        #expect(seen.events.count == 1 && seen.failure == nil)
+        try await eventually("cancel at the host") { scene.host.cancels.count == 1 }
+        #expect(scene.host.cancels == scene.host.requests.map(\.requestID))
+    }
+}

@@ -1,0 +1,110 @@
+import Courier
+import Inference
+@testable import RelayRouting
+import Testing
+import Wire
+
+@Suite("exactly one repair, then failure")
+struct RepairTests {
+    static let conversation = chat("hi", "hello", "tell me more", "sure", "go on")
+
+    @Test func divergedOnceSendsOneSyncDeltaThenRetriesOnce() async throws {
+        let scene = try await Scene([.error(.diverged), .answer(["repaired"])])
+        defer { scene.stop() }
+        let plan = scene.believeHostHolds(3, of: Self.conversation)
+        let seen = try await read(scene.provider(.own), ChatRequest(model: "tiny", messages: Self.conversation))
+        #expect(seen.failure == nil && seen.done && seen.text == "repaired")
+        // The peer saw: the request, exactly one sync-delta, the retried request. No cancel.
+        let kinds = scene.host.seen.map(kind)
+        #expect(kinds == ["request", "sync-delta", "request"])
+        let delta = try #require(scene.host.deltas.first)
+        // From the empty prefix to what the request extends.
+        #expect(delta.basePrefixHash == .zero && delta.resultingPrefixHash == plan.prefixHash)
+        #expect(delta.conversationID == plan.conversationID)
+        #expect(delta.appended.map(\.content) == ["hi", "hello", "tell me more"])
+        let (first, retry) = (scene.host.requests[0], scene.host.requests[1])
+        #expect(first.requestID != retry.requestID)
+        #expect(retry.prefixHash == plan.prefixHash && !retry.inline && retry.messages == first.messages)
+        #expect(retry.messages.map(\.content) == ["sure", "go on"])
+        #expect(scene.host.cancels.isEmpty)
+        #expect(scene.ledger.heldPrefix(host: scene.host.record.signingKey, conversation: plan.conversationID) == plan.fullHash)
+    }
+
+    @Test func divergedTwiceFailsAfterOneRepairAndCancels() async throws {
+        let scene = try await Scene([.error(.diverged)])
+        defer { scene.stop() }
+        _ = scene.believeHostHolds(3, of: Self.conversation)
+        let seen = try await read(scene.provider(.own), ChatRequest(model: "tiny", messages: Self.conversation))
+        #expect(seen.inferenceError == .remote(code: "diverged", message: "scripted 4"))
+        try await eventually("cancel at the host") { scene.host.cancels.count == 1 }
+        #expect(scene.host.seen.map(kind) == ["request", "sync-delta", "request", "cancel"])
+        #expect(scene.host.cancels == [scene.host.requests[1].requestID])
+        #expect(scene.ledger.count == 0)
+    }
+
+    @Test func cacheMissOnceRetriesOnceInline() async throws {
+        let scene = try await Scene([.error(.cacheMiss), .answer(["from the top"])])
+        defer { scene.stop() }
+        let plan = scene.believeHostHolds(3, of: Self.conversation)
+        let seen = try await read(scene.provider(.joined), ChatRequest(model: "tiny", messages: Self.conversation))
+        #expect(seen.done && seen.text == "from the top")
+        #expect(scene.host.seen.map(kind) == ["request", "request"])  // no sync-delta to another account
+        let (first, retry) = (scene.host.requests[0], scene.host.requests[1])
+        #expect(!first.inline && first.prefixHash == plan.prefixHash && first.messages.count == 2)
+        #expect(retry.inline && retry.prefixHash == .zero && retry.messages.count == Self.conversation.count)
+        #expect(first.requestID != retry.requestID && scene.host.cancels.isEmpty)
+    }
+
+    @Test func cacheMissTwiceFailsAfterOneRepairAndCancels() async throws {
+        let scene = try await Scene([.error(.cacheMiss)])
+        defer { scene.stop() }
+        _ = scene.believeHostHolds(3, of: Self.conversation)
+        let seen = try await read(scene.provider(.joined), ChatRequest(model: "tiny", messages: Self.conversation))
+        #expect(seen.inferenceError == .remote(code: "cache_miss", message: "scripted 5"))
+        try await eventually("cancel at the host") { scene.host.cancels.count == 1 }
+        #expect(scene.host.seen.map(kind) == ["request", "request", "cancel"])
+    }
+
+    @Test func aRepairCodeFromTheOtherArmIsAnOrdinaryFailure() async throws {
+        // `diverged` from a joined host and `cache_miss` from the own host: no repair applies.
+        for (kind, code, name): (HomebaseProvider.Kind, AppMessage.ErrorCode, String) in
+            [(.joined, .diverged, "diverged"), (.own, .cacheMiss, "cache_miss")] {
+            let scene = try await Scene([.error(code), .answer(["no"])])
+            defer { scene.stop() }
+            _ = scene.believeHostHolds(3, of: Self.conversation)
+            let seen = try await read(scene.provider(kind), ChatRequest(model: "tiny", messages: Self.conversation))
+            #expect(seen.inferenceError == .remote(code: name, message: "scripted \(code.rawValue)"))
+            try await eventually("cancel at the host") { scene.host.cancels.count == 1 }
+            #expect(scene.host.requests.count == 1 && scene.host.deltas.isEmpty)
+        }
+    }
+}
+
+@Suite("the host's error codes are ordinary failures")
+struct HostErrorTests {
+    @Test(arguments: [
+        (AppMessage.ErrorCode.modelUnavailable, InferenceError.modelUnavailable("scripted 1")),
+        (.hostError, .remote(code: "host_error", message: "scripted 2")),
+        (.busy, .remote(code: "busy", message: "scripted 3")),
+        (.revoked, .remote(code: "revoked", message: "scripted 6")),
+        (.badRequest, .remote(code: "bad_request", message: "scripted 7")),
+        (AppMessage.ErrorCode(rawValue: 99), .remote(code: "host_error", message: "scripted 99")),
+    ])
+    func anErrorFailsAtOnceWithoutRetryAndCancels(code: AppMessage.ErrorCode, expected: InferenceError) async throws {
+        let scene = try await Scene([.error(code), .answer(["never"])])
+        defer { scene.stop() }
+        let seen = try await read(scene.provider(), ChatRequest(model: "tiny", messages: chat("hi")))
+        #expect(seen.inferenceError == expected && seen.events.isEmpty)
+        try await eventually("cancel at the host") { scene.host.cancels.count == 1 }
+        #expect(scene.host.seen.map(kind) == ["request", "cancel"])
+    }
+}
+
+func kind(_ m: AppMessage) -> String {
+    switch m {
+    case .request: "request"
+    case .syncDelta: "sync-delta"
+    case .cancel: "cancel"
+    default: "other"
+    }
+}
