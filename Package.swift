@@ -38,7 +38,7 @@ let package = Package(
         // On-device models: hub catalog, honest sizes, resumable downloads, the model store.
         .target(name: "ModelStore", dependencies: ["Storage", "CCurl"]),
         // The guest's relay-routed providers: own and joined Homebase, watchdog ladder, repairs.
-        .target(name: "RelayRouting", dependencies: ["Courier", "Routing", "Inference", "Sealing", "Wire", "Signing"]),
+        .target(name: "RelayRouting", dependencies: ["Courier", "PeerLink", "Routing", "Inference", "Sealing", "Wire", "Signing"]),
 
         // The relay: sessions by key, routing, mailbox, limits, metrics. Never imports Sealing.
         .target(name: "RelayServer", dependencies: ["Transport", "Wire", "Storage", "Signing"]),
