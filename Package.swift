@@ -42,6 +42,10 @@ let package = Package(
         .target(name: "RelayServer", dependencies: ["Transport", "Wire", "Storage", "Signing"]),
         .executableTarget(name: "homebase-relay", dependencies: ["RelayServer"]),
 
+        // The guest: on-device llama-server, fallback runner, router wiring; `guest` is its CLI.
+        .target(name: "GuestAgent", dependencies: ["Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire"]),
+        .executableTarget(name: "guest", dependencies: ["GuestAgent"]),
+
         // Writes protocol/vectors/ (make vectors).
         .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing"]),
 
@@ -68,5 +72,6 @@ let package = Package(
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "Storage"], exclude: ["peers"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference"], exclude: ["peers"]),
+        .testTarget(name: "GuestAgentTests", dependencies: ["GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire"]),
     ]
 )
