@@ -107,7 +107,7 @@ struct Leg {
 
     func answer(_ meta: inout AnswerMetadata) -> Answer {
         if let f = firstToken { meta.timeToFirstTokenMs = Self.ms(f - start) }
-        if let a = legFirstToken, let b = end {
+        if meta.brain != .floor, let a = legFirstToken, let b = end {
             let seconds = Self.ms(b - a) / 1000
             let tokens = usage?.completionTokens ?? chunks
             if seconds > 0, tokens > 0 { meta.tokensPerSecond = Double(tokens) / seconds }
