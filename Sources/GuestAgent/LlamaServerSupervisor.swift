@@ -104,6 +104,17 @@ public actor LlamaServerSupervisor {
         }
     }
 
+    /// A request to `endpoint` found no server there: stop that process (if it is still the
+    /// running one) and count it as a crash, so the next `endpoint(for:)` restarts it.
+    public func unresponsive(_ endpoint: Endpoint, why: String) async {
+        guard let r = running, r.endpoint == endpoint else { return }
+        running = nil
+        let ranFor = ContinuousClock.now - r.startedAt
+        if let status = r.child.exitStatus() { return noteCrash(ChildProcess.describe(status), ranFor: ranFor) }
+        await r.child.terminate(grace: configuration.stopGrace)
+        noteCrash("unresponsive: \(why)", ranFor: ranFor)
+    }
+
     /// Stops the server (SIGTERM, SIGKILL after the grace) and refuses later starts.
     public func stop() async {
         stopped = true

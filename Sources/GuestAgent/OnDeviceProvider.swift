@@ -18,11 +18,21 @@ public struct OnDeviceProvider: ChatProvider {
         let (events, out) = AsyncThrowingStream.makeStream(of: ChatEvent.self)
         let task = Task { [supervisor, model, timeouts] in
             do {
-                let endpoint = try await supervisor.endpoint(for: model)
-                let client = OpenAIChatClient(.init(baseURL: endpoint.url, timeouts: timeouts, brain: .onDevice))
-                var local = request
-                local.model = endpoint.alias
-                for try await event in client.stream(local) { out.yield(event) }
+                // A server that died a moment ago may not be reaped yet: a request it cannot
+                // take before any output restarts it once, instead of failing the answer.
+                for attempt in 1...2 {
+                    let endpoint = try await supervisor.endpoint(for: model)
+                    let client = OpenAIChatClient(.init(baseURL: endpoint.url, timeouts: timeouts, brain: .onDevice))
+                    var local = request
+                    local.model = endpoint.alias
+                    var yielded = false
+                    do {
+                        for try await event in client.stream(local) { yielded = true; out.yield(event) }
+                        break
+                    } catch InferenceError.unreachable(let why) where !yielded && attempt == 1 {
+                        await supervisor.unresponsive(endpoint, why: why)
+                    }
+                }
                 out.finish()
             } catch let error as GuestError {
                 out.finish(throwing: InferenceError.unreachable("on-device engine: \(error)"))
