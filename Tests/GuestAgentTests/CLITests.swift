@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+@testable import GuestAgent
 import Sealing
 import Testing
 
@@ -26,7 +27,9 @@ import Testing
         configDir = base + "/config"
     }
 
-    func guest(_ args: String...) throws -> Run {
+    func guest(_ args: String...) throws -> Run { try guest(args, input: nil) }
+
+    func guest(_ args: [String], input: String?) throws -> Run {
         guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
             throw SetupError("\(Self.binary) missing: swift build --build-tests first")
         }
@@ -40,8 +43,13 @@ import Testing
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
-        p.standardInput = FileHandle.nullDevice
+        let stdin = Pipe()
+        p.standardInput = input == nil ? FileHandle.nullDevice : stdin
         try p.run()
+        if let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+        }
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
@@ -154,4 +162,43 @@ import Testing
         #expect(r.out.hasPrefix("[No brain was reachable: no local model is installed."))
         #expect(r.out.contains("[no brain (floor notice)"))
     }
+
+    /// A dead local endpoint: the answer comes from the tiny model, the dim line says why, the
+    /// log and `status` show the fallback.
+    @Test func deadLocalEndpointFallsBackOnDeviceVisibly() throws {
+        let tiny = try Engine.tiny()
+        for (name, value) in [("model.source", "external"), ("ollama.model", "llama3.1:8b")] {
+            #expect(try guest("settings", "set", name, value, "--data-dir", dataDir).status == 0)
+        }
+        let port = try #require(try? deadLoopbackPort())
+        try Data(#"{"url": "http://127.0.0.1:\#(port)", "models": ["llama3.1:8b"]}"#.utf8)
+            .write(to: URL(fileURLWithPath: dataDir + "/runtime.json"))
+        let r = try guest("chat", "--model-path", tiny.path, "--max-tokens", "8", "hello", "--data-dir", dataDir)
+        #expect(r.status == 0, "\(r.err)")
+        let last = try #require(r.out.split(separator: "\n").last)
+        #expect(last.hasPrefix("[on-device · "))
+        #expect(last.contains("fell back: local-endpoint failed (runtime unreachable"))
+        let status = try guest("status", "--data-dir", dataDir)
+        #expect(status.out.contains("route:         external (local endpoint http://127.0.0.1:\(port))"))
+        #expect(status.out.contains("last fallback:") && status.out.contains("local-endpoint failed"))
+        #expect(!(try String(contentsOfFile: dataDir + "/guest.log", encoding: .utf8)).contains("hello"))
+    }
+
+    @Test func interactiveChatKeepsGoingUntilExit() throws {
+        let r = try guest(["chat", "--demo-model", "--data-dir", dataDir], input: "first\nsecond\n/exit\nnever\n")
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.components(separatedBy: "[demo model: scripted, not real inference]").count == 3)
+    }
+
+    @Test func toolsRunTheAgentLoopOnTheTinyModel() throws {
+        let tiny = try Engine.tiny()
+        let r = try guest("chat", "--tools", "--allow-dir", dataDir, "--model-path", tiny.path, "--max-tokens", "8",
+                          "what time is it", "--data-dir", dataDir)
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasPrefix("[model tiny-seed0, runtime gguf]"))
+        #expect(try guest("chat", "--allow-dir", dataDir, "hi", "--data-dir", dataDir).status == 2)
+    }
 }
+
+/// A loopback port nothing listens on (bound, then closed).
+func deadLoopbackPort() throws -> UInt16 { try freeLoopbackPort() }
