@@ -5,7 +5,7 @@ import Sealing
 import Testing
 
 /// The built `guest` executable, run as a user would.
-@Suite struct CLITests {
+@Suite(.serialized) struct CLITests {
     struct Run {
         var status: Int32
         var out: String
