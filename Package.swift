@@ -47,6 +47,9 @@ let package = Package(
         // The workstation agent: verified runtime, signed adverts, inference served through the relay.
         .target(name: "HomebaseAgent", dependencies: ["Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage"]),
         .executableTarget(name: "homebase", dependencies: ["HomebaseAgent"]),
+        // The guest: on-device llama-server, fallback runner, router wiring; `guest` is its CLI.
+        .target(name: "GuestAgent", dependencies: ["Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire"]),
+        .executableTarget(name: "guest", dependencies: ["GuestAgent"]),
 
         // Writes protocol/vectors/ (make vectors).
         .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing"]),
@@ -76,5 +79,6 @@ let package = Package(
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "Storage"], exclude: ["peers"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference"], exclude: ["peers"]),
         .testTarget(name: "HomebaseAgentTests", dependencies: ["HomebaseAgent", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "Transport"], exclude: ["peers"]),
+        .testTarget(name: "GuestAgentTests", dependencies: ["GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire"]),
     ]
 )

@@ -1,0 +1,49 @@
+import Inference
+
+/// What an answer carries besides its text: who answered, who was tried first and why they
+/// failed, where a fallback took over, and how fast it went. Never a prompt or the answer.
+public struct AnswerMetadata: Sendable, Equatable, Codable {
+    /// A brain that was tried and failed, with its error in words.
+    public struct Attempt: Sendable, Equatable, Codable {
+        public var brain: BrainKind
+        public var why: String
+    }
+
+    /// The brain whose output ended the answer (`.floor` for the notice).
+    public var brain: BrainKind
+    /// The router's reason for its choice (`RouteDecision.reason`).
+    public var routeReason: String
+    /// Brains that failed, in order, before `brain` answered.
+    public var tried: [Attempt] = []
+    /// UTF-8 offset in the answer's text where the fallback's continuation starts; nil when
+    /// no fallback happened after output.
+    public var seamOffset: Int?
+    /// From the start of the run to the first text, in milliseconds.
+    public var timeToFirstTokenMs: Double?
+    /// Generated tokens per second of the brain that answered (usage when reported, else the
+    /// number of text chunks), from its first token to its end.
+    public var tokensPerSecond: Double?
+    /// Completion tokens of the brain that answered, when it reported usage.
+    public var completionTokens: Int?
+    public var finishReason: String?
+
+    /// True when another brain than the chosen one answered.
+    public var fellBack: Bool { !tried.isEmpty }
+
+    /// The dim line after an answer: "on-device · first token 8 ms · 4,900 tok/s".
+    public var summaryLine: String {
+        var parts = [brain == .floor ? "no brain (floor notice)" : brain.rawValue]
+        if let t = timeToFirstTokenMs { parts.append("first token \(Self.ms(t))") }
+        if let r = tokensPerSecond { parts.append("\(Int(r.rounded())) tok/s") }
+        if let last = tried.last { parts.append("fell back: \(last.brain.rawValue) failed (\(last.why))") }
+        return parts.joined(separator: " · ")
+    }
+
+    static func ms(_ v: Double) -> String { v < 10 ? String(format: "%.1f ms", v) : "\(Int(v.rounded())) ms" }
+}
+
+/// An answer: its whole text and its metadata.
+public struct Answer: Sendable, Equatable {
+    public var text: String
+    public var metadata: AnswerMetadata
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Inference
+import Routing
+
+/// Runs a request on the brain the router chose and, on any ordinary failure, the same request
+/// on the on-device brain: silently for the reader, visibly in the log and the metadata.
+///
+/// After partial output the fallback continues the answer (`ChatRequest.continuation` is the
+/// text already shown), so the reader never sees it restart. Fallback goes only toward the
+/// device in hand, never to a cloud. Requests with tools go on-device directly (the router
+/// decides so). When the on-device brain fails too, the floor notice ends the answer.
+public struct AnswerRunner: Sendable {
+    public let router: Router
+    /// The on-device brain for a local model (the product's factory `onDevice(model:)`).
+    public let onDevice: @Sendable (LocalModel) -> any ChatProvider
+    /// One line per fallback or failure; never a prompt or an answer.
+    public let log: @Sendable (String) -> Void
+
+    public init(router: Router, onDevice: @escaping @Sendable (LocalModel) -> any ChatProvider,
+                log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.router = router; self.onDevice = onDevice; self.log = log
+    }
+
+    /// Streams the answer through `onText` and returns it whole. Never throws for a brain's
+    /// failure; only cancellation ends it early (`CancellationError`).
+    public func run(_ request: ChatRequest, onText: @Sendable (String) -> Void = { _ in }) async throws -> Answer {
+        let routed = router.provider(for: request)
+        let decision = routed.decision
+        var leg = Leg(start: .now)
+        var meta = AnswerMetadata(brain: routed.brain, routeReason: decision.reason)
+        let first = await leg.run(routed, request, onText)
+        if case .finished = first { return leg.answer(&meta) }
+        if case .cancelled = first { throw CancellationError() }
+        guard case .failed(let why) = first else { return leg.answer(&meta) }
+        meta.tried.append(.init(brain: routed.brain, why: why))
+
+        var current: any ChatProvider = routed.brain == .onDevice ? FloorProvider(why: why) : onDevice(decision.localModel)
+        while true {
+            log("fallback: \(meta.tried.last!.brain.rawValue) failed (\(why)) after \(leg.text.utf8.count) bytes; continuing on \(current.brain.rawValue)")
+            var next = request
+            if !leg.text.isEmpty {
+                next.continuation = (request.continuation ?? "") + leg.text
+                meta.seamOffset = leg.text.utf8.count
+            }
+            meta.brain = current.brain
+            let outcome = await leg.run(current, next, onText)
+            switch outcome {
+            case .finished: return leg.answer(&meta)
+            case .cancelled: throw CancellationError()
+            case .failed(let again):
+                meta.tried.append(.init(brain: current.brain, why: again))
+                // The floor never fails; after the on-device brain only the floor is left.
+                current = FloorProvider(why: "\(why); then on-device: \(again)")
+            }
+        }
+    }
+}
+
+/// One brain's run inside an answer, and the text shown so far across all of them.
+struct Leg {
+    enum Outcome { case finished, failed(String), cancelled }
+
+    let start: ContinuousClock.Instant
+    var text = ""
+    var firstToken: ContinuousClock.Instant?
+    var legFirstToken: ContinuousClock.Instant?
+    var chunks = 0
+    var usage: Usage?
+    var finishReason: String?
+    var end: ContinuousClock.Instant?
+
+    init(start: ContinuousClock.Instant) { self.start = start }
+
+    mutating func run(_ provider: any ChatProvider, _ request: ChatRequest,
+                      _ onText: @Sendable (String) -> Void) async -> Outcome {
+        legFirstToken = nil; chunks = 0; usage = nil
+        do {
+            for try await event in provider.stream(request) {
+                switch event {
+                case .text(let piece):
+                    guard !piece.isEmpty else { continue }
+                    let now = ContinuousClock.now
+                    if firstToken == nil { firstToken = now }
+                    if legFirstToken == nil { legFirstToken = now }
+                    chunks += 1
+                    text += piece
+                    onText(piece)
+                case .toolCall:
+                    continue  // tool calls belong to the agent loop (`guest chat --tools`)
+                case let .done(reason, u):
+                    usage = u; finishReason = reason; end = .now
+                    return .finished
+                }
+            }
+            if Task.isCancelled { return .cancelled }
+            return .failed(InferenceError.interrupted.description)
+        } catch InferenceError.cancelled where Task.isCancelled {
+            return .cancelled
+        } catch is CancellationError {
+            return .cancelled
+        } catch let e as InferenceError {
+            return .failed(e.description)
+        } catch {
+            return .failed("unexpected failure: \(type(of: error))")
+        }
+    }
+
+    func answer(_ meta: inout AnswerMetadata) -> Answer {
+        if let f = firstToken { meta.timeToFirstTokenMs = Self.ms(f - start) }
+        if meta.brain != .floor, let a = legFirstToken, let b = end {
+            let seconds = Self.ms(b - a) / 1000
+            let tokens = usage?.completionTokens ?? chunks
+            if seconds > 0, tokens > 0 { meta.tokensPerSecond = Double(tokens) / seconds }
+        }
+        meta.completionTokens = usage?.completionTokens
+        meta.finishReason = finishReason
+        return Answer(text: text, metadata: meta)
+    }
+
+    static func ms(_ d: Duration) -> Double {
+        Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+    }
+}

@@ -1,0 +1,101 @@
+import Glibc
+import Synchronization
+
+/// A child process started with `posix_spawn`, owned by the supervisor.
+///
+/// The child gets an empty signal mask and default dispositions: a parent that blocks SIGTERM
+/// (test runners do) would otherwise hand that mask down, and llama-server would never see the
+/// SIGTERM that asks it to stop. stdin is /dev/null; stdout and stderr go to `logPath`
+/// (appended, 0600) or /dev/null.
+final class ChildProcess: Sendable {
+    let pid: pid_t
+    /// The exit status once reaped (waitpid's raw status); nil while running.
+    private let reaped = Mutex<Int32?>(nil)
+
+    private init(pid: pid_t) { self.pid = pid }
+
+    static func spawn(_ path: String, _ arguments: [String], logPath: String?) throws(GuestError) -> ChildProcess {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        let out = logPath ?? "/dev/null"
+        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attr, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for s in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGQUIT] { sigaddset(&defaults, s) }
+        posix_spawnattr_setsigdefault(&attr, &defaults)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, path, &actions, &attr, argv, environ)
+        guard rc == 0 else { throw .spawnFailed(binary: path, errno: rc) }
+        return ChildProcess(pid: pid)
+    }
+
+    /// Reaps the child if it has exited (never blocks). True while it runs.
+    var isRunning: Bool { exitStatus() == nil }
+
+    /// waitpid's status once the child exited, nil while it runs.
+    func exitStatus() -> Int32? {
+        reaped.withLock { status in
+            if let status { return status }
+            var raw: Int32 = 0
+            let r = waitpid(pid, &raw, WNOHANG)
+            // ECHILD: someone else reaped it; it is gone either way.
+            if r == pid || (r < 0 && errno == ECHILD) { status = raw }
+            return status
+        }
+    }
+
+    /// SIGTERM, then SIGKILL after `grace` if it still runs (llama-server can be slow to leave
+    /// on SIGTERM), then reaps it. Idempotent.
+    func terminate(grace: Duration, poll: Duration = .milliseconds(10)) async {
+        guard isRunning else { return }
+        kill(pid, SIGTERM)
+        let start = ContinuousClock.now
+        while isRunning, ContinuousClock.now - start < grace {
+            try? await Task.sleep(for: poll)
+        }
+        if isRunning {
+            kill(pid, SIGKILL)
+            while isRunning { try? await Task.sleep(for: poll) }
+        }
+    }
+
+    /// A human word for a waitpid status: "exit 1", "signal 9".
+    static func describe(_ status: Int32) -> String {
+        let signal = status & 0x7f
+        return signal == 0 ? "exit \((status >> 8) & 0xff)" : "signal \(signal)"
+    }
+}
+
+/// A loopback TCP port that was free a moment ago: bound to port 0, read back, closed. The
+/// server may lose the race for it; the supervisor then sees it exit and tries another.
+func freeLoopbackPort() throws(GuestError) -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw .noFreePort(errno: errno) }
+    defer { close(fd) }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = 0
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &addr) { p in
+        p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
+            bind(fd, sa, len) == 0 && getsockname(fd, sa, &len) == 0
+        }
+    }
+    guard bound else { throw .noFreePort(errno: errno) }
+    return UInt16(bigEndian: addr.sin_port)
+}

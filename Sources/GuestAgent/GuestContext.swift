@@ -1,0 +1,101 @@
+import Foundation
+import Inference
+import ModelStore
+import Routing
+import Signing
+import Storage
+
+/// What a guest is configured with: flags, config file and environment, already merged.
+public struct GuestConfiguration: Sendable {
+    public var paths: GuestPaths
+    /// `llama-server` to run; nil searches PATH then the engine directory.
+    public var llamaServer: String?
+    /// A GGUF file served as the built-in model (the tiny model in tests).
+    public var modelPath: String?
+    public var environment: [String: String]
+    /// Health deadline of an engine start (tests shorten it).
+    public var healthDeadline: Duration
+    public var cloud: any CloudProviderMaker
+    public var relay: any RelayProviderMaker
+    /// The key ring; nil reads `<data-dir>/keys/`.
+    public var keys: (any KeyRing)?
+
+    public init(paths: GuestPaths, llamaServer: String? = nil, modelPath: String? = nil,
+                environment: [String: String], healthDeadline: Duration = .seconds(120),
+                cloud: any CloudProviderMaker = DefaultCloudProviders(),
+                relay: any RelayProviderMaker = UnlinkedRelayProviders(), keys: (any KeyRing)? = nil) {
+        self.paths = paths; self.llamaServer = llamaServer; self.modelPath = modelPath
+        self.environment = environment; self.healthDeadline = healthDeadline
+        self.cloud = cloud; self.relay = relay; self.keys = keys
+    }
+}
+
+/// A guest's open stores and its router on real facts. One per process: it owns the one
+/// `LlamaServerSupervisor`; call `shutdown()` before exiting.
+public final class GuestContext: Sendable {
+    public let configuration: GuestConfiguration
+    public var paths: GuestPaths { configuration.paths }
+    public let routingDatabase: Database
+    public let settings: SettingsStore
+    public let keys: any KeyRing
+    public let runtime: RuntimeFile
+    public let account: AccountKeyFile
+    public let joined: JoinedHomebaseStore
+    public let modelStore: ModelStore
+    public let supervisor: LlamaServerSupervisor
+    public let factory: GuestProviderFactory
+    public let router: Router
+    public let log: EventLog
+
+    public init(_ configuration: GuestConfiguration) throws {
+        self.configuration = configuration
+        let paths = configuration.paths
+        try paths.create()
+        routingDatabase = try RoutingSchema.open(path: paths.routingStore)
+        settings = SettingsStore(database: routingDatabase)
+        keys = configuration.keys ?? FileKeyRing(directory: paths.keys)
+        runtime = RuntimeFile(path: paths.runtime)
+        account = AccountKeyFile(path: paths.accountKey)
+        joined = JoinedHomebaseStore(database: routingDatabase)
+        log = EventLog(path: paths.log)
+        let locator = EngineLocator(configured: configuration.llamaServer, environment: configuration.environment)
+        supervisor = LlamaServerSupervisor(.init(locator: locator, healthDeadline: configuration.healthDeadline,
+                                                 logPath: paths.engineLog))
+        let sup = supervisor
+        modelStore = try ModelStore(config: .init(directory: paths.dataDirectory, hub: HubConfig())) { candidate in
+            try await Self.loadCheck(candidate, sup)
+        }
+        factory = GuestProviderFactory(supervisor: supervisor,
+                                       resolver: LocalModelResolver(configuredPath: configuration.modelPath, store: modelStore),
+                                       cloud: configuration.cloud, relay: configuration.relay)
+        router = Router(settings: settings, keys: keys, localEndpoint: runtime,
+                        ownAdverts: AccountAdverts(account: account, database: routingDatabase),
+                        joined: joined, role: FixedHostRole(hostKey: nil), clock: SystemWallClock(), factory: factory)
+    }
+
+    /// The fallback runner on this context's router, logging to `guest.log`.
+    public var runner: AnswerRunner {
+        let factory = self.factory, log = self.log
+        return AnswerRunner(router: router, onDevice: { factory.onDevice(model: $0) }, log: { log.write($0) })
+    }
+
+    /// `guest models` commands on this context's store.
+    public func modelCommands() -> ModelCommands {
+        try? FileManager.default.createDirectory(atPath: paths.catalogCache, withIntermediateDirectories: true)
+        return ModelCommands(catalog: Catalog(config: .init(hub: HubConfig(), cacheDirectory: paths.catalogCache)),
+                             store: modelStore)
+    }
+
+    /// Stops the engine (SIGTERM, then SIGKILL after the grace).
+    public func shutdown() async { await supervisor.stop() }
+
+    /// The store's load check: the shared engine loads the files and answers `/health`.
+    /// An engine that exits on them means the model can never run here (`unsupported`).
+    static func loadCheck(_ candidate: LoadCandidate, _ supervisor: LlamaServerSupervisor) async throws {
+        do {
+            _ = try await supervisor.endpoint(for: GGUFTarget(path: candidate.modelPath, alias: candidate.id))
+        } catch GuestError.engineExited(let how) {
+            throw ModelStoreError.unsupported(model: candidate.id, detail: "llama-server could not load it (\(how))")
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The files of a guest's data directory (`--data-dir`, default `$XDG_DATA_HOME/homebase/guest`).
+///
+///     identity/        signing.key, hpke.key (0600), device.record      (guest init)
+///     account.key      the trusted account key, hex                     (guest init --account)
+///     keys/            openai, anthropic (0600)                         (the doors' key store)
+///     runtime.json     the verified local runtime                       (guest runtime add)
+///     routing.sqlite   settings, own adverts, joined Homebases
+///     models.sqlite, models/   the model store
+///     guest.log        fallbacks and engine events (never prompts); llama-server.log
+public struct GuestPaths: Sendable, Equatable {
+    public let dataDirectory: String
+
+    public init(dataDirectory: String) { self.dataDirectory = dataDirectory }
+
+    /// `$XDG_DATA_HOME/homebase/guest`, `XDG_DATA_HOME` defaulting to `~/.local/share`.
+    public static func defaultDataDirectory(environment: [String: String]) -> String {
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
+        return base + "/homebase/guest"
+    }
+
+    public var identity: String { dataDirectory + "/identity" }
+    public var accountKey: String { dataDirectory + "/account.key" }
+    public var keys: String { dataDirectory + "/keys" }
+    public var runtime: String { dataDirectory + "/runtime.json" }
+    public var routingStore: String { dataDirectory + "/routing.sqlite" }
+    public var log: String { dataDirectory + "/guest.log" }
+    public var engineLog: String { dataDirectory + "/llama-server.log" }
+    public var catalogCache: String { dataDirectory + "/cache" }
+
+    /// Creates the directory (0700, parents as needed).
+    public func create() throws(GuestError) {
+        do {
+            try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .dataDirectory(path: dataDirectory, detail: "cannot be created")
+        }
+    }
+}
+
+/// Appends one line per event to `guest.log`: fallbacks, engine crashes. Never a prompt, an
+/// answer or a key. Best effort: a log that cannot be written does not stop an answer.
+public struct EventLog: Sendable {
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    public func write(_ line: String) {
+        let stamp = ISO8601DateFormatter().string(from: Date())
+        let data = Data("\(stamp) \(line)\n".utf8)
+        if let handle = FileHandle(forWritingAtPath: path) {
+            defer { try? handle.close() }
+            _ = try? handle.seekToEnd()
+            try? handle.write(contentsOf: data)
+        } else {
+            _ = FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600])
+        }
+    }
+
+    /// The last line containing `word` (for `status`: the last fallback).
+    public func lastLine(containing word: String) -> String? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return text.split(separator: "\n").last { $0.contains(word) }.map(String.init)
+    }
+}

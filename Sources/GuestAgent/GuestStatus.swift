@@ -1,0 +1,73 @@
+import Foundation
+import Routing
+
+/// What `guest status` shows: the route the next request would take and why, and the facts
+/// behind it. Keys are present/absent only, never their bytes.
+public struct GuestStatus: Sendable, Equatable, Codable {
+    public var route: String
+    /// The external shape when the route is `external` ("own Homebase", ...).
+    public var shape: String?
+    public var reason: String
+    /// The brain the next answer comes from: a route may still land on the floor.
+    public var brain: String
+    /// Age of the own Homebase's last advert in seconds, nil when none was received.
+    public var ownAdvertAgeSeconds: Int64?
+    /// The `ollama.host` setting: `own` or a joined host key.
+    public var host: String
+    public var keys: [String: String]
+    /// "ready: PATH" or why no local model can run.
+    public var localModel: String
+    /// The `llama-server` binary, nil when not found.
+    public var llamaServer: String?
+    public var localEndpoint: String?
+    /// The last fallback line of `guest.log`.
+    public var lastFallback: String?
+
+    /// True when the next answer would be the floor notice.
+    public var isFloor: Bool { brain == "none" }
+
+    public static func gather(_ context: GuestContext) -> GuestStatus {
+        let decision = context.router.resolve()
+        let resolution = context.factory.resolver.resolve(decision.localModel)
+        let onDeviceBrain: String
+        let local: String
+        switch resolution {
+        case .model(let target): (onDeviceBrain, local) = ("on-device", "ready: \(target.path)")
+        case .none(let why): (onDeviceBrain, local) = ("none", why)
+        }
+        let now = SystemWallClock().nowMs()
+        let advert = (try? AccountAdverts(account: context.account, database: context.routingDatabase).latestOwnAdvert()) ?? nil
+        var keys: [String: String] = [:]
+        for cloud in Cloud.allCases { keys[cloud.rawValue] = (try? context.keys.hasKey(cloud)) == true ? "present" : "absent" }
+        let settings = (try? context.settings.routingSettings()) ?? RoutingSettings()
+        return GuestStatus(
+            route: decision.route.rawValue, shape: decision.shape?.description, reason: decision.reason,
+            brain: decision.route == .onDevice ? onDeviceBrain : decision.route.rawValue,
+            ownAdvertAgeSeconds: advert.map { max(0, now - $0.receiptMs) / 1000 },
+            host: settings[.ollamaHost] ?? "own", keys: keys, localModel: local,
+            llamaServer: try? context.factory.supervisor.configuration.locator.locate(),
+            localEndpoint: ((try? context.runtime.verifiedEndpoint()) ?? nil)?.url,
+            lastFallback: context.log.lastLine(containing: "fallback:"))
+    }
+
+    /// A short paragraph for a newcomer (`status --explain`).
+    public var explanation: String {
+        var s = "Every request goes to one brain, chosen fresh each time from your settings and what this "
+            + "machine knows right now. "
+        switch route {
+        case "on-device":
+            s += isFloor
+                ? "Right now it would answer on this device, but no local model is installed (\(localModel)), so you "
+                    + "would get a short notice instead of an answer. Install one with `guest models pull <name>`. "
+                : "Right now it answers on this device, with llama-server on a local model: nothing leaves the machine. "
+        case "external":
+            s += "Right now it goes to \(shape ?? "an external runtime"); if that fails, this device answers instead, "
+                + "continuing where the answer stopped. "
+        default:
+            s += "Right now it goes to \(route), because you chose it and its key is on file; if that fails, "
+                + "this device answers instead (never another cloud). "
+        }
+        s += "Why: \(reason)."
+        return s
+    }
+}

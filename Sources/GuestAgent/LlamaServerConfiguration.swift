@@ -1,0 +1,34 @@
+extension LlamaServerSupervisor {
+    /// Where the binary is, and every limit of starting, restarting and stopping it.
+    public struct Configuration: Sendable {
+        public var locator: EngineLocator
+        /// How long `/health` may take to answer 200 after a start (a large model loads slowly).
+        public var healthDeadline: Duration
+        public var healthPoll: Duration
+        /// First restart delay after a crash; doubled per crash in a row, up to `maxBackoff`.
+        public var initialBackoff: Duration
+        public var maxBackoff: Duration
+        /// A server that ran this long before dying counts as a first crash again.
+        public var stableAfter: Duration
+        /// SIGTERM, then SIGKILL after this.
+        public var stopGrace: Duration
+        /// `--threads`; nil lets llama-server choose.
+        public var threads: Int?
+        /// `--ctx-size`; nil uses the model's.
+        public var contextSize: Int?
+        /// The server's stdout and stderr, appended; nil discards them.
+        public var logPath: String?
+        public var extraArguments: [String]
+
+        public init(locator: EngineLocator, healthDeadline: Duration = .seconds(120),
+                    healthPoll: Duration = .milliseconds(50), initialBackoff: Duration = .milliseconds(250),
+                    maxBackoff: Duration = .seconds(10), stableAfter: Duration = .seconds(60),
+                    stopGrace: Duration = .seconds(2), threads: Int? = nil, contextSize: Int? = nil,
+                    logPath: String? = nil, extraArguments: [String] = []) {
+            self.locator = locator; self.healthDeadline = healthDeadline; self.healthPoll = healthPoll
+            self.initialBackoff = initialBackoff; self.maxBackoff = maxBackoff; self.stableAfter = stableAfter
+            self.stopGrace = stopGrace; self.threads = threads; self.contextSize = contextSize
+            self.logPath = logPath; self.extraArguments = extraArguments
+        }
+    }
+}

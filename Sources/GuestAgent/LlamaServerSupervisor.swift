@@ -1,0 +1,111 @@
+import Inference
+
+/// The on-device engine: one `llama-server` per process, started on first use, shared by
+/// every call, restarted with backoff after a crash, stopped with the guest.
+///
+/// One model at a time: asking for another model file restarts the server on it. A crash is
+/// noticed at the next use (the child is reaped), and the restart waits out the backoff first.
+public actor LlamaServerSupervisor {
+    /// A healthy server: where it listens and what it serves.
+    public struct Endpoint: Sendable, Equatable {
+        /// `http://127.0.0.1:PORT`.
+        public var url: String
+        /// The `--alias`: the model name requests carry.
+        public var alias: String
+        public var modelPath: String
+        public var pid: Int32
+    }
+
+    struct Running {
+        var child: ChildProcess
+        var endpoint: Endpoint
+        var startedAt: ContinuousClock.Instant
+    }
+
+    public let configuration: Configuration
+    private var running: Running?
+    private var starting: (model: GGUFTarget, task: Task<Running, Error>)?
+    private var crashesInARow = 0
+    private var notBefore: ContinuousClock.Instant?
+    private var stopped = false
+    /// Starts so far (tests and `status` read it).
+    public private(set) var starts = 0
+    /// The last crash, in words, for logs and `status`.
+    public private(set) var lastCrash: String?
+
+    public init(_ configuration: Configuration) { self.configuration = configuration }
+
+    /// The pid of the running server, nil when none runs.
+    public var pid: Int32? { running.flatMap { $0.child.isRunning ? $0.endpoint.pid : nil } }
+
+    /// A healthy server on `model`: the running one, or one started (or restarted) now.
+    public func endpoint(for model: GGUFTarget) async throws -> Endpoint {
+        guard !stopped else { throw GuestError.stopped }
+        if let r = running {
+            if let status = r.child.exitStatus() {
+                noteCrash(ChildProcess.describe(status), ranFor: ContinuousClock.now - r.startedAt)
+                running = nil
+            } else if r.endpoint.modelPath == model.path {
+                return r.endpoint
+            } else {
+                running = nil
+                await r.child.terminate(grace: configuration.stopGrace)
+            }
+        }
+        if let s = starting, s.model == model { return try await s.task.value.endpoint }
+        let task = Task { [configuration, notBefore] in
+            if let notBefore { try await Task.sleep(until: notBefore, clock: .continuous) }
+            return try await Self.start(model, configuration)
+        }
+        starting = (model, task)
+        defer { if starting?.model == model { starting = nil } }
+        do {
+            let r = try await task.value
+            starts += 1
+            guard !stopped else { await r.child.terminate(grace: configuration.stopGrace); throw GuestError.stopped }
+            running = r
+            notBefore = nil
+            return r.endpoint
+        } catch let error as GuestError {
+            if case .engineExited(let how) = error { noteCrash(how, ranFor: .zero) }
+            throw error
+        }
+    }
+
+    /// A request to `endpoint` found no server there: stop that process (if it is still the
+    /// running one) and count it as a crash, so the next `endpoint(for:)` restarts it.
+    public func unresponsive(_ endpoint: Endpoint, why: String) async {
+        guard let r = running, r.endpoint == endpoint else { return }
+        running = nil
+        let ranFor = ContinuousClock.now - r.startedAt
+        if let status = r.child.exitStatus() { return noteCrash(ChildProcess.describe(status), ranFor: ranFor) }
+        await r.child.terminate(grace: configuration.stopGrace)
+        noteCrash("unresponsive: \(why)", ranFor: ranFor)
+    }
+
+    /// Stops the server (SIGTERM, SIGKILL after the grace) and refuses later starts.
+    public func stop() async {
+        stopped = true
+        starting?.task.cancel()
+        if let r = running {
+            running = nil
+            await r.child.terminate(grace: configuration.stopGrace)
+        }
+    }
+
+    private func noteCrash(_ how: String, ranFor: Duration) {
+        crashesInARow = ranFor >= configuration.stableAfter ? 1 : crashesInARow + 1
+        lastCrash = "llama-server died (\(how))"
+        var delay = configuration.initialBackoff
+        for _ in 1..<max(crashesInARow, 1) where delay < configuration.maxBackoff { delay = delay * 2 }
+        notBefore = ContinuousClock.now + min(delay, configuration.maxBackoff)
+    }
+}
+
+/// A GGUF file to serve and the name requests call it by.
+public struct GGUFTarget: Sendable, Equatable {
+    public var path: String
+    /// `--alias`: without it llama-server names the model by its file path.
+    public var alias: String
+    public init(path: String, alias: String) { self.path = path; self.alias = alias }
+}

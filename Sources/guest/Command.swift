@@ -1,0 +1,90 @@
+import Foundation
+import GuestAgent
+
+/// One `guest` command: its name, help and flags, and what it runs.
+struct Command: Sendable {
+    let name: String
+    let summary: String
+    /// The usage line after `guest NAME`, e.g. `[flags] [PROMPT]`.
+    let usage: String
+    /// More help: subcommands, examples.
+    let details: String
+    let flags: [Flag]
+    let run: @Sendable (Invocation) async throws -> Int32
+
+    var allFlags: [Flag] { flags + Flag.global }
+
+    var help: String {
+        var s = "guest \(name): \(summary)\n\nUsage: guest \(name) \(usage)\n"
+        if !details.isEmpty { s += "\n\(details)\n" }
+        s += "\nFlags:\n"
+        for f in allFlags {
+            let left = "  \(f.name)\(f.value.map { " \($0)" } ?? "")"
+            s += left.padding(toLength: max(left.count + 2, 26), withPad: " ", startingAt: 0) + f.help
+                + (f.repeatable ? " (repeatable)" : "") + "\n"
+        }
+        return s
+    }
+}
+
+/// A command about to run: its parsed arguments and the guest configuration they give.
+struct Invocation: Sendable {
+    let command: Command
+    let arguments: ParsedArguments
+    let environment: [String: String]
+
+    var positionals: [String] { arguments.positionals }
+
+    /// Flags over the config file (`$XDG_CONFIG_HOME/homebase/guest.json`) over the defaults.
+    var configuration: GuestConfiguration {
+        get throws {
+            let file = try ConfigFile.load(environment: environment)
+            let dataDir = arguments.value("--data-dir") ?? file.dataDir
+                ?? GuestPaths.defaultDataDirectory(environment: environment)
+            return GuestConfiguration(paths: GuestPaths(dataDirectory: dataDir),
+                                      llamaServer: arguments.value("--llama-server") ?? file.llamaServer,
+                                      modelPath: arguments.value("--model-path") ?? file.modelPath,
+                                      environment: environment)
+        }
+    }
+
+    /// Opens the context, runs `body`, and always stops the engine afterwards.
+    func withContext(_ body: (GuestContext) async throws -> Int32) async throws -> Int32 {
+        let context = try GuestContext(try configuration)
+        do {
+            let status = try await body(context)
+            await context.shutdown()
+            return status
+        } catch {
+            await context.shutdown()
+            throw error
+        }
+    }
+
+    func usageError(_ message: String) -> UsageError { UsageError(message: message) }
+}
+
+/// `$XDG_CONFIG_HOME/homebase/guest.json` (XDG_CONFIG_HOME defaults to `~/.config`):
+/// `{"data_dir": "...", "llama_server": "...", "model_path": "..."}`, every key optional.
+struct ConfigFile: Decodable {
+    var dataDir: String?
+    var llamaServer: String?
+    var modelPath: String?
+
+    enum CodingKeys: String, CodingKey {
+        case dataDir = "data_dir", llamaServer = "llama_server", modelPath = "model_path"
+    }
+
+    static func path(environment: [String: String]) -> String {
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
+        return base + "/homebase/guest.json"
+    }
+
+    static func load(environment: [String: String]) throws -> ConfigFile {
+        let path = path(environment: environment)
+        guard let data = FileManager.default.contents(atPath: path) else { return ConfigFile() }
+        do { return try JSONDecoder().decode(ConfigFile.self, from: data) }
+        catch { throw GuestError.badFile(path: path, detail: "not a JSON object of data_dir, llama_server, model_path strings") }
+    }
+}

@@ -1,0 +1,106 @@
+import AgentKit
+import GuestAgent
+import Inference
+
+/// `guest chat`: one answer to PROMPT, or an interactive chat that keeps the conversation.
+enum ChatCommand {
+    static let command = Command(
+        name: "chat", summary: "ask the routed brain (falls back to this device on any failure)",
+        usage: "[--tools [--allow-dir DIR]...] [--demo-model] [PROMPT]",
+        details: "Without PROMPT: an interactive chat that keeps the conversation; /exit or end of input ends it.\n"
+            + "After each answer a dim line names the brain, the time to first token and tokens/s.",
+        flags: [Flag("--tools", "run the agent loop with the built-in tools on the on-device model"),
+                Flag("--allow-dir", "DIR", repeatable: true, "a directory the file tools may read (with --tools)"),
+                Flag("--demo-model", "use the scripted demo model (labelled; not real inference)"),
+                Flag("--max-tokens", "N", "longest answer in tokens"),
+                Flag("--model", "NAME", "model name sent when the route does not pin one (default: default)")],
+        run: run)
+
+    struct Options {
+        var tools: Bool
+        var allowDirs: [String]
+        var maxTokens: Int?
+        var model: String
+    }
+
+    static func run(_ inv: Invocation) async throws -> Int32 {
+        let a = inv.arguments
+        var maxTokens: Int?
+        if let raw = a.value("--max-tokens") {
+            guard let n = Int(raw), n > 0 else { throw inv.usageError("--max-tokens takes a positive whole number") }
+            maxTokens = n
+        }
+        if a.has("--allow-dir") && !a.has("--tools") && !a.has("--demo-model") {
+            throw inv.usageError("--allow-dir only applies with --tools")
+        }
+        let options = Options(tools: a.has("--tools"), allowDirs: a.all("--allow-dir"), maxTokens: maxTokens,
+                              model: a.value("--model") ?? "default")
+        let prompt = inv.positionals.isEmpty ? nil : inv.positionals.joined(separator: " ")
+        if a.has("--demo-model") { return try await demo(prompt, options) }
+        return try await inv.withContext { context in
+            if options.tools { return try await tools(prompt, options, context) }
+            return try await chat(prompt, options, context)
+        }
+    }
+
+    /// The routed chat through the fallback runner.
+    static func chat(_ prompt: String?, _ o: Options, _ context: GuestContext) async throws -> Int32 {
+        let runner = context.runner
+        var messages: [ChatMessage] = []
+        while let line = prompt ?? ask() {
+            if line == "/exit" { break }
+            if line.isEmpty { continue }
+            messages.append(ChatMessage(role: .user, content: line))
+            let answer = try await runner.run(ChatRequest(model: o.model, messages: messages, maxTokens: o.maxTokens)) {
+                Console.out($0)
+            }
+            messages.append(ChatMessage(role: .assistant, content: answer.text))
+            Console.out("\n" + Console.dim("[\(answer.metadata.summaryLine)]") + "\n")
+            if prompt != nil { break }
+        }
+        return 0
+    }
+
+    /// The agent loop on the on-device model (tools never cross the wire).
+    static func tools(_ prompt: String?, _ o: Options, _ context: GuestContext) async throws -> Int32 {
+        let local = context.router.provider(for: ChatRequest(model: o.model, messages: [], tools: [
+            ToolDefinition(name: "current_time", description: "", parametersJSON: "{}")])).decision.localModel
+        guard case .model(let target) = context.factory.resolver.resolve(local) else {
+            if case .none(let why) = context.factory.resolver.resolve(local) { Console.out(FloorProvider.notice(why) + "\n") }
+            return 1
+        }
+        let model = GGUFModel(supervisor: context.supervisor)
+        try await model.load(target)
+        let config = AgentConfig(params: GenerationParams(maxTokens: o.maxTokens))
+        while let line = prompt ?? ask() {
+            if line == "/exit" { break }
+            if !line.isEmpty {
+                _ = try await AgentChat.run(prompt: line, model: model, allowedDirectories: o.allowDirs,
+                                            output: { Console.out($0) }, config: config)
+                Console.out(Console.dim("[on-device (agent loop, runtime gguf)]") + "\n")
+            }
+            if prompt != nil { break }
+        }
+        return 0
+    }
+
+    /// The scripted demo model, with or without tools: labelled on every answer.
+    static func demo(_ prompt: String?, _ o: Options) async throws -> Int32 {
+        let model = FakeModel(script: [.answer("Hello from the scripted demo model. No real inference happened.")])
+        while let line = prompt ?? ask() {
+            if line == "/exit" { break }
+            if !line.isEmpty {
+                _ = try await AgentChat.run(prompt: line, model: model, allowedDirectories: o.allowDirs,
+                                            output: { Console.out($0) })
+                Console.out(Console.dim("[demo model: scripted, not real inference]") + "\n")
+            }
+            if prompt != nil { break }
+        }
+        return 0
+    }
+
+    static func ask() -> String? {
+        Console.out("> ")
+        return readLine(strippingNewline: true)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import GuestAgent
+
+/// `guest status`: the route the next request would take, why, and the facts behind it.
+enum StatusCommand {
+    static let command = Command(
+        name: "status", summary: "which brain the next request would reach, and why",
+        usage: "[--json] [--explain]", details: "",
+        flags: [Flag("--json", "print the status as JSON"),
+                Flag("--explain", "add a short paragraph explaining the route")],
+        run: run)
+
+    static func run(_ inv: Invocation) async throws -> Int32 {
+        guard inv.positionals.isEmpty else { throw inv.usageError("unexpected argument \(inv.positionals[0])") }
+        return try await inv.withContext { context in
+            let s = GuestStatus.gather(context)
+            if inv.arguments.has("--json") {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                Console.out(String(decoding: try encoder.encode(s), as: UTF8.self) + "\n")
+                return 0
+            }
+            let route = s.shape.map { "\(s.route) (\($0))" } ?? s.route
+            Console.out("route:         \(s.isFloor ? Console.red("\(route): no local model, answers are a notice") : route)\n")
+            Console.out("why:           \(s.reason)\n")
+            Console.out("local model:   \(s.isFloor ? Console.red(s.localModel) : s.localModel)\n")
+            Console.out("llama-server:  \(s.llamaServer ?? "not found (scripts/engine/install.sh)")\n")
+            Console.out("own advert:    \(s.ownAdvertAgeSeconds.map { "\($0) s old" } ?? "none received")\n")
+            Console.out("host:          \(s.host)\n")
+            Console.out("local runtime: \(s.localEndpoint ?? "none")\n")
+            Console.out("keys:          \(s.keys.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))\n")
+            if let f = s.lastFallback { Console.out("last fallback: \(f)\n") }
+            if inv.arguments.has("--explain") { Console.out("\n\(s.explanation)\n") }
+            return 0
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Glibc
+
+/// Unbuffered writes to stdout and stderr (tokens must show as they come), and ANSI styling
+/// only when the stream is a terminal.
+enum Console {
+    static func out(_ s: String) { write(1, s) }
+    static func err(_ s: String) { write(2, s) }
+
+    static var stdoutIsTTY: Bool { isatty(1) == 1 }
+    static var stderrIsTTY: Bool { isatty(2) == 1 }
+
+    /// Dim (faint) text on a terminal, plain otherwise.
+    static func dim(_ s: String) -> String { stdoutIsTTY ? "\u{1b}[2m\(s)\u{1b}[0m" : s }
+    /// Red text on a terminal, plain otherwise.
+    static func red(_ s: String) -> String { stdoutIsTTY ? "\u{1b}[31m\(s)\u{1b}[0m" : s }
+
+    private static func write(_ fd: Int32, _ s: String) {
+        var bytes = Array(s.utf8)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            done += n
+        }
+    }
+}
