@@ -37,6 +37,10 @@ let package = Package(
         .target(name: "Routing", dependencies: ["Inference", "Storage", "Wire", "Signing"]),
         // On-device models: hub catalog, honest sizes, resumable downloads, the model store.
         .target(name: "ModelStore", dependencies: ["Storage", "CCurl"]),
+        // The guest's cloud key rings (0600 files) and `guest keys`.
+        .target(name: "CloudKeys", dependencies: ["Signing", "Storage", "Inference"]),
+        // `guest serve` (OpenAI- and Ollama-compatible endpoints on loopback) and `guest runtime`.
+        .target(name: "LocalAPI", dependencies: ["Transport", "Inference"]),
 
         // The relay: sessions by key, routing, mailbox, limits, metrics. Never imports Sealing.
         .target(name: "RelayServer", dependencies: ["Transport", "Wire", "Storage", "Signing"]),
@@ -68,5 +72,7 @@ let package = Package(
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "Storage"], exclude: ["peers"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference"], exclude: ["peers"]),
+        .testTarget(name: "CloudKeysTests", dependencies: ["CloudKeys", "Signing", "Inference"]),
+        .testTarget(name: "LocalAPITests", dependencies: ["LocalAPI", "Inference", "Transport"], exclude: ["peers"]),
     ]
 )
