@@ -53,6 +53,8 @@ public enum ServeCommand {
             output("guest serve: \(error)\n\n" + help)
             return 2
         }
+        // A client that hangs up mid-answer must not kill the process.
+        signal(SIGPIPE, SIG_IGN)
         let loop: EventLoop
         do { loop = try EventLoop() } catch { output("guest serve: \(error)\n"); return 1 }
         let holder = ServerHolder()
