@@ -17,9 +17,9 @@ import Foundation
 /// Unknown event and delta types are ignored (the API's versioning policy adds new ones).
 /// Stop reasons are reported in OpenAI's words, the vocabulary of `ChatEvent`.
 struct AnthropicStreamDecoder {
-    private struct Block { var isTool: Bool; var id: String; var name: String; var json: String }
+    fileprivate struct Block { var isTool: Bool; var id: String; var name: String; var json: String }
 
-    private var blocks: [Int: Block] = [:]
+    fileprivate var blocks: [Int: Block] = [:]
     private var inputTokens: Int?
     private var outputTokens: Int?
     private var stopReason: String?
@@ -70,7 +70,10 @@ struct AnthropicStreamDecoder {
         }
     }
 
-    private mutating func startBlock(_ o: [String: Any], into out: inout [ChatEvent]) throws {
+}
+
+extension AnthropicStreamDecoder {
+    fileprivate mutating func startBlock(_ o: [String: Any], into out: inout [ChatEvent]) throws {
         guard let index = o.int("index"), let block = o.object("content_block") else {
             throw InferenceError.malformed("content_block_start without index or block")
         }
@@ -92,7 +95,7 @@ struct AnthropicStreamDecoder {
         }
     }
 
-    private mutating func delta(_ o: [String: Any], into out: inout [ChatEvent]) throws {
+    fileprivate mutating func delta(_ o: [String: Any], into out: inout [ChatEvent]) throws {
         guard let index = o.int("index"), let d = o.object("delta") else {
             throw InferenceError.malformed("content_block_delta without index or delta")
         }

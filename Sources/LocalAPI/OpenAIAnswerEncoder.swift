@@ -20,8 +20,8 @@ struct OpenAIAnswerEncoder: Sendable {
     private var sentRole = false
     private var toolIndex = 0
     // Non-streamed answer, collected.
-    private var text = ""
-    private var calls: [ToolCall] = []
+    var text = ""
+    var calls: [ToolCall] = []
 
     init(model: String, includeUsage: Bool, homebase: [String: String]) {
         self.model = model; self.includeUsage = includeUsage; self.homebase = homebase
@@ -56,6 +56,9 @@ struct OpenAIAnswerEncoder: Sendable {
         sse(["error": ["message": message, "type": "server_error"] as JSONObject])
     }
 
+}
+
+extension OpenAIAnswerEncoder {
     /// Non-streamed: feed every event, then `whole`.
     mutating func collect(_ event: ChatEvent) {
         switch event {
@@ -86,7 +89,7 @@ struct OpenAIAnswerEncoder: Sendable {
         JSONReading.bytes(["error": ["message": message, "type": type] as JSONObject])
     }
 
-    private mutating func roleFirst(_ delta: JSONObject) -> JSONObject {
+    mutating func roleFirst(_ delta: JSONObject) -> JSONObject {
         guard !sentRole else { return delta }
         sentRole = true
         var d = delta
@@ -94,19 +97,19 @@ struct OpenAIAnswerEncoder: Sendable {
         return d
     }
 
-    private func chunkBase() -> JSONObject {
+    func chunkBase() -> JSONObject {
         ["id": id, "object": "chat.completion.chunk", "created": created, "model": model]
     }
 
-    private func chunk(delta: JSONObject, finish: String?) -> JSONObject {
+    func chunk(delta: JSONObject, finish: String?) -> JSONObject {
         var o = chunkBase()
         o["choices"] = [["index": 0, "delta": delta, "finish_reason": finish ?? NSNull()] as JSONObject]
         return o
     }
 
-    private func sse(_ o: JSONObject) -> [UInt8] { Array("data: ".utf8) + JSONReading.bytes(o) + [10, 10] }
+    func sse(_ o: JSONObject) -> [UInt8] { Array("data: ".utf8) + JSONReading.bytes(o) + [10, 10] }
 
-    private static func usage(_ u: Usage) -> JSONObject {
+    static func usage(_ u: Usage) -> JSONObject {
         ["prompt_tokens": u.promptTokens, "completion_tokens": u.completionTokens,
          "total_tokens": u.promptTokens + u.completionTokens]
     }

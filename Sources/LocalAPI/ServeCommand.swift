@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Glibc
 import Transport
@@ -42,9 +43,11 @@ public enum ServeCommand {
         return config
     }
 
+    /// Serves until SIGINT or SIGTERM; the event loop runs on its own thread and the wait blocks
+    /// no thread of the cooperative pool (answers run there).
     /// Exit codes: 0 after a signal, 1 when the port cannot be bound, 2 for bad input.
     public static func run(arguments: [String], output: @escaping @Sendable (String) -> Void,
-                           router: @escaping AnswerRouter, models: @escaping ModelLister) -> Int32 {
+                           router: @escaping AnswerRouter, models: @escaping ModelLister) async -> Int32 {
         if arguments.contains("--help") || arguments.contains("-h") { output(help); return 0 }
         let config: ServeConfiguration
         do {
@@ -71,12 +74,18 @@ public enum ServeCommand {
                 loop.shutdown()
             }
         }
-        loop.run()
+        do { try loop.start() } catch { output("guest serve: \(error)\n"); return 1 }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                loop.join()
+                done.resume()
+            }
+        }
         return holder.failed ? 1 : 0
     }
 }
 
-/// Keeps the server alive for the loop's lifetime (loop thread only).
+/// Keeps the server alive for the loop's lifetime (written on the loop thread, read after join).
 private final class ServerHolder: @unchecked Sendable {
     var server: LocalAPIServer?
     var failed = false

@@ -21,11 +21,11 @@ import Testing
         #expect(throws: LocalAPIError.self) { try ServeCommand.parse(["--bogus"]) }
     }
 
-    @Test func helpAndBadFlagsExitCodes() {
+    @Test func helpAndBadFlagsExitCodes() async {
         let printed = PrintedLines()
-        #expect(ServeCommand.run(arguments: ["--help"], output: { printed.add($0) }, router: { _ in fatalError("unused") },
+        #expect(await ServeCommand.run(arguments: ["--help"], output: { printed.add($0) }, router: { _ in fatalError("unused") },
                                  models: { [] }) == 0)
-        #expect(ServeCommand.run(arguments: ["--listen", "0.0.0.0:1"], output: { printed.add($0) },
+        #expect(await ServeCommand.run(arguments: ["--listen", "0.0.0.0:1"], output: { printed.add($0) },
                                  router: { _ in fatalError("unused") }, models: { [] }) == 2)
         #expect(printed.text.contains("usage: guest serve"))
         #expect(printed.text.contains("--allow-remote"))
