@@ -1,4 +1,5 @@
 import Glibc
+import Inference
 import Signing
 
 /// The guest's cloud key rings: per provider an ordered list of keys; the first is the one used.
@@ -33,30 +34,48 @@ public struct CloudKeyStore: Sendable {
     /// The key in use: the first of the ring.
     public func activeKey(_ p: CloudProvider) throws(CloudKeysError) -> SecretBytes? { try keys(p).first }
 
+    /// What the providers read for every request: the slot of `p` (so a reorder or removal here
+    /// takes effect on the next call, even mid-conversation).
+    public func keySource(_ p: CloudProvider) -> APIKeySource { .file(slotPath(p)) }
+
     /// Appends `key` (it becomes active only if the ring was empty). Refuses a duplicate.
     public func add(_ p: CloudProvider, key: SecretBytes) throws(CloudKeysError) {
         try Self.validate(key)
-        var ring = try keys(p)
-        guard !ring.contains(where: { $0 == key }) else { throw .duplicate(p) }
-        ring.append(key)
-        try save(p, ring)
+        try edit(p) { ring throws(CloudKeysError) in
+            guard !ring.contains(where: { $0 == key }) else { throw .duplicate(p) }
+            ring.append(key)
+        }
     }
 
     /// Removes the key at 1-based `position`.
     public func remove(_ p: CloudProvider, position: Int) throws(CloudKeysError) {
-        var ring = try keys(p)
-        guard ring.indices.contains(position - 1) else { throw .noSuchPosition(p, position: position, count: ring.count) }
-        ring.remove(at: position - 1)
-        try save(p, ring)
+        try edit(p) { ring throws(CloudKeysError) in
+            guard ring.indices.contains(position - 1) else { throw .noSuchPosition(p, position: position, count: ring.count) }
+            ring.remove(at: position - 1)
+        }
     }
 
     /// Moves the key at 1-based `from` to `to`; moving one to 1 makes it the key of the next call.
     public func move(_ p: CloudProvider, from: Int, to: Int) throws(CloudKeysError) {
-        var ring = try keys(p)
-        for n in [from, to] where !ring.indices.contains(n - 1) {
-            throw .noSuchPosition(p, position: n, count: ring.count)
+        try edit(p) { ring throws(CloudKeysError) in
+            for n in [from, to] where !ring.indices.contains(n - 1) {
+                throw .noSuchPosition(p, position: n, count: ring.count)
+            }
+            ring.insert(ring.remove(at: from - 1), at: to - 1)
         }
-        ring.insert(ring.remove(at: from - 1), at: to - 1)
+    }
+
+    /// Read, change, save under an exclusive lock (`keyring/.lock`): two `guest keys` at once
+    /// cannot lose each other's change.
+    private func edit(_ p: CloudProvider, _ change: (inout [SecretBytes]) throws(CloudKeysError) -> Void) throws(CloudKeysError) {
+        try Dirs.ensure(dataDir + "/keyring")
+        let lockPath = dataDir + "/keyring/.lock"
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .io(operation: "open", path: lockPath, errno: errno) }
+        defer { close(fd) }  // closing releases the lock
+        guard flock(fd, LOCK_EX) == 0 else { throw .io(operation: "flock", path: lockPath, errno: errno) }
+        var ring = try keys(p)
+        try change(&ring)
         try save(p, ring)
     }
 
