@@ -39,6 +39,10 @@ let package = Package(
         .target(name: "ModelStore", dependencies: ["Storage", "CCurl"]),
         // The guest's relay-routed providers: own and joined Homebase, watchdog ladder, repairs.
         .target(name: "RelayRouting", dependencies: ["Courier", "PeerLink", "Routing", "Inference", "Sealing", "Wire", "Signing"]),
+        // The guest's cloud key rings (0600 files) and `guest keys`.
+        .target(name: "CloudKeys", dependencies: ["Signing", "Storage", "Inference"]),
+        // `guest serve` (OpenAI- and Ollama-compatible endpoints on loopback) and `guest runtime`.
+        .target(name: "LocalAPI", dependencies: ["Transport", "Inference"]),
 
         // The relay: sessions by key, routing, mailbox, limits, metrics. Never imports Sealing.
         .target(name: "RelayServer", dependencies: ["Transport", "Wire", "Storage", "Signing"]),
@@ -80,5 +84,7 @@ let package = Package(
         .testTarget(name: "InferenceTests", dependencies: ["Inference"], exclude: ["peers"]),
         .testTarget(name: "HomebaseAgentTests", dependencies: ["HomebaseAgent", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "Transport"], exclude: ["peers"]),
         .testTarget(name: "GuestAgentTests", dependencies: ["GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire"]),
+        .testTarget(name: "CloudKeysTests", dependencies: ["CloudKeys", "Signing", "Inference"]),
+        .testTarget(name: "LocalAPITests", dependencies: ["LocalAPI", "Inference", "Transport"], exclude: ["peers"]),
     ]
 )

@@ -1,0 +1,59 @@
+import Inference
+import Transport
+
+/// Runs one routed answer and writes it to the client, streamed or whole.
+///
+/// A streamed answer's head is sent with its first event, so a brain that fails before saying
+/// anything is answered with a plain 502 and a JSON error. After the head, a failure ends the
+/// body with the API's error line and no terminator: it never looks like a complete answer.
+/// The client going away cancels the brain's stream (the engine stops generating).
+enum AnswerRunner {
+    static let brainHeader = "X-Homebase-Brain"
+
+    static func run<E: AnswerEncoding>(_ request: APIChatRequest, route: RoutedAnswer, encoder: E,
+                                       responder: HTTPResponder) {
+        let headers = HTTPHeaders([(brainHeader, route.provider.brain.rawValue)])
+        let task = Task {
+            var enc = encoder
+            var started = false
+            do {
+                var done: (String, Usage?)?
+                for try await event in route.provider.stream(request.chat) {
+                    if request.stream {
+                        if !started {
+                            var h = headers
+                            h.add("Content-Type", E.contentType)
+                            h.add("Cache-Control", "no-cache")
+                            responder.start(status: .ok, headers: h)
+                            started = true
+                        }
+                        responder.write(enc.stream(event))
+                    } else {
+                        enc.collect(event)
+                    }
+                    if case .done(let reason, let usage) = event { done = (reason, usage); break }
+                }
+                guard let (reason, usage) = done else { throw InferenceError.interrupted }
+                if request.stream {
+                    responder.finish()
+                } else {
+                    var h = headers
+                    h.add("Content-Type", "application/json")
+                    responder.respond(HTTPResponse(status: .ok, headers: h, body: enc.whole(finishReason: reason, usage: usage)))
+                }
+            } catch {
+                let message = (error as? InferenceError)?.description ?? "the answer failed"
+                if started {
+                    responder.write(enc.streamError(message))
+                    responder.abort()
+                } else {
+                    var h = headers
+                    h.add("Content-Type", "application/json")
+                    responder.respond(HTTPResponse(status: HTTPStatus(code: 502, reason: "Bad Gateway"), headers: h,
+                                                   body: E.errorBody(message)))
+                }
+            }
+        }
+        responder.onClose { task.cancel() }
+    }
+}

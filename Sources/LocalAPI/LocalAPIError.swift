@@ -1,0 +1,20 @@
+/// Why `guest serve` or `guest runtime` refused. Messages name no secret and no prompt.
+public enum LocalAPIError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A request body the endpoint cannot read (answered 400).
+    case badRequest(String)
+    /// `--listen` is not `HOST:PORT` with a numeric IPv4/IPv6 host.
+    case invalidListen(String)
+    /// A non-loopback bind without `--allow-remote` and a `--token`.
+    case remoteNeedsToken(String)
+    /// The runtime file could not be read or written.
+    case runtimeFile(String)
+
+    public var description: String {
+        switch self {
+        case .badRequest(let m): "bad request: \(m)"
+        case .invalidListen(let s): "--listen \(s): expected HOST:PORT with a numeric address, e.g. 127.0.0.1:11435"
+        case .remoteNeedsToken(let h): "\(h) is not a loopback address: binding to it needs --allow-remote and --token TOKEN"
+        case .runtimeFile(let m): "runtime file: \(m)"
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Inference
+
+/// Writes an answer in Ollama's `/api/chat` shapes: a pure encoder, tested without sockets.
+///
+/// Streamed (`application/x-ndjson`), one JSON object per line:
+///   {"model","created_at","message":{"role":"assistant","content":"Hi"},"done":false}
+///   {... "message":{"role":"assistant","content":"","tool_calls":[{"function":{"name","arguments":{...}}}]},"done":false}
+///   {... "message":{"role":"assistant","content":""},"done":true,"done_reason":"stop",
+///        "total_duration":ns,"prompt_eval_count":n,"eval_count":n,"homebase":{"brain":...}}
+/// A failure after the head: `{"error":"..."}` as the last line (what Ollama itself writes).
+/// Not streamed: one object, the whole message, `done: true`.
+struct OllamaAnswerEncoder: Sendable {
+    let model: String
+    let homebase: [String: String]
+    private let started = DispatchTime.now().uptimeNanoseconds
+    private var text = ""
+    private var calls: [ToolCall] = []
+
+    init(model: String, homebase: [String: String]) { self.model = model; self.homebase = homebase }
+
+    static let contentType = "application/x-ndjson"
+
+    func stream(_ event: ChatEvent) -> [UInt8] {
+        switch event {
+        case .text(let t): line(base(message: ["role": "assistant", "content": t], done: false))
+        case .toolCall(let c): line(base(message: Self.message("", [c]), done: false))
+        case .done(let reason, let usage): line(final(["role": "assistant", "content": ""], reason, usage))
+        }
+    }
+
+    func streamError(_ message: String) -> [UInt8] { line(["error": message]) }
+
+    mutating func collect(_ event: ChatEvent) {
+        switch event {
+        case .text(let t): text += t
+        case .toolCall(let c): calls.append(c)
+        case .done: break
+        }
+    }
+
+    func whole(finishReason: String, usage: Usage?) -> [UInt8] {
+        JSONReading.bytes(final(Self.message(text, calls), finishReason, usage))
+    }
+
+    static func errorBody(_ message: String) -> [UInt8] { JSONReading.bytes(["error": message]) }
+
+    private func final(_ message: JSONObject, _ reason: String, _ usage: Usage?) -> JSONObject {
+        var o = base(message: message, done: true)
+        // Ollama says "stop" where OpenAI says "tool_calls".
+        o["done_reason"] = reason == "tool_calls" ? "stop" : reason
+        o["total_duration"] = Int(DispatchTime.now().uptimeNanoseconds &- started)
+        if let usage {
+            o["prompt_eval_count"] = usage.promptTokens
+            o["eval_count"] = usage.completionTokens
+        }
+        o["homebase"] = homebase
+        return o
+    }
+
+    private static func message(_ text: String, _ calls: [ToolCall]) -> JSONObject {
+        var m: JSONObject = ["role": "assistant", "content": text]
+        if !calls.isEmpty {
+            m["tool_calls"] = calls.map { c in
+                let args = (try? JSONSerialization.jsonObject(with: Data(c.argumentsJSON.utf8))) as? JSONObject ?? [:]
+                return ["function": ["name": c.name, "arguments": args] as JSONObject] as JSONObject
+            }
+        }
+        return m
+    }
+
+    private func base(message: JSONObject, done: Bool) -> JSONObject {
+        ["model": model, "created_at": Self.timestamp(), "message": message, "done": done]
+    }
+
+    private func line(_ o: JSONObject) -> [UInt8] { JSONReading.bytes(o) + [10] }
+
+    /// RFC 3339 with nanosecond-style fraction, as Ollama writes it.
+    static func timestamp() -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: Date())
+    }
+}

@@ -1,0 +1,27 @@
+import Inference
+
+/// The brain that answers one request, as the guest's router (with its fallback runner) chose
+/// it, and what to say about the choice.
+public struct RoutedAnswer: Sendable {
+    public var provider: any ChatProvider
+    /// Extra facts for the final `homebase` field (route, reason, model...). Never a secret:
+    /// clients and their logs see it. `brain` is always set from the provider.
+    public var metadata: [String: String]
+
+    public init(provider: any ChatProvider, metadata: [String: String] = [:]) {
+        self.provider = provider; self.metadata = metadata
+    }
+
+    /// `{"brain": "...", ...metadata}`: the object sent as `homebase` in the last chunk.
+    var homebaseObject: [String: String] {
+        var o = metadata
+        o["brain"] = provider.brain.rawValue
+        return o
+    }
+}
+
+/// Picks the brain for a request: called once per request, never cached.
+public typealias AnswerRouter = @Sendable (ChatRequest) async -> RoutedAnswer
+
+/// The model names `GET /v1/models` and `GET /api/tags` list.
+public typealias ModelLister = @Sendable () async -> [String]

@@ -1,0 +1,76 @@
+import Foundation
+import Inference
+import Testing
+@testable import LocalAPI
+
+/// The answer encoders and request readers, without sockets.
+@Suite struct EncoderTests {
+    func sseObjects(_ bytes: [UInt8]) -> [Any] {
+        String(decoding: bytes, as: UTF8.self).components(separatedBy: "\n\n").filter { !$0.isEmpty }.map { e -> Any in
+            let data = String(e.dropFirst(6))
+            return data == "[DONE]" ? "[DONE]" : try! JSONSerialization.jsonObject(with: Data(data.utf8))
+        }
+    }
+
+    @Test func openAIChunksRoleFirstToolIndexesAndTerminator() {
+        var enc = OpenAIAnswerEncoder(model: "m", includeUsage: false, homebase: ["brain": "on-device"])
+        var bytes = enc.stream(.text("Hi"))
+        bytes += enc.stream(.toolCall(ToolCall(id: "a", name: "f", argumentsJSON: "{}")))
+        bytes += enc.stream(.toolCall(ToolCall(id: "b", name: "g", argumentsJSON: "{}")))
+        bytes += enc.stream(.done(finishReason: "tool_calls", usage: nil))
+        let o = sseObjects(bytes)
+        #expect(o.count == 5)
+        let first = ((o[0] as! [String: Any])["choices"] as! [[String: Any]])[0]["delta"] as! [String: Any]
+        #expect(first["role"] as? String == "assistant" && first["content"] as? String == "Hi")
+        let second = ((o[2] as! [String: Any])["choices"] as! [[String: Any]])[0]["delta"] as! [String: Any]
+        #expect(second["role"] == nil)
+        #expect((second["tool_calls"] as! [[String: Any]])[0]["index"] as? Int == 1)
+        let last = o[3] as! [String: Any]
+        #expect((last["choices"] as! [[String: Any]])[0]["finish_reason"] as? String == "tool_calls")
+        #expect(last["homebase"] as? [String: String] == ["brain": "on-device"])
+        #expect(o[4] as? String == "[DONE]")
+        let error = String(decoding: enc.streamError("boom"), as: UTF8.self)
+        #expect(error.hasPrefix("data: {") && error.contains("boom") && error.hasSuffix("\n\n"))
+    }
+
+    @Test func ollamaLinesEndWithDoneAndHomebase() throws {
+        let enc = OllamaAnswerEncoder(model: "m", homebase: ["brain": "openai"])
+        let text = try JSONSerialization.jsonObject(with: Data(enc.stream(.text("Hi")).dropLast())) as! [String: Any]
+        #expect(text["done"] as? Bool == false)
+        #expect((text["message"] as? [String: Any])?["content"] as? String == "Hi")
+        let done = enc.stream(.done(finishReason: "length", usage: Usage(promptTokens: 2, completionTokens: 5)))
+        #expect(done.last == 10)
+        let d = try JSONSerialization.jsonObject(with: Data(done.dropLast())) as! [String: Any]
+        #expect(d["done"] as? Bool == true && d["done_reason"] as? String == "length" && d["eval_count"] as? Int == 5)
+        #expect(d["homebase"] as? [String: String] == ["brain": "openai"])
+    }
+
+    @Test func openAIRequestReaderKeepsToolsAndToolTurns() throws {
+        let body = #"""
+            {"model":"gpt","stream":true,"stream_options":{"include_usage":true},"max_completion_tokens":9,
+             "messages":[{"role":"developer","content":"sys"},
+                         {"role":"user","content":[{"type":"text","text":"a"},{"type":"image_url","image_url":{}},{"type":"text","text":"b"}]},
+                         {"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"x\":1}"}}]},
+                         {"role":"tool","tool_call_id":"c1","content":"42"}],
+             "tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}]}
+            """#
+        let r = try OpenAIRequestReader.read(Array(body.utf8))
+        #expect(r.stream && r.includeUsage)
+        #expect(r.chat.maxTokens == 9)
+        #expect(r.chat.messages.map(\.role) == [.system, .user, .assistant, .tool])
+        #expect(r.chat.messages[1].content == "ab")
+        #expect(r.chat.messages[2].toolCalls == [ToolCall(id: "c1", name: "f", argumentsJSON: #"{"x":1}"#)])
+        #expect(r.chat.messages[3].toolCallID == "c1")
+        #expect(r.chat.tools.first?.parametersJSON == #"{"type":"object"}"#)
+        #expect(throws: LocalAPIError.self) { try OpenAIRequestReader.read(Array(#"{"messages":[{"role":"wizard","content":"x"}]}"#.utf8)) }
+    }
+
+    @Test func ollamaRequestReaderDefaultsToStreamingAndReadsOptions() throws {
+        let body = #"{"model":"q","messages":[{"role":"assistant","content":"","tool_calls":[{"function":{"name":"f","arguments":{"x":1}}}]}],"options":{"temperature":0.5,"num_predict":12}}"#
+        let r = try OllamaRequestReader.read(Array(body.utf8))
+        #expect(r.stream)
+        #expect(r.chat.temperature == 0.5 && r.chat.maxTokens == 12)
+        #expect(r.chat.messages[0].toolCalls.first?.argumentsJSON == #"{"x":1}"#)
+        #expect(try !OllamaRequestReader.read(Array(#"{"model":"q","stream":false,"messages":[]}"#.utf8)).stream)
+    }
+}
