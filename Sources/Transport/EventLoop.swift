@@ -51,7 +51,11 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     deinit {
-        if !finished { close(epfd); close(wakeFD) }
+        if !finished { close(epfd) }
+        // The wake fd lives exactly as long as the loop object: `execute`/`shutdown` may be called
+        // from any thread holding a reference, even after the loop stopped, and must never write
+        // to a closed descriptor whose number another file has since taken.
+        close(wakeFD)
         readBuffer.deallocate()
     }
 
@@ -192,7 +196,6 @@ public final class EventLoop: @unchecked Sendable {
         signals = nil
         runPending() // work queued during shutdown still runs, so waiters are released
         finished = true
-        close(epfd)
-        close(wakeFD)
+        close(epfd)  // only the loop thread uses it; the wake fd stays open until deinit
     }
 }

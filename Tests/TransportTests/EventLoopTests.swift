@@ -66,3 +66,26 @@ import Testing
     h.stop()
     #expect(try inbox.take() == .closed(1006, "closed locally"))
 }
+
+/// Regression: a stopped loop closed its wake eventfd, and a later `execute`/`shutdown` from
+/// another thread wrote 8 bytes into whatever file had since taken that descriptor number (a
+/// model download grew by 8 bytes). The wake fd now lives as long as the loop object.
+@Test func aStoppedLoopNeverWritesIntoAReusedDescriptor() throws {
+    let loop = try EventLoop()
+    try loop.start()
+    loop.shutdown()
+    loop.join()
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hb-fd-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    // Take the lowest free descriptors, as a file opened by anyone else would.
+    let fds = (0..<4).map { open("\(dir)/f\($0)", O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+    defer { fds.forEach { close($0) } }
+    loop.execute {}
+    loop.shutdown()
+    for (i, fd) in fds.enumerated() {
+        var st = stat()
+        #expect(fstat(fd, &st) == 0)
+        #expect(st.st_size == 0, "file f\(i) was written through a stale loop descriptor")
+    }
+}
