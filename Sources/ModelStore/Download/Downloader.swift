@@ -83,18 +83,28 @@ struct Downloader: Sendable {
 }
 
 extension Downloader {
-    /// Checks the size, syncs, and renames the part into place.
+    /// Syncs and closes the part, checks its size ON DISK, and renames it into place.
+    ///
+    /// The check reads the closed file, not the count of bytes we wrote: any descriptor number of
+    /// ours can be written by code elsewhere in the process that still holds it after closing its
+    /// own file (seen: a stopped event loop's late 8-byte eventfd wake-up grew a shard by 8 bytes).
+    /// Closed first, so nothing of ours can grow it between the check and the rename.
     func finish(_ part: PartFile, item: DownloadItem, announced: Int64?) throws -> Int64 {
+        let syncError = part.sync() ? nil : String(cString: strerror(errno))
+        part.close()
+        if let syncError { throw ModelStoreError.io(path: part.path, detail: syncError) }
         let expected = item.expectedSize ?? announced
-        if let expected, part.size != expected {
+        let onDisk = fileSize(part.path)
+        guard let onDisk, onDisk == part.size, expected == nil || onDisk == expected else {
             try? FileManager.default.removeItem(atPath: part.path)
             throw ModelStoreError.integrity(file: (item.destination as NSString).lastPathComponent,
-                                            detail: "\(part.size) bytes, expected \(expected)")
+                                            detail: "\(onDisk.map(String.init) ?? "no") bytes on disk, \(part.size) received"
+                                                + (expected.map { ", expected \($0)" } ?? ""))
         }
-        guard part.sync(), rename(part.path, item.destination) == 0 else {
+        guard rename(part.path, item.destination) == 0 else {
             throw ModelStoreError.io(path: item.destination, detail: String(cString: strerror(errno)))
         }
-        return part.size
+        return onDisk
     }
 
     func fileSize(_ path: String) -> Int64? {

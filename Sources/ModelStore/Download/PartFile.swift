@@ -10,7 +10,8 @@ import Glibc
 /// anything else is refused.
 final class PartFile: BodySink, @unchecked Sendable {
     let path: String
-    let fd: Int32
+    /// -1 once closed: `close()` and `deinit` never close a number twice (it may be reused by then).
+    private(set) var fd: Int32
     let expectedETag: String?
     /// Bytes in the file now.
     private(set) var size: Int64
@@ -29,7 +30,14 @@ final class PartFile: BodySink, @unchecked Sendable {
         size = Int64(lseek(fd, 0, SEEK_END))
     }
 
-    deinit { close(fd) }
+    deinit { close() }
+
+    /// Closes the descriptor (once). `finish` closes before it checks: after that, no write through
+    /// a descriptor of ours can change the file.
+    func close() {
+        if fd >= 0 { _ = Glibc.close(fd) }
+        fd = -1
+    }
 
     func begin(status: Int, headers: [String: String]) -> Bool {
         began = true

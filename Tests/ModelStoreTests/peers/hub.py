@@ -9,6 +9,8 @@ Control (test-only endpoints on the hub host):
       cut=N            close the connection after N body bytes (once, then normal)
       ignore_range=1   answer 200 with the whole file even when a Range is asked (once)
       slow=N           send N bytes then sleep 0.05 s, repeatedly (until reset)
+      hold=N           send N bytes, then wait for release=1 before the rest (once)
+      release=1        lets a held transfer go on
       reset=1          back to normal
 """
 import hashlib, json, sys, threading, time
@@ -17,6 +19,7 @@ from urllib.parse import urlparse, parse_qs, quote
 
 TINY = open(sys.argv[1], "rb").read()
 LOG, MODE, LOCK = [], {}, threading.Lock()
+RELEASED = threading.Event()
 CHATML_TOOLS = "{%- if tools %}<|im_start|>system\n{{ tools | tojson }}<|im_end|>{% endif %}{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>{% endfor %}"
 PLAIN = "{% for m in messages %}{{ m.content }}{% endfor %}"
 
@@ -136,8 +139,10 @@ class Handler(BaseHTTPRequestHandler):
         if url.path == "/_mode":
             with LOCK:
                 if "reset" in q: MODE.clear()
+                if "hold" in q: RELEASED.clear()
+                if "release" in q: RELEASED.set()
                 for k, v in q.items():
-                    if k != "reset": MODE[k] = int(v[0])
+                    if k not in ("reset", "release"): MODE[k] = int(v[0])
             return self.send_json(MODE)
         if url.path == "/api/models":
             return self.listing(q)
@@ -209,6 +214,7 @@ class Handler(BaseHTTPRequestHandler):
         with LOCK:
             ignore = MODE.pop("ignore_range", 0)
             cut = MODE.pop("cut", None)
+            hold = MODE.pop("hold", None)
             slow = MODE.get("slow", 0)
         if rng and not ignore and (if_range is None or if_range.strip('"') == sha):
             start = int(rng.split("=")[1].split("-")[0])
@@ -234,6 +240,10 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             self.close_connection = True
             return
+        if hold is not None:
+            self.wfile.write(body[:hold]); self.wfile.flush()
+            RELEASED.wait(30)  # bounded: a test that never releases still ends
+            body = body[hold:]
         if slow:
             for i in range(0, len(body), slow):
                 try:
