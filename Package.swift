@@ -38,7 +38,9 @@ let package = Package(
 
         // The relay: sessions by key, routing, mailbox, limits, metrics. Never imports Sealing.
         .target(name: "RelayServer", dependencies: ["Transport", "Wire", "Storage", "Signing"]),
-        .executableTarget(name: "homebase-relay", dependencies: ["RelayServer"]),
+        // `homebase-relay probe`: two throwaway devices check a running relay end to end.
+        .target(name: "RelayProbe", dependencies: ["PeerLink", "Wire", "Signing"]),
+        .executableTarget(name: "homebase-relay", dependencies: ["RelayServer", "RelayProbe"]),
 
         // Writes protocol/vectors/ (make vectors).
         .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing"]),
@@ -52,6 +54,9 @@ let package = Package(
         // Benchmarks (make bench): print numbers, never assert them.
         .executableTarget(name: "bench-foundation", dependencies: ["Sealing", "Signing", "Wire", "CSodium"],
                           path: "bench/foundation"),
+        // make bench-relay: the relay beside Mosquitto, nats-server and raw TCP, thin blocking clients.
+        .executableTarget(name: "bench-relay", dependencies: ["Wire", "Signing", "COpenSSL", "CLinux"],
+                          path: "bench/relay"),
 
         .testTarget(name: "SigningTests", dependencies: ["Signing"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "Signing"]),
@@ -62,6 +67,7 @@ let package = Package(
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "Inference", "Storage", "Wire", "Signing"]),
         .testTarget(name: "PeerLinkTests", dependencies: ["PeerLink", "Transport", "Wire", "Signing"]),
         .testTarget(name: "RelayServerTests", dependencies: ["RelayServer", "Transport", "Wire", "Signing"]),
+        .testTarget(name: "RelayProbeTests", dependencies: ["RelayProbe", "RelayServer", "PeerLink", "Transport", "Wire", "Signing"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "Storage"], exclude: ["peers"]),
     ]
