@@ -1,0 +1,120 @@
+import Foundation
+
+/// `bench-relay` with no command: every server, every case, `runs` times, then a markdown table.
+struct Orchestrator {
+    var runs = 3
+    var connections = 10_000
+    var count = 5_000
+    var warmup = 500
+    var size = 256
+    var throughputCount = 20_000
+    var throughputSize = 16 * 1024
+    var skipMemory = false
+
+    struct Case { let label: String; let proto: Proto; let port: UInt16; let tls: Bool; var echo = false }
+
+    func main() throws {
+        raiseFileLimit()
+        let s = try ServerSet()
+        defer { s.stopAll() }
+        let load0 = loadAverage()
+        try s.startAll()
+        let cases = [
+            Case(label: "raw TCP echo (the floor)", proto: .raw, port: s.echoPort, tls: false, echo: true),
+            Case(label: "raw TCP forward A→S→B→S→A", proto: .raw, port: s.forwardPort, tls: false),
+            Case(label: "**homebase-relay**, WebSocket + relay frames", proto: .relay, port: s.relayPort, tls: false),
+            Case(label: "**homebase-relay** over TLS", proto: .relay, port: s.relayTLSPort, tls: true),
+            Case(label: "Mosquitto QoS 0", proto: .mqtt, port: s.mqttPort, tls: false),
+            Case(label: "Mosquitto QoS 0 over TLS", proto: .mqtt, port: s.mqttTLSPort, tls: true),
+            Case(label: "nats-server", proto: .nats, port: s.natsPort, tls: false),
+        ]
+        // Latency: runs interleaved across cases, so a burst of load on the machine hits all of them.
+        var lat: [String: [[Double]]] = [:] // "label|pinned" -> per run [p50, p99]
+        for pinned in [true, false] {
+            try s.pin(pinned)
+            for r in 0..<runs {
+                for c in cases {
+                    let out = try client(["latency", c.proto.rawValue, "\(c.port)", c.tls ? "tls" : "plain", c.echo ? "echo" : "pair",
+                                          "\(count)", "\(warmup)", "\(size)"], pinned: pinned)
+                    let v = out.split(separator: " ").compactMap { Double($0) }
+                    lat["\(c.label)|\(pinned)", default: []].append(v)
+                    log("latency \(pinned ? "pinned" : "unpinned") run \(r + 1) \(c.label): p50 \(v[0]) µs p99 \(v[1]) µs")
+                }
+            }
+        }
+        try s.pin(false)
+        // Throughput: unpinned (publisher and subscriber each need a core); the echo row does not apply.
+        var thr: [String: [[Double]]] = [:]
+        for r in 0..<runs {
+            for c in cases where !c.echo {
+                let out = try client(["throughput", c.proto.rawValue, "\(c.port)", c.tls ? "tls" : "plain",
+                                      "\(throughputCount)", "\(throughputSize)"], pinned: false)
+                let v = out.split(separator: " ").compactMap { Double($0) }
+                thr[c.label, default: []].append(v)
+                log("throughput run \(r + 1) \(c.label): \(v[0]) MB/s, \(Int(v[1])) of \(throughputCount) arrived")
+            }
+        }
+        s.stopAll()
+        var mem: [String: [[Double]]] = [:]
+        if !skipMemory {
+            for r in 0..<runs {
+                for (label, name, tls) in [("**homebase-relay** over TLS", "relay", true), ("**homebase-relay** plain", "relay", false),
+                                           ("Mosquitto over TLS", "mosquitto", true)] {
+                    let v = try memory(s, server: name, tls: tls)
+                    mem[label, default: []].append(v)
+                    log("memory run \(r + 1) \(label): \(v[0]) KiB per connection (RSS \(Int(v[1])) -> \(Int(v[2])) KiB)")
+                }
+            }
+        }
+        print(Report(orchestrator: self, cases: cases, latency: lat, throughput: thr, memory: mem,
+                     loads: (load0, loadAverage())).markdown())
+    }
+
+    /// A client run, on vCPU 0 with the servers when pinned; its one line of output.
+    func client(_ args: [String], pinned: Bool) throws -> String {
+        let me = ServerSet.selfPath
+        return try pinned ? run("/usr/bin/taskset", ["-c", "0", me] + args) : run(me, args)
+    }
+
+    /// A fresh server, its RSS, `connections` idle connections opened by a holding client, its RSS
+    /// again: [KiB per connection, RSS before, RSS after].
+    func memory(_ s: ServerSet, server: String, tls: Bool) throws -> [Double] {
+        let port: UInt16
+        if server == "relay" {
+            port = s.memoryRelayPort
+            try s.start("mem", ServerSet.relayBinary, s.relayArguments(port: port, tls: tls, name: "mem-\(UUID().uuidString)"), port: port)
+        } else {
+            port = s.memoryMQTTPort
+            try s.start("mem", "/usr/sbin/mosquitto", ["-c", try s.mosquittoConfig(port: s.memoryMQTTPort + 100, tlsPort: port, name: "mem")], port: port)
+        }
+        defer { s.stop("mem") }
+        usleep(300_000)
+        guard let pid = s.pid("mem") else { throw BenchError.protocolError("no server") }
+        let before = rssKiB(pid)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: ServerSet.selfPath)
+        holder.arguments = ["hold", server == "relay" ? "relay" : "mqtt", "\(port)", tls ? "tls" : "plain", "\(connections)"]
+        let out = Pipe()
+        holder.standardOutput = out
+        try holder.run()
+        defer { holder.terminate(); holder.waitUntilExit() }
+        var line = Data()
+        while true {
+            let d = out.fileHandleForReading.readData(ofLength: 1)
+            if d.isEmpty || d == Data([10]) { break }
+            line += d
+        }
+        guard String(decoding: line, as: UTF8.self) == "ready \(connections)" else {
+            throw BenchError.protocolError("holding client failed: \(String(decoding: line, as: UTF8.self))")
+        }
+        usleep(1_000_000)
+        let after = rssKiB(pid)
+        return [Double(after - before) / Double(connections), Double(before), Double(after)]
+    }
+
+    func log(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
+}
+
+func loadAverage() -> String {
+    ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3).joined(separator: " ")
+}
