@@ -36,7 +36,7 @@ struct Orchestrator {
                 for c in cases {
                     let out = try client(["latency", c.proto.rawValue, "\(c.port)", c.tls ? "tls" : "plain", c.echo ? "echo" : "pair",
                                           "\(count)", "\(warmup)", "\(size)"], pinned: pinned)
-                    let v = out.split(separator: " ").compactMap { Double($0) }
+                    let v = try numbers(out, 2)
                     lat["\(c.label)|\(pinned)", default: []].append(v)
                     log("latency \(pinned ? "pinned" : "unpinned") run \(r + 1) \(c.label): p50 \(v[0]) µs p99 \(v[1]) µs")
                 }
@@ -49,7 +49,7 @@ struct Orchestrator {
             for c in cases where !c.echo {
                 let out = try client(["throughput", c.proto.rawValue, "\(c.port)", c.tls ? "tls" : "plain",
                                       "\(throughputCount)", "\(throughputSize)"], pinned: false)
-                let v = out.split(separator: " ").compactMap { Double($0) }
+                let v = try numbers(out, 2)
                 thr[c.label, default: []].append(v)
                 log("throughput run \(r + 1) \(c.label): \(v[0]) MB/s, \(Int(v[1])) of \(throughputCount) arrived")
             }
@@ -72,8 +72,9 @@ struct Orchestrator {
 
     /// A client run, on vCPU 0 with the servers when pinned; its one line of output.
     func client(_ args: [String], pinned: Bool) throws -> String {
-        let me = ServerSet.selfPath
-        return try pinned ? run("/usr/bin/taskset", ["-c", "0", me] + args) : run(me, args)
+        // A hung client (a server that stopped answering) fails the run after 5 minutes, not never.
+        let guarded = ["300", ServerSet.selfPath] + args
+        return try pinned ? run("/usr/bin/taskset", ["-c", "0", "/usr/bin/timeout"] + guarded) : run("/usr/bin/timeout", guarded)
     }
 
     /// A fresh server, its RSS, `connections` idle connections opened by a holding client, its RSS
@@ -113,6 +114,13 @@ struct Orchestrator {
     }
 
     func log(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
+}
+
+/// The first `n` numbers of a client's output line.
+func numbers(_ line: String, _ n: Int) throws -> [Double] {
+    let v = line.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
+    guard v.count >= n else { throw BenchError.protocolError("client said: \(line)") }
+    return v
 }
 
 func loadAverage() -> String {

@@ -58,17 +58,22 @@ final class ServerSet {
         try start("mosquitto", "/usr/sbin/mosquitto", ["-c", try mosquittoConfig(port: mqttPort, tlsPort: mqttTLSPort, name: "mosquitto")], port: mqttPort)
         try start("nats", "/usr/sbin/nats-server", ["-a", "127.0.0.1", "-p", "\(natsPort)"], port: natsPort)
         try start("echo", Self.selfPath, ["raw-server", "\(echoPort)", "echo"], port: echoPort)
-        try start("forward", Self.selfPath, ["raw-server", "\(forwardPort)", "forward"], port: forwardPort)
+        try start("forward", Self.selfPath, ["raw-server", "\(forwardPort)", "forward"], port: nil)
     }
 
-    /// Starts a child and waits until its port accepts.
-    func start(_ name: String, _ path: String, _ args: [String], port: UInt16) throws {
+    /// Starts a child and waits until its port accepts (nil: the forward server, which pairs
+    /// connections in accept order, so a test connection would take a slot; it gets 300 ms).
+    func start(_ name: String, _ path: String, _ args: [String], port: UInt16?) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: path)
         p.arguments = args
         p.standardOutput = FileHandle.nullDevice
+        // Server logs go to a file beside its data (Mosquitto logs every client that leaves without close_notify).
+        _ = FileManager.default.createFile(atPath: dir + "/\(name).log", contents: nil)
+        p.standardError = FileHandle(forWritingAtPath: dir + "/\(name).log")
         try p.run()
         processes[name] = p
+        guard let port else { usleep(300_000); return }
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
             if (try? Sock(port: port, tls: false)) != nil { return }
