@@ -56,7 +56,7 @@ let package = Package(
                           path: "bench/foundation"),
         // make bench-relay: the relay beside Mosquitto, nats-server and raw TCP, thin blocking clients.
         .executableTarget(name: "bench-relay", dependencies: ["Wire", "Signing", "COpenSSL", "CLinux"],
-                          path: "bench/relay"),
+                          path: "bench/relay", exclude: ["README.md"]),
 
         .testTarget(name: "SigningTests", dependencies: ["Signing"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "Signing"]),

@@ -79,14 +79,15 @@ struct Orchestrator {
 
     /// A fresh server, its RSS, `connections` idle connections opened by a holding client, its RSS
     /// again: [KiB per connection, RSS before, RSS after].
-    func memory(_ s: ServerSet, server: String, tls: Bool) throws -> [Double] {
+    func memory(_ s: ServerSet, server: String, tls: Bool, environment: [String: String] = [:]) throws -> [Double] {
         let port: UInt16
         if server == "relay" {
             port = s.memoryRelayPort
-            try s.start("mem", ServerSet.relayBinary, s.relayArguments(port: port, tls: tls, name: "mem-\(UUID().uuidString)"), port: port)
+            try s.start("mem", ServerSet.relayBinary, s.relayArguments(port: port, tls: tls, name: "mem-\(UUID().uuidString)"),
+                        port: port, environment: environment)
         } else {
             port = s.memoryMQTTPort
-            try s.start("mem", "/usr/sbin/mosquitto", ["-c", try s.mosquittoConfig(port: s.memoryMQTTPort + 100, tlsPort: port, name: "mem")], port: port)
+            try s.start("mem", "/usr/sbin/mosquitto", ["-c", try s.mosquittoConfig(port: s.memoryMQTTPort + 1, tlsPort: port, name: "mem")], port: port)
         }
         defer { s.stop("mem") }
         usleep(300_000)
@@ -111,6 +112,18 @@ struct Orchestrator {
         usleep(1_000_000)
         let after = rssKiB(pid)
         return [Double(after - before) / Double(connections), Double(before), Double(after)]
+    }
+
+    /// One memory measurement (`bench-relay memory relay|mosquitto tls|plain [KEY=VALUE ...]`),
+    /// the server started with those environment variables: for trying allocator and OpenSSL settings.
+    func memoryOnly(server: String, tls: Bool, environment: [String: String]) throws {
+        raiseFileLimit()
+        let s = try ServerSet()
+        defer { s.stopAll() }
+        for r in 0..<runs {
+            let v = try memory(s, server: server, tls: tls, environment: environment)
+            print("run \(r + 1): \(v[0]) KiB per connection (RSS \(Int(v[1])) -> \(Int(v[2])) KiB)")
+        }
     }
 
     func log(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }

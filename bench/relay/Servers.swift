@@ -11,7 +11,8 @@ final class ServerSet {
     init() throws {
         dir = NSTemporaryDirectory() + "bench-relay-\(getpid())"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        base = UInt16(30_000 + Int(getpid()) % 20_000)
+        // Below the ephemeral range (32768-60999): 10,000 client connections must not take a listen port.
+        base = UInt16(20_000 + Int(getpid()) % 12_000)
         cert = dir + "/cert.pem"; key = dir + "/key.pem"
         try run("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
                                      "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=localhost"])
@@ -63,10 +64,11 @@ final class ServerSet {
 
     /// Starts a child and waits until its port accepts (nil: the forward server, which pairs
     /// connections in accept order, so a test connection would take a slot; it gets 300 ms).
-    func start(_ name: String, _ path: String, _ args: [String], port: UInt16?) throws {
+    func start(_ name: String, _ path: String, _ args: [String], port: UInt16?, environment: [String: String] = [:]) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: path)
         p.arguments = args
+        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         p.standardOutput = FileHandle.nullDevice
         // Server logs go to a file beside its data (Mosquitto logs every client that leaves without close_notify).
         _ = FileManager.default.createFile(atPath: dir + "/\(name).log", contents: nil)

@@ -12,6 +12,7 @@ func usage() -> Never {
                bench-relay throughput PROTO PORT tls|plain COUNT SIZE
                bench-relay hold PROTO PORT tls|plain COUNT
                bench-relay raw-server PORT echo|forward
+               bench-relay memory relay|mosquitto tls|plain [ENV=VALUE ...]   (BENCH_CONNECTIONS, BENCH_RUNS)
         PROTO: relay, mqtt, nats, raw
 
         """.utf8))
@@ -30,6 +31,17 @@ do {
         try Workloads.throughput(proto(1), port: UInt16(int(2)), tls: args[3] == "tls", count: int(4), size: int(5))
     case "hold":
         try Workloads.hold(proto(1), port: UInt16(int(2)), tls: args[3] == "tls", count: int(4))
+    case "memory":
+        var o = Orchestrator()
+        o.connections = Int(ProcessInfo.processInfo.environment["BENCH_CONNECTIONS"] ?? "") ?? 10_000
+        o.runs = Int(ProcessInfo.processInfo.environment["BENCH_RUNS"] ?? "") ?? 3
+        var env: [String: String] = [:]
+        for kv in args.dropFirst(3) {
+            let p = kv.split(separator: "=", maxSplits: 1)
+            if p.count == 2 { env[String(p[0])] = String(p[1]) }
+        }
+        guard args.count >= 3 else { usage() }
+        try o.memoryOnly(server: args[1], tls: args[2] == "tls", environment: env)
     case "raw-server":
         try RawServer.run(port: UInt16(int(1)), forward: args.count > 2 && args[2] == "forward")
     default:
