@@ -63,8 +63,13 @@ final class ProbeDevice: Sendable {
     /// The link's own log line without its `relay link <origin>` prefix, else the state.
     private static func reason(_ log: String, _ state: LinkState) -> String {
         guard !log.isEmpty else { return "\(state)" }
-        if let r = log.firstRange(of: ": ") { return String(log[r.upperBound...]) }
-        return log
+        guard let r = log.firstRange(of: ": ") else { return log }
+        var why = String(log[r.upperBound...])
+        // Layers may each prefix the same words ("connect failed: connect failed: ..."): say them once.
+        while let c = why.firstRange(of: ": "), why[c.upperBound...].hasPrefix(why[..<c.upperBound]) {
+            why = String(why[c.upperBound...])
+        }
+        return why
     }
 
     func start() { link.start() }

@@ -3,10 +3,14 @@ import Testing
 @testable import RelayProbe
 
 /// `homebase-relay probe` against a real in-process relay and against nothing.
+/// Timeouts are the hang guard (30 s): under `swift test` every target shares one small thread
+/// pool, and the probe's stream consumers wait their turn there; nothing here measures speed.
 @Suite("probe")
 struct ProbeTests {
-    /// Runs the command; returns (status, stdout, stderr).
-    func probe(_ args: [String]) async -> (Int32, String, String) {
+    /// Runs the command (with the hang guard as its timeout unless one is given); returns
+    /// (status, stdout, stderr).
+    func probe(_ given: [String]) async -> (Int32, String, String) {
+        let args = given.contains { $0.hasPrefix("--timeout") } || given.isEmpty ? given : given + ["--timeout", "30000"]
         let out = Mutex(""), err = Mutex("")
         let status = await ProbeCommand.run(args, out: { s in out.withLock { $0 += s } }, err: { s in err.withLock { $0 += s } })
         return (status, out.withLock { $0 }, err.withLock { $0 })
@@ -15,7 +19,7 @@ struct ProbeTests {
     @Test func succeedsAgainstARunningRelayAndPrintsTheFourTimes() async throws {
         let relay = try LiveRelay()
         defer { relay.stop() }
-        let (status, out, err) = await probe([relay.url, "--timeout", "10000"])
+        let (status, out, err) = await probe([relay.url])
         #expect(status == 0, "stderr: \(err)")
         #expect(out.hasPrefix("ok ws://127.0.0.1:\(relay.port) auth "))
         for part in ["live round trip ", "mail stored ", "mail delivered "] { #expect(out.contains(part)) }
@@ -25,7 +29,7 @@ struct ProbeTests {
     @Test func reportsTimesInOrder() async throws {
         let relay = try LiveRelay()
         defer { relay.stop() }
-        let r = try await RelayProbe.run(ProbeOptions(url: relay.url))
+        let r = try await RelayProbe.run(ProbeOptions(url: relay.url, timeout: hangGuard))
         #expect(r.auth > .zero && r.liveRoundTrip > .zero)
         // Delivery follows storing (the relay commits before it forwards).
         #expect(r.mailDelivered > .zero)
@@ -43,7 +47,7 @@ struct ProbeTests {
 
     @Test func failsWithAClearReasonAgainstADeadURL() async throws {
         let port = try deadPort()
-        let (status, out, err) = await probe(["ws://127.0.0.1:\(port)", "--timeout", "3000"])
+        let (status, out, err) = await probe(["ws://127.0.0.1:\(port)"])
         #expect(status == 1)
         #expect(out.isEmpty)
         #expect(err.hasPrefix("homebase-relay probe: relay unreachable: "))

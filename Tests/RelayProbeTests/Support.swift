@@ -55,21 +55,28 @@ final class LiveRelay: @unchecked Sendable {
     var url: String { "\(config.tlsCert == nil ? "ws" : "wss")://127.0.0.1:\(port)/v1/connect" }
 
     /// SIGTERM's path: every device is told `restarting`, connections close, the store closes.
-    func shutdown() throws {
-        let relay = relay
-        let done = DispatchSemaphore(value: 0)
-        loop.execute { relay.shutdown { done.signal() } }
-        guard done.wait(timeout: .now() + .seconds(20)) == .success else { throw SetupError("relay did not stop") }
+    /// Suspends (never blocks a thread of the shared pool: other tests' streams run there).
+    func shutdown() async {
+        let relay = relay, loop = loop
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            loop.execute { relay.shutdown { c.resume() } }
+        }
     }
 
     /// A new relay process on the same port and data directory.
-    func start() throws {
+    func start() async throws {
         let c = config, loop = loop
-        relay = try Self.sync(loop) { try Relay(configuration: c, loop: loop) }
+        relay = try await withCheckedThrowingContinuation { (k: CheckedContinuation<Relay, any Error>) in
+            loop.execute { k.resume(with: Result { try Relay(configuration: c, loop: loop) }) }
+        }
     }
 
+    /// Blocking, for `defer`: shuts the relay down and stops its loop.
     func stop() {
-        try? shutdown()
+        let relay = relay
+        let done = DispatchSemaphore(value: 0)
+        loop.execute { relay.shutdown { done.signal() } }
+        _ = done.wait(timeout: .now() + .seconds(20))
         loop.shutdown()
         loop.join()
     }
