@@ -59,7 +59,7 @@ struct Orchestrator {
         if !skipMemory {
             for r in 0..<runs {
                 for (label, name, tls) in [("**homebase-relay** over TLS", "relay", true), ("**homebase-relay** plain", "relay", false),
-                                           ("Mosquitto over TLS", "mosquitto", true)] {
+                                           ("Mosquitto over TLS (1,000 connections)", "mosquitto", true)] {
                     let v = try memory(s, server: name, tls: tls)
                     mem[label, default: []].append(v)
                     log("memory run \(r + 1) \(label): \(v[0]) KiB per connection (RSS \(Int(v[1])) -> \(Int(v[2])) KiB)")
@@ -95,7 +95,10 @@ struct Orchestrator {
         let before = rssKiB(pid)
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: ServerSet.selfPath)
-        holder.arguments = ["hold", server == "relay" ? "relay" : "mqtt", "\(port)", tls ? "tls" : "plain", "\(connections)"]
+        // Mosquitto 2.0.11 stalled here after 1,500-3,800 TLS connections (handshakes stopped being
+        // answered; not investigated): it gets 1,000, and BENCHMARKING.md's 2,000-client figure is quoted.
+        let n = server == "relay" ? connections : min(connections, 1_000)
+        holder.arguments = ["hold", server == "relay" ? "relay" : "mqtt", "\(port)", tls ? "tls" : "plain", "\(n)"]
         let out = Pipe()
         holder.standardOutput = out
         try holder.run()
@@ -106,12 +109,12 @@ struct Orchestrator {
             if d.isEmpty || d == Data([10]) { break }
             line += d
         }
-        guard String(decoding: line, as: UTF8.self) == "ready \(connections)" else {
+        guard String(decoding: line, as: UTF8.self) == "ready \(n)" else {
             throw BenchError.protocolError("holding client failed: \(String(decoding: line, as: UTF8.self))")
         }
         usleep(1_000_000)
         let after = rssKiB(pid)
-        return [Double(after - before) / Double(connections), Double(before), Double(after)]
+        return [Double(after - before) / Double(n), Double(before), Double(after)]
     }
 
     /// One memory measurement (`bench-relay memory relay|mosquitto tls|plain [KEY=VALUE ...]`),
