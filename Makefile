@@ -1,6 +1,6 @@
 # The README's two commands are `make demo` and `make test`. Everything else is for developers.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
-.PHONY: test demo build fuzz bench setup vectors engine
+.PHONY: test demo build fuzz bench bench-relay setup vectors engine
 
 setup:
 	@scripts/setup.sh
@@ -35,3 +35,12 @@ fuzz: setup
 # Benchmarks print numbers (release build); results are kept in docs/BENCHMARKS.md.
 bench: setup
 	swift run -c release bench-foundation
+
+# The relay beside Mosquitto, nats-server and raw TCP through the same thin blocking clients
+# (bench/relay/README.md): latency, throughput, memory per idle TLS connection; a markdown table.
+# BENCH_RELAY_FLAGS: --runs N, --connections N, --count N, --no-memory.
+bench-relay: setup
+	@scripts/setup.sh mosquitto nats-server
+	swift build -c release --product homebase-relay $(SWIFT_FLAGS)
+	swift build -c release --product bench-relay $(SWIFT_FLAGS)
+	.build/release/bench-relay $(BENCH_RELAY_FLAGS)

@@ -46,7 +46,9 @@ let package = Package(
 
         // The relay: sessions by key, routing, mailbox, limits, metrics. Never imports Sealing.
         .target(name: "RelayServer", dependencies: ["Transport", "Wire", "Storage", "Signing"]),
-        .executableTarget(name: "homebase-relay", dependencies: ["RelayServer"]),
+        // `homebase-relay probe`: two throwaway devices check a running relay end to end.
+        .target(name: "RelayProbe", dependencies: ["PeerLink", "Wire", "Signing"]),
+        .executableTarget(name: "homebase-relay", dependencies: ["RelayServer", "RelayProbe"]),
 
         // The workstation agent: verified runtime, signed adverts, inference served through the relay.
         .target(name: "HomebaseAgent", dependencies: ["Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage"]),
@@ -67,6 +69,9 @@ let package = Package(
         // Benchmarks (make bench): print numbers, never assert them.
         .executableTarget(name: "bench-foundation", dependencies: ["Sealing", "Signing", "Wire", "CSodium"],
                           path: "bench/foundation"),
+        // make bench-relay: the relay beside Mosquitto, nats-server and raw TCP, thin blocking clients.
+        .executableTarget(name: "bench-relay", dependencies: ["Wire", "Signing", "COpenSSL", "CLinux"],
+                          path: "bench/relay", exclude: ["README.md"]),
 
         .testTarget(name: "SigningTests", dependencies: ["Signing"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "Signing"]),
@@ -79,6 +84,7 @@ let package = Package(
         .testTarget(name: "RelayServerTests", dependencies: ["RelayServer", "Transport", "Wire", "Signing"]),
         .testTarget(name: "CourierTests", dependencies: ["Courier", "PeerLink", "Sealing", "Wire", "Signing", "Transport", "RelayServer"]),
         .testTarget(name: "RelayRoutingTests", dependencies: ["RelayRouting", "Courier", "Routing", "Inference", "Sealing", "Wire", "Signing", "PeerLink", "RelayServer", "Transport"]),
+        .testTarget(name: "RelayProbeTests", dependencies: ["RelayProbe", "RelayServer", "PeerLink", "Transport", "Wire", "Signing"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "Storage"], exclude: ["peers"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference"], exclude: ["peers"]),

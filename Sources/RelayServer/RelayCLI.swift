@@ -1,7 +1,7 @@
 import Glibc
 import Wire
 
-/// The command line of `homebase-relay`: `serve [flags]`, `version`, `help`.
+/// The command line of `homebase-relay`: `serve [flags]`, `probe URL ...`, `version`, `help`.
 public enum RelayCLI {
     public static let version = "0.1.0"
 
@@ -10,6 +10,8 @@ public enum RelayCLI {
 
         usage:
           homebase-relay serve [--key value ...]   run the relay (see `homebase-relay serve --help`)
+          homebase-relay probe URL [--timeout MS] [--pin HEX] [--token T]
+                                                   check a running relay end to end (`probe --help`)
           homebase-relay version                   print the version
           homebase-relay --help                    this text
 
@@ -32,7 +34,10 @@ public enum RelayCLI {
     }
 
     /// Runs the command line; returns the exit status (2 for usage and configuration errors).
-    public static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
+    /// `probe` runs the arguments after it (the executable passes RelayProbe's command: this module
+    /// never links the device side).
+    public static func main(_ arguments: [String], environment: [String: String],
+                            probe: (([String]) -> Int32)? = nil) -> Int32 {
         let args = Array(arguments.dropFirst())
         guard let command = args.first else { out(usage); return 2 }
         let rest = Array(args.dropFirst())
@@ -43,6 +48,7 @@ public enum RelayCLI {
         case "version", "--version":
             out("homebase-relay \(version) (relay protocol \(RelayFrame.protocolVersion))\n")
             return 0
+        case "probe" where probe != nil: return probe?(rest) ?? 2
         case "serve":
             if rest.contains("--help") || rest.contains("-h") { out(serveUsage); return 0 }
             do {

@@ -11,9 +11,10 @@ extension Connection {
     public func send(_ chunks: [[UInt8]]) {
         guard state == .open || state == .handshaking else { return }
         if let tls {
-            for c in chunks where !c.isEmpty {
-                if let e = tls.write(c) { finish(e); return }
-            }
+            // One SSL_write per call: a WebSocket header written on its own would be a TLS record
+            // of its own (a second AEAD pass and 22 more bytes on the wire per message).
+            let plain = chunks.count == 1 ? chunks[0] : Self.concatenate(chunks)
+            if !plain.isEmpty, let e = tls.write(plain) { finish(e); return }
             enqueueCiphertext()
         } else {
             for c in chunks where !c.isEmpty { append(c) }
@@ -27,6 +28,13 @@ extension Connection {
     }
 
     public func send(_ bytes: [UInt8]) { send([bytes]) }
+
+    private static func concatenate(_ chunks: [[UInt8]]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(chunks.reduce(0) { $0 + $1.count })
+        for c in chunks { out.append(contentsOf: c) }
+        return out
+    }
 
     func enqueueCiphertext() {
         while let c = tls?.takeCiphertext() { append(c) }

@@ -89,8 +89,10 @@ final class TLSSession {
         let n = BIO_ctrl_pending(w)
         guard n > 0 else { return nil }
         var out = [UInt8](repeating: 0, count: n)
-        let got = BIO_read(w, &out, Int32(n))
-        return got > 0 ? Array(out[0..<Int(got)]) : nil
+        let got = Int(BIO_read(w, &out, Int32(n)))
+        guard got > 0 else { return nil }
+        if got < n { out.removeLast(n - got) } // never in practice: the BIO said n were pending
+        return out
     }
 
     /// Queues a close_notify alert.

@@ -54,8 +54,19 @@ struct WebSocketFrameHeader: Equatable {
 /// Applies (or removes: XOR is its own inverse) a masking key, `offset` bytes into the payload.
 func applyMask(_ bytes: inout [UInt8], _ key: (UInt8, UInt8, UInt8, UInt8), offset: Int = 0) {
     let k = [key.0, key.1, key.2, key.3]
-    bytes.withUnsafeMutableBufferPointer { p in
-        for i in 0..<p.count { p[i] ^= k[(i + offset) & 3] }
+    // Eight bytes per step: every client frame the relay reads is unmasked here, and byte at a
+    // time this loop was a tenth of the relay's CPU at 16 KiB frames. The key repeats every 4
+    // bytes, so one 8-byte pattern (in memory order: no endianness question) fits every step.
+    var pattern: UInt64 = 0
+    withUnsafeMutableBytes(of: &pattern) { w in for j in 0..<8 { w[j] = k[(j + offset) & 3] } }
+    bytes.withUnsafeMutableBytes { p in
+        let n = p.count
+        var i = 0
+        while i + 8 <= n {
+            p.storeBytes(of: p.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ pattern, toByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < n { p[i] ^= k[(i + offset) & 3]; i += 1 }
     }
 }
 

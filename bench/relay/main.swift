@@ -1,0 +1,66 @@
+import Foundation
+
+// bench-relay: the relay beside Mosquitto, nats-server and raw TCP, all through the same thin
+// blocking clients (bench/relay/README.md). With no command it runs everything and prints a
+// markdown table; the other commands are its child processes.
+let args = Array(CommandLine.arguments.dropFirst())
+
+func usage() -> Never {
+    FileHandle.standardError.write(Data("""
+        usage: bench-relay [--runs N] [--connections N] [--count N] [--no-memory]
+               bench-relay latency PROTO PORT tls|plain echo|pair COUNT WARMUP SIZE
+               bench-relay throughput PROTO PORT tls|plain COUNT SIZE
+               bench-relay hold PROTO PORT tls|plain COUNT
+               bench-relay raw-server PORT echo|forward
+               bench-relay memory relay|mosquitto tls|plain [ENV=VALUE ...]   (BENCH_CONNECTIONS, BENCH_RUNS)
+        PROTO: relay, mqtt, nats, raw
+
+        """.utf8))
+    exit(2)
+}
+
+func int(_ i: Int) -> Int { guard i < args.count, let v = Int(args[i]) else { usage() }; return v }
+func proto(_ i: Int) -> Proto { guard i < args.count, let p = Proto(rawValue: args[i]) else { usage() }; return p }
+
+do {
+    switch args.first {
+    case "latency":
+        try Workloads.latency(proto(1), port: UInt16(int(2)), tls: args[3] == "tls", echo: args[4] == "echo",
+                              count: int(5), warmup: int(6), size: int(7))
+    case "throughput":
+        try Workloads.throughput(proto(1), port: UInt16(int(2)), tls: args[3] == "tls", count: int(4), size: int(5))
+    case "hold":
+        try Workloads.hold(proto(1), port: UInt16(int(2)), tls: args[3] == "tls", count: int(4))
+    case "memory":
+        var o = Orchestrator()
+        o.connections = Int(ProcessInfo.processInfo.environment["BENCH_CONNECTIONS"] ?? "") ?? 10_000
+        o.runs = Int(ProcessInfo.processInfo.environment["BENCH_RUNS"] ?? "") ?? 3
+        var env: [String: String] = [:]
+        for kv in args.dropFirst(3) {
+            let p = kv.split(separator: "=", maxSplits: 1)
+            if p.count == 2 { env[String(p[0])] = String(p[1]) }
+        }
+        guard args.count >= 3 else { usage() }
+        try o.memoryOnly(server: args[1], tls: args[2] == "tls", environment: env)
+    case "raw-server":
+        try RawServer.run(port: UInt16(int(1)), forward: args.count > 2 && args[2] == "forward")
+    default:
+        var o = Orchestrator()
+        var i = 0
+        while i < args.count {
+            switch args[i] {
+            case "--runs": o.runs = int(i + 1); i += 1
+            case "--connections": o.connections = int(i + 1); i += 1
+            case "--count": o.count = int(i + 1); i += 1
+            case "--no-memory": o.skipMemory = true
+            default: usage()
+            }
+            i += 1
+        }
+        try o.main()
+    }
+} catch {
+    print("error: \(error)")
+    FileHandle.standardError.write(Data("bench-relay: \(error)\n".utf8))
+    exit(1)
+}
