@@ -18,10 +18,9 @@ test: setup engine
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift test --skip-build $(SWIFT_FLAGS)
 
-demo: setup
-	@echo "make demo: the loopback demo (relay, homebase, guest, a streamed answer, a fallback)"
-	@echo "arrives with the end-to-end issue; today only the foundation exists: run 'make test'."
-	@exit 1
+# The loopback demo: relay, homebase, guest, an answer through the relay, then a fallback.
+demo:
+	@scripts/demo.sh
 
 vectors: setup
 	swift run vectorgen protocol/vectors

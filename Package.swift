@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "HomebaseAgent", dependencies: ["Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage"]),
         .executableTarget(name: "homebase", dependencies: ["HomebaseAgent"]),
         // The guest: on-device llama-server, fallback runner, router wiring; `guest` is its CLI.
-        .target(name: "GuestAgent", dependencies: ["Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire"]),
+        .target(name: "GuestAgent", dependencies: ["Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink"]),
         .executableTarget(name: "guest", dependencies: ["GuestAgent"]),
 
         // Writes protocol/vectors/ (make vectors).
@@ -91,6 +91,8 @@ let package = Package(
         .testTarget(name: "HomebaseAgentTests", dependencies: ["HomebaseAgent", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "Transport"], exclude: ["peers"]),
         .testTarget(name: "GuestAgentTests", dependencies: ["GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire"]),
         .testTarget(name: "CloudKeysTests", dependencies: ["CloudKeys", "Signing", "Inference"]),
+        // Real processes on loopback (relay, homebase, guest, llama-server): depends on no module.
+        .testTarget(name: "EndToEndTests"),
         .testTarget(name: "LocalAPITests", dependencies: ["LocalAPI", "Inference", "Transport"], exclude: ["peers"]),
     ]
 )

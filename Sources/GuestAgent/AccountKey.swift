@@ -21,8 +21,8 @@ public struct AccountKeyFile: Sendable {
     }
 }
 
-/// The own Homebase's adverts: the routing store's `OwnAdvertStore` for the account key on
-/// file, none while no account key is stored. Read at every call.
+/// The own Homebase's adverts: the routing store's `OwnAdvertStore` for the Homebase's device
+/// key (`homebase.key`, else the account key), none while no account key is stored. Read at every call.
 public struct AccountAdverts: OwnAdvertSource {
     public let account: AccountKeyFile
     public let database: Database
@@ -34,6 +34,10 @@ public struct AccountAdverts: OwnAdvertSource {
 
     public func latestOwnAdvert() throws -> ReceivedAdvert? {
         guard let key = account.read() else { return nil }
-        return try OwnAdvertStore(database: database, accountHostKey: key).latestOwnAdvert()
+        // Adverts are signed by the Homebase's device key, learnt from the roster (GuestMail);
+        // before any, the account key itself.
+        let homebase = HomebaseKeyFile(path: URL(fileURLWithPath: account.path).deletingLastPathComponent()
+            .appendingPathComponent("homebase.key").path).read()
+        return try OwnAdvertStore(database: database, accountHostKey: homebase ?? key).latestOwnAdvert()
     }
 }

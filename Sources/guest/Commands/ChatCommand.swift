@@ -13,7 +13,7 @@ enum ChatCommand {
                 Flag("--allow-dir", "DIR", repeatable: true, "a directory the file tools may read (with --tools)"),
                 Flag("--demo-model", "use the scripted demo model (labelled; not real inference)"),
                 Flag("--max-tokens", "N", "longest answer in tokens"),
-                Flag("--model", "NAME", "model name sent when the route does not pin one (default: default)")],
+                Flag("--model", "NAME", "model name sent when the route does not pin one (default: default)")] + Flag.relayLink,
         run: run)
 
     struct Options {
@@ -37,7 +37,7 @@ enum ChatCommand {
                               model: a.value("--model") ?? "default")
         let prompt = inv.positionals.isEmpty ? nil : inv.positionals.joined(separator: " ")
         if a.has("--demo-model") { return try await demo(prompt, options) }
-        return try await inv.withContext { context in
+        return try await inv.withLinkedContext { context, _ in
             if options.tools { return try await tools(prompt, options, context) }
             return try await chat(prompt, options, context)
         }

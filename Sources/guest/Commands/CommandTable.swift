@@ -7,5 +7,6 @@ enum CommandTable {
         StatusCommand.command,
         SettingsCommand.command,
         ModelsCommand.command,
+        RelayCommand.command,
     ]
 }

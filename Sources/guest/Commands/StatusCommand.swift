@@ -7,12 +7,12 @@ enum StatusCommand {
         name: "status", summary: "which brain the next request would reach, and why",
         usage: "[--json] [--explain]", details: "",
         flags: [Flag("--json", "print the status as JSON"),
-                Flag("--explain", "add a short paragraph explaining the route")],
+                Flag("--explain", "add a short paragraph explaining the route")] + Flag.relayLink,
         run: run)
 
     static func run(_ inv: Invocation) async throws -> Int32 {
         guard inv.positionals.isEmpty else { throw inv.usageError("unexpected argument \(inv.positionals[0])") }
-        return try await inv.withContext { context in
+        return try await inv.withLinkedContext { context, link in
             let s = GuestStatus.gather(context)
             if inv.arguments.has("--json") {
                 let encoder = JSONEncoder()
@@ -30,7 +30,10 @@ enum StatusCommand {
             Console.out("local runtime: \(s.localEndpoint ?? "none")\n")
             Console.out("keys:          \(s.keys.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))\n")
             if let f = s.lastFallback { Console.out("last fallback: \(f)\n") }
-            if inv.arguments.has("--explain") { Console.out("\n\(s.explanation)\n") }
+            if inv.arguments.has("--explain") {
+                Console.out(RelayStatus.lines(context, link))
+                Console.out("\n\(s.explanation)\n")
+            }
             return 0
         }
     }

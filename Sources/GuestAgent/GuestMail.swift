@@ -1,0 +1,70 @@
+import Routing
+import Sealing
+import Signing
+import Storage
+import Wire
+
+/// What the guest does with the mail its account sends it: a `roster` signed by the trusted
+/// account key (version only forward) replaces the directory; an `advert` from a Homebase in
+/// that roster goes to the own-advert store, with the Homebase's key as the store's host key.
+/// Pure of sockets: the link feeds it deliveries and acks what it says to.
+public struct GuestMail: Sendable {
+    public let paths: GuestPaths
+    public let directory: GuestDirectory
+    public let database: Database
+
+    public init(paths: GuestPaths, directory: GuestDirectory, database: Database) {
+        self.paths = paths; self.directory = directory; self.database = database
+    }
+
+    /// What became of one message.
+    public enum Outcome: Equatable, Sendable {
+        /// Persisted: ack it.
+        case stored(String)
+        /// Can never become useful (stale, forged, not for us): ack it so the relay drops it.
+        case refused(String)
+        /// Not handled now (no account key on file yet): leave it at the relay.
+        case kept(String)
+    }
+
+    public func handle(_ message: AppMessage, from sender: DeviceRecord, heldMs: UInt64) -> Outcome {
+        switch message {
+        case .roster(let r): return roster(r)
+        case .advert(let a): return advert(a, from: sender, heldMs: heldMs)
+        default: return .refused("ignored \(message.typeCode) from \(shortHex(sender.signingKey))")
+        }
+    }
+
+    func roster(_ r: AppMessage.Roster) -> Outcome {
+        guard let account = AccountKeyFile(path: paths.accountKey).read() else {
+            return .kept("roster: no account key on file (guest init --account KEY)")
+        }
+        guard r.isSigned(by: account) else { return .refused("roster: not signed by the account key on file") }
+        let file = RosterFile(path: paths.roster)
+        if let held = file.read(account: account), r.version <= held.version {
+            return .refused("roster \(r.version): not newer than \(held.version)")
+        }
+        let records = r.records
+        do { try file.write(r) } catch { return .kept("roster \(r.version): cannot be written: \(error)") }
+        directory.replaceRoster(records)
+        return .stored("roster \(r.version): \(records.count) device(s)")
+    }
+
+    func advert(_ a: AppMessage.Advert, from sender: DeviceRecord, heldMs: UInt64) -> Outcome {
+        let host = sender.signingKey
+        // Only a device of the account's roster may be "own", and only for itself.
+        guard directory.inRoster(host) else { return .refused("advert: \(shortHex(host)) is not in the roster") }
+        guard a.hostKey.bytes == host.bytes else { return .refused("advert: names another host than its sender") }
+        do {
+            let received = try OwnAdvertStore(database: database, accountHostKey: host).accept(a, heldMs: heldMs)
+            try HomebaseKeyFile(path: paths.homebaseKey).write(host)
+            return .stored("advert \(a.sequence) from \(shortHex(host)): \(received.modelTags.count) model(s), held \(heldMs) ms")
+        } catch let e as RoutingError {
+            return .refused("advert \(a.sequence): \(e)")
+        } catch {
+            return .kept("advert \(a.sequence): homebase.key cannot be written")
+        }
+    }
+}
+
+func shortHex(_ key: PublicKey) -> String { String(key.hex.prefix(8)) + "…" }

@@ -1,0 +1,74 @@
+import Foundation
+import Sealing
+
+/// The guest's relay setting, `<data-dir>/relay.json` (written by `guest relay set`):
+///
+///     {"url": "wss://relay.example/v1/connect", "pin": "AB12…" (optional),
+///      "homebase": "<the Homebase's device record, hex>" (optional)}
+///
+/// `homebase` is the explicit record exchange's other half: the Homebase's record as
+/// `homebase init` printed it. The guest needs it to open the first mail the Homebase sends
+/// (the roster); once a roster signed by the account key is on file, the roster is the list.
+/// Absent file: no relay, every Homebase route fails at once and answers on-device.
+public struct RelayFile: Sendable {
+    public let path: String
+    /// Bound on the file read: a URL, a pin and one record are far smaller.
+    public static let maxBytes = 64 << 10
+
+    public init(path: String) { self.path = path }
+
+    public struct Setting: Codable, Sendable, Equatable {
+        public var url: String
+        /// SHA-256 of the relay's certificate (64 hex digits) for a self-signed relay.
+        public var pin: String?
+        /// The Homebase's device record, hex.
+        public var homebase: String?
+
+        public init(url: String, pin: String? = nil, homebase: String? = nil) {
+            self.url = url; self.pin = pin; self.homebase = homebase
+        }
+
+        /// The Homebase's record, verified (its self-signature); nil when absent or invalid.
+        public var homebaseRecord: DeviceRecord? {
+            guard let hex = homebase, let bytes = HexBytes.decode(hex) else { return nil }
+            return try? DeviceRecord(encoded: bytes)
+        }
+    }
+
+    /// The setting on file; nil when there is none. A malformed file throws.
+    public func read() throws(GuestError) -> Setting? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path), data.count <= Self.maxBytes,
+              let setting = try? JSONDecoder().decode(Setting.self, from: data) else {
+            throw .badFile(path: path, detail: "not {\"url\": ..., \"pin\": ..., \"homebase\": ...} (guest relay set URL)")
+        }
+        return setting
+    }
+
+    public func write(_ setting: Setting) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(setting).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    public func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Lowercase hex both ways (Signing's helper is internal to that module).
+enum HexBytes {
+    static func decode(_ text: String) -> [UInt8]? {
+        let digits = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(digits.count / 2)
+        for i in stride(from: 0, to: digits.count, by: 2) {
+            guard let b = UInt8(String(decoding: digits[i...i + 1], as: UTF8.self), radix: 16) else { return nil }
+            out.append(b)
+        }
+        return out
+    }
+
+    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+}

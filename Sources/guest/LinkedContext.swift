@@ -1,0 +1,74 @@
+import GuestAgent
+import RelayRouting
+
+extension Flag {
+    /// Flags of the commands that open the relay link (`chat`, `status`): every wait of the
+    /// link, so that tests and slow networks can set them.
+    static let relayLink: [Flag] = [
+        Flag("--relay-wait", "TIME", "longest wait for the relay's mail backlog before routing (default 2s)"),
+        Flag("--connect-timeout", "TIME", "relay connect and handshake, each (default 5s)"),
+        Flag("--accept-timeout", "TIME", "Homebase watchdog: no accept within TIME (default 10s)"),
+        Flag("--first-output-timeout", "TIME", "Homebase watchdog: no first output within TIME (default 90s)"),
+        Flag("--stall-timeout", "TIME", "Homebase watchdog: a silence mid-stream of TIME (default 30s)"),
+    ]
+
+    /// `250ms`, `2s`, `5m` (a bare number is seconds).
+    static func duration(_ text: String) -> Duration? {
+        for (suffix, ms) in [("ms", 1), ("s", 1000), ("m", 60_000)] where text.hasSuffix(suffix) {
+            guard let n = Int(text.dropLast(suffix.count)), n >= 0 else { return nil }
+            return .milliseconds(n * ms)
+        }
+        return Int(text).flatMap { $0 >= 0 ? .seconds($0) : nil }
+    }
+}
+
+extension Invocation {
+    /// The link's waits from the flags.
+    var linkOptions: GuestLink.Options {
+        get throws {
+            var o = GuestLink.Options()
+            func read(_ name: String, _ set: (Duration) -> Void) throws {
+                guard let raw = arguments.value(name) else { return }
+                guard let d = Flag.duration(raw) else { throw usageError("\(name) takes a duration: 250ms, 2s, 5m") }
+                set(d)
+            }
+            try read("--relay-wait") { o.backlogWait = $0 }
+            try read("--connect-timeout") { o.connectTimeout = $0 }
+            try read("--accept-timeout") { o.watchdog.accept = $0 }
+            try read("--first-output-timeout") { o.watchdog.firstOutput = $0 }
+            try read("--stall-timeout") { o.watchdog.stall = $0 }
+            return o
+        }
+    }
+
+    /// Like `withContext`, with the relay link open for the body's duration when a relay is
+    /// configured (`guest relay set`): the mail backlog is read first (at most `--relay-wait`),
+    /// so a fresh advert is on file before anything is routed.
+    func withLinkedContext(_ body: (GuestContext, GuestLink?) async throws -> Int32) async throws -> Int32 {
+        let options = try linkOptions
+        let slot = RelayProviderSlot()
+        var config = try configuration
+        config.relay = slot
+        let context = try GuestContext(config)
+        let link: GuestLink?
+        do {
+            link = try GuestLink.open(context, slot: slot, options: options)
+        } catch {
+            // A broken relay setting must not stop an answer: the router falls back on-device.
+            context.log.write("relay: not linked: \(error)")
+            Console.err("guest: relay link not opened: \(error)\n")
+            link = nil
+        }
+        await link?.waitForBacklog()
+        do {
+            let status = try await body(context, link)
+            link?.stop()
+            await context.shutdown()
+            return status
+        } catch {
+            link?.stop()
+            await context.shutdown()
+            throw error
+        }
+    }
+}

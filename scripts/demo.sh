@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# make demo: the whole product on loopback, with throwaway data directories.
+#   a relay, a llama-server on the tiny model (the Homebase's engine), `homebase run`, a guest
+#   that asks THROUGH THE RELAY (the answer's dim line says homebase), then the Homebase is
+#   killed and the guest asks again: the answer comes from its on-device model (not-here).
+# Exits non-zero if either answer did not come from the expected brain. Kills every process
+# it started (the binaries themselves, by pid), also on Ctrl-C.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+
+say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+say "setup: system packages (apt-get, only what is missing)"
+scripts/setup.sh
+
+say "engine: llama-server (built once into ~/.cache/homebase/engine; the first build takes ~20 min)"
+ENGINE="$(scripts/engine/install.sh | tail -n 1)"   # progress goes to stderr
+MODEL="$(scripts/engine/tiny_model.sh | tail -n 1)"
+echo "llama-server: $ENGINE"
+echo "tiny model:   $MODEL"
+
+if [ -n "${HOMEBASE_BIN_DIR:-}" ]; then
+  BIN="$HOMEBASE_BIN_DIR"   # developers: binaries already built (e.g. .build/debug)
+else
+  say "build: release binaries (swift build -c release)"
+  swift build -c release --product homebase-relay >/dev/null
+  swift build -c release --product homebase >/dev/null
+  swift build -c release --product guest >/dev/null
+  BIN="$(swift build -c release --show-bin-path)"
+fi
+
+WORK="$(mktemp -d -t homebase-demo.XXXXXX)"
+PIDS=()
+cleanup() {
+  local status=$?
+  for pid in "${PIDS[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  if [ "$status" -ne 0 ]; then echo "logs kept in $WORK" >&2; else rm -rf "$WORK"; fi
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Every program reads its config and data under $WORK only.
+export XDG_CONFIG_HOME="$WORK/config" XDG_DATA_HOME="$WORK/data"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_for() {  # wait_for SECONDS DESCRIPTION COMMAND...
+  local deadline=$((SECONDS + $1)) what="$2"; shift 2
+  until "$@" >/dev/null 2>&1; do
+    if [ "$SECONDS" -ge "$deadline" ]; then echo "demo: timed out waiting for $what (logs: $WORK)" >&2; exit 1; fi
+    sleep 0.1
+  done
+}
+
+say "start: relay, the Homebase's engine"
+RELAY_PORT="$(free_port)"; ENGINE_PORT="$(free_port)"
+RELAY="ws://127.0.0.1:$RELAY_PORT"
+"$BIN/homebase-relay" serve --listen "127.0.0.1:$RELAY_PORT" --data-dir "$WORK/relay" >"$WORK/relay.log" 2>&1 &
+PIDS+=($!)
+"$ENGINE" --model "$MODEL" --host 127.0.0.1 --port "$ENGINE_PORT" --alias tiny >"$WORK/engine.log" 2>&1 &
+PIDS+=($!)
+wait_for 30 "the relay" python3 -c "import socket; socket.create_connection(('127.0.0.1', $RELAY_PORT), 1)"
+wait_for 60 "llama-server" curl -sf "http://127.0.0.1:$ENGINE_PORT/health"
+echo "relay $RELAY, engine http://127.0.0.1:$ENGINE_PORT (model alias: tiny)"
+
+HB=("$BIN/homebase" --data-dir "$WORK/host")
+# guest COMMAND [ARGS]: the guest's flags go after its command.
+guest() { local cmd="$1"; shift; "$BIN/guest" "$cmd" --data-dir "$WORK/guest" --llama-server "$ENGINE" --model-path "$MODEL" "$@"; }
+
+say "homebase init, runtime add"
+"${HB[@]}" init --name demo-homebase | tee "$WORK/init.txt"
+ACCOUNT="$(sed -n 's/^account key: //p' "$WORK/init.txt")"
+HOST_RECORD="$(sed -n 's/^device record: //p' "$WORK/init.txt")"
+"${HB[@]}" runtime add "http://127.0.0.1:$ENGINE_PORT"
+
+say "guest init --account (the record exchange: homebase devices add, guest relay set --homebase)"
+GUEST_RECORD="$(guest init --name demo-laptop --account "$ACCOUNT" | head -n 1)"
+"${HB[@]}" devices add "$GUEST_RECORD"
+guest relay set "$RELAY" --homebase "$HOST_RECORD"
+guest settings set model.source external
+guest settings set ollama.model tiny
+
+say "homebase run"
+"$BIN/homebase" --data-dir "$WORK/host" run --relay "$RELAY" >"$WORK/homebase.log" 2>&1 &
+HB_PID=$!
+PIDS+=($HB_PID)
+wait_for 30 "the Homebase's first advert" grep -q "advert .* to 1 device" "$WORK/homebase.log"
+tail -n 4 "$WORK/homebase.log"
+
+FAILED=0
+ask() {  # ask EXPECTED_BRAIN PROMPT
+  local expected="$1" prompt="$2" out line brain
+  echo "guest> $prompt"
+  out="$(guest chat --max-tokens 48 "$prompt")"
+  printf '%s\n' "$out"
+  line="$(printf '%s\n' "$out" | grep -E '^\[.*\]$' | tail -n 1)"
+  brain="$(printf '%s' "$line" | sed -E 's/^\[([^ ]+).*/\1/')"
+  local ttft tps
+  ttft="$(printf '%s' "$line" | grep -oE 'first token [0-9.]+ ms' | sed 's/first token //' || true)"
+  tps="$(printf '%s' "$line" | grep -oE '[0-9]+ tok/s' || true)"
+  printf '\033[1m-> answered by %s (expected %s), time to first token %s, %s\033[0m\n' \
+    "${brain:-?}" "$expected" "${ttft:-?}" "${tps:-? tok/s}"
+  if [ "$brain" != "$expected" ]; then FAILED=1; echo "demo: expected the $expected brain" >&2; fi
+}
+
+say "1. the guest asks: the Homebase answers through the relay"
+ask homebase "Hello from the laptop, what can you do?"
+
+say "2. the Homebase goes away (SIGKILL); the guest asks again"
+kill -KILL "$HB_PID"; wait "$HB_PID" 2>/dev/null || true
+START=$SECONDS
+ask on-device "Are you still there?"
+echo "(fallback answer in $((SECONDS - START)) s, on-device engine start included)"
+guest status --explain --relay-wait 500ms | sed -n '/relay link/,/last advert/p'
+
+if [ "$FAILED" -ne 0 ]; then say "demo FAILED: an answer came from the wrong brain (logs: $WORK)"; exit 1; fi
+say "demo passed: homebase through the relay, then on-device after the Homebase was killed"
