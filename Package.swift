@@ -43,7 +43,7 @@ let package = Package(
         .executableTarget(name: "homebase-relay", dependencies: ["RelayServer"]),
 
         // The guest: on-device llama-server, fallback runner, router wiring; `guest` is its CLI.
-        .target(name: "GuestAgent", dependencies: ["Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire"]),
+        .target(name: "GuestAgent", dependencies: ["Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "CLinux"]),
         .executableTarget(name: "guest", dependencies: ["GuestAgent"]),
 
         // Writes protocol/vectors/ (make vectors).
