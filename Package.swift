@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "HomebaseAgent", dependencies: ["Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage"]),
         .executableTarget(name: "homebase", dependencies: ["HomebaseAgent"]),
         // The guest: on-device llama-server, fallback runner, router wiring; `guest` is its CLI.
-        .target(name: "GuestAgent", dependencies: ["Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink"]),
+        .target(name: "GuestAgent", dependencies: ["Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink", "CLinux"]),
         .executableTarget(name: "guest", dependencies: ["GuestAgent"]),
 
         // Writes protocol/vectors/ (make vectors).

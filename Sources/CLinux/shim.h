@@ -18,5 +18,9 @@
 
 extern int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);
 
+/* glibc 2.34+, declared only under _GNU_SOURCE: a spawned child closes every descriptor >= from. */
+#include <spawn.h>
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+
 static inline int hb_errno(void) { return errno; }
 #endif

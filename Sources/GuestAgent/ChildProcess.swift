@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 import Synchronization
 
@@ -6,7 +7,7 @@ import Synchronization
 /// The child gets an empty signal mask and default dispositions: a parent that blocks SIGTERM
 /// (test runners do) would otherwise hand that mask down, and llama-server would never see the
 /// SIGTERM that asks it to stop. stdin is /dev/null; stdout and stderr go to `logPath`
-/// (appended, 0600) or /dev/null.
+/// (appended, 0600) or /dev/null; every other descriptor is closed in the child.
 final class ChildProcess: Sendable {
     let pid: pid_t
     /// The exit status once reaped (waitpid's raw status); nil while running.
@@ -22,6 +23,9 @@ final class ChildProcess: Sendable {
         let out = logPath ?? "/dev/null"
         posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of ours crosses over: not a listening socket, not a pipe someone waits
+        // to see closed (the server would hold it open for as long as it runs).
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
 
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
@@ -61,6 +65,12 @@ final class ChildProcess: Sendable {
     /// SIGTERM, then SIGKILL after `grace` if it still runs (llama-server can be slow to leave
     /// on SIGTERM), then reaps it. Idempotent.
     func terminate(grace: Duration, poll: Duration = .milliseconds(10)) async {
+        // Detached: a cancelled caller (a start given up) must still wait out the grace, not
+        // spin through sleeps that return at once.
+        await Task.detached { await self.signalAndReap(grace: grace, poll: poll) }.value
+    }
+
+    private func signalAndReap(grace: Duration, poll: Duration) async {
         guard isRunning else { return }
         kill(pid, SIGTERM)
         let start = ContinuousClock.now

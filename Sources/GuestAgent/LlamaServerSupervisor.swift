@@ -86,7 +86,12 @@ public actor LlamaServerSupervisor {
     /// Stops the server (SIGTERM, SIGKILL after the grace) and refuses later starts.
     public func stop() async {
         stopped = true
-        starting?.task.cancel()
+        if let s = starting {
+            // A start in flight stops its own child (see `start`); wait for it, or the guest
+            // could exit first and leave the server behind.
+            s.task.cancel()
+            _ = try? await s.task.value
+        }
         if let r = running {
             running = nil
             await r.child.terminate(grace: configuration.stopGrace)

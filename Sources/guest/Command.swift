@@ -51,6 +51,8 @@ struct Invocation: Sendable {
     /// Opens the context, runs `body`, and always stops the engine afterwards.
     func withContext(_ body: (GuestContext) async throws -> Int32) async throws -> Int32 {
         let context = try GuestContext(try configuration)
+        let signals = ShutdownSignals.install(context)
+        defer { signals.forEach { $0.cancel() } }
         do {
             let status = try await body(context)
             await context.shutdown()

@@ -200,5 +200,52 @@ import Testing
     }
 }
 
+extension CLITests {
+    /// SIGTERM to the guest stops its llama-server too (none is left behind).
+    @Test func sigtermStopsTheEngineWithTheGuest() async throws {
+        let tiny = try Engine.tiny()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.binary)
+        p.arguments = ["chat", "--model-path", tiny.path, "--max-tokens", "4", "--data-dir", dataDir]
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_CONFIG_HOME"] = configDir
+        p.environment = env
+        let stdin = Pipe(), out = Pipe()
+        p.standardInput = stdin
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        stdin.fileHandleForWriting.write(Data("hello\n".utf8))  // starts the engine; stdin stays open
+        var engine: Int32?
+        for _ in 0..<1200 where engine == nil {  // a hang guard, not a speed check
+            engine = children(of: p.processIdentifier).first
+            if engine == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        let pid = try #require(engine, "the guest never started llama-server")
+        kill(p.processIdentifier, SIGTERM)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 128 + SIGTERM)
+        var gone = false
+        for _ in 0..<100 where !gone {
+            gone = !processExists(pid) || isZombie(pid)
+            if !gone { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(gone, "llama-server \(pid) outlived the guest")
+        try? stdin.fileHandleForWriting.close()
+    }
+
+    func children(of pid: Int32) -> [Int32] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.flatMap { t in
+            ((try? String(contentsOfFile: "/proc/\(pid)/task/\(t)/children", encoding: .utf8)) ?? "")
+                .split(separator: " ").compactMap { Int32($0) }
+        }
+    }
+
+    func isZombie(_ pid: Int32) -> Bool {
+        ((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "").contains(") Z ")
+    }
+}
+
 /// A loopback port nothing listens on (bound, then closed).
 func deadLoopbackPort() throws -> UInt16 { try freeLoopbackPort() }
