@@ -50,6 +50,8 @@ extension Invocation {
         var config = try configuration
         config.relay = slot
         let context = try GuestContext(config)
+        let signals = ShutdownSignals.install(context)  // SIGTERM/SIGINT still stop the engine
+        defer { signals.forEach { $0.cancel() } }
         let link: GuestLink?
         do {
             link = try GuestLink.open(context, slot: slot, options: options)
