@@ -40,7 +40,11 @@ import Testing
 
         let initOut = try homebase(["init", "--name", "e2e-homebase"])
         let account = try field(initOut, "account key: "), hostRecord = try field(initOut, "device record: ")
-        _ = try homebase(["runtime", "add", "http://127.0.0.1:\(enginePort)"])
+        // llama-server accepts connections while it is still loading the model (/health answers
+        // 503 then), and `runtime add` refuses an engine that is not ready: retry until it is.
+        try procs.waitUntil(60, "homebase runtime add to succeed") {
+            ((try? procs.run(hb[0], Array(hb.dropFirst()) + ["runtime", "add", "http://127.0.0.1:\(enginePort)"]))?.status ?? 1) == 0
+        }
         let guestRecord = String(try guest(["init", "--name", "e2e-laptop", "--account", account]).prefix { $0 != "\n" })
         _ = try homebase(["devices", "add", guestRecord])
         _ = try guest(["relay", "set", relay, "--homebase", hostRecord])
