@@ -76,7 +76,8 @@ HOST_RECORD="$(sed -n 's/^device record: //p' "$WORK/init.txt")"
 "${HB[@]}" runtime add "http://127.0.0.1:$ENGINE_PORT"
 
 say "guest init --account (the record exchange: homebase devices add, guest relay set --homebase)"
-GUEST_RECORD="$(guest init --name demo-laptop --account "$ACCOUNT" | head -n 1)"
+GUEST_INIT="$(guest init --name demo-laptop --account "$ACCOUNT")"
+GUEST_RECORD="${GUEST_INIT%%$'\n'*}"  # its first line; no `| head`, which can SIGPIPE the guest under pipefail
 "${HB[@]}" devices add "$GUEST_RECORD"
 guest relay set "$RELAY" --homebase "$HOST_RECORD"
 guest settings set model.source external
