@@ -15,18 +15,21 @@ public struct GuestConfiguration: Sendable {
     public var environment: [String: String]
     /// Health deadline of an engine start (tests shorten it).
     public var healthDeadline: Duration
-    public var cloud: any CloudProviderMaker
+    /// The cloud brains; nil builds `CloudDoors` on `<data-dir>/keys/` and `cloudURLs`.
+    public var cloud: (any CloudProviderMaker)?
+    /// Where OpenAI and Anthropic are (the real services unless configured).
+    public var cloudURLs: CloudURLs
     public var relay: any RelayProviderMaker
     /// The key ring; nil reads `<data-dir>/keys/`.
     public var keys: (any KeyRing)?
 
     public init(paths: GuestPaths, llamaServer: String? = nil, modelPath: String? = nil,
                 environment: [String: String], healthDeadline: Duration = .seconds(120),
-                cloud: any CloudProviderMaker = DefaultCloudProviders(),
+                cloud: (any CloudProviderMaker)? = nil, cloudURLs: CloudURLs = CloudURLs(),
                 relay: any RelayProviderMaker = UnlinkedRelayProviders(), keys: (any KeyRing)? = nil) {
         self.paths = paths; self.llamaServer = llamaServer; self.modelPath = modelPath
         self.environment = environment; self.healthDeadline = healthDeadline
-        self.cloud = cloud; self.relay = relay; self.keys = keys
+        self.cloud = cloud; self.cloudURLs = cloudURLs; self.relay = relay; self.keys = keys
     }
 }
 
@@ -67,7 +70,8 @@ public final class GuestContext: Sendable {
         }
         factory = GuestProviderFactory(supervisor: supervisor,
                                        resolver: LocalModelResolver(configuredPath: configuration.modelPath, store: modelStore),
-                                       cloud: configuration.cloud, relay: configuration.relay)
+                                       cloud: configuration.cloud ?? CloudDoors(keysDirectory: paths.keys, urls: configuration.cloudURLs),
+                                       relay: configuration.relay)
         router = Router(settings: settings, keys: keys, localEndpoint: runtime,
                         ownAdverts: AccountAdverts(account: account, database: routingDatabase),
                         joined: joined, role: FixedHostRole(hostKey: nil), clock: SystemWallClock(), factory: factory)

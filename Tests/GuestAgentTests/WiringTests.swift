@@ -86,10 +86,14 @@ import Wire
         let own = relay.ownHomebase(advert: ReceivedAdvert(advert: advert, receiptMs: 0))
         let r = await collect(own.stream(ChatRequest(model: "m", messages: [])))
         #expect(r.error as? InferenceError == .unreachable("relay link not configured"))
-        let anthropic = DefaultCloudProviders().anthropic(key: SecretBytes(Array("k".utf8)))
-        let a = await collect(anthropic.stream(ChatRequest(model: "m", messages: [])))
-        guard case .unreachable(let why)? = a.error as? InferenceError else { Issue.record("expected unreachable"); return }
-        #expect(why.contains("Anthropic"))
+        // The cloud doors read the key slot per request: no slot file, no request, `unreachable`.
+        let dir = try tempDirectory()
+        let doors = CloudDoors(keysDirectory: dir + "/keys", urls: CloudURLs(openAI: "http://127.0.0.1:1", anthropic: "http://127.0.0.1:1"))
+        for brain in [doors.anthropic(key: SecretBytes(Array("k".utf8))), doors.openAI(key: SecretBytes(Array("k".utf8)))] {
+            let a = await collect(brain.stream(ChatRequest(model: "m", messages: [])))
+            guard case .unreachable(let why)? = a.error as? InferenceError else { Issue.record("expected unreachable"); return }
+            #expect(why.contains("no API key on file (\(dir)/keys/"))
+        }
     }
 
     @Test func summaryLineNamesTheBrainAndTheFallback() {

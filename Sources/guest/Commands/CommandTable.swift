@@ -8,5 +8,8 @@ enum CommandTable {
         SettingsCommand.command,
         ModelsCommand.command,
         RelayCommand.command,
+        KeysCommandLine.command,
+        ServeCommandLine.command,
+        RuntimeCommandLine.command,
     ]
 }
