@@ -30,6 +30,19 @@ import Wire
         #expect(throws: GuestError.self) { try file.verifiedEndpoint() }
         try file.write(LocalEndpoint(url: "http://127.0.0.1:11434", models: ["llama3.1:8b"]))
         #expect(try file.verifiedEndpoint() == LocalEndpoint(url: "http://127.0.0.1:11434", models: ["llama3.1:8b"]))
+        // What `guest runtime add` writes (LocalAPI's RuntimeRecord): models as objects.
+        try Data(#"{"url": "http://127.0.0.1:8080", "kind": "llama-server", "verifiedAt": "2026-12-01T10:00:00Z", "models": [{"tag": "tiny", "capabilities": ["completion"]}, {"tag": "b"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: file.path))
+        #expect(try file.verifiedEndpoint() == LocalEndpoint(url: "http://127.0.0.1:8080", models: ["tiny", "b"]))
+    }
+
+    @Test func cloudURLsFromEnvironmentOverConfigOverDefaults() {
+        #expect(CloudURLs.resolve(environment: [:]) == CloudURLs(openAI: "https://api.openai.com", anthropic: "https://api.anthropic.com"))
+        let file = CloudURLs.resolve(environment: [:], openAI: "http://a", anthropic: "http://b")
+        #expect(file == CloudURLs(openAI: "http://a", anthropic: "http://b"))
+        let env = CloudURLs.resolve(environment: [CloudURLs.openAIVariable: "http://e", CloudURLs.anthropicVariable: ""],
+                                    openAI: "http://a", anthropic: "http://b")
+        #expect(env == CloudURLs(openAI: "http://e", anthropic: "http://b"), "an empty variable counts as unset")
     }
 
     @Test func resolverPrefersTheConfiguredFileAndSaysWhyWhenNone() throws {
