@@ -20,7 +20,8 @@ extension ModelStore {
         let items = tier.allFiles.map { file -> DownloadItem in
             let meta = tree.first { $0.path == file }
             return DownloadItem(url: hub.resolveURL(repo: repo, file: file), destination: path(repo: repo, file: file),
-                                expectedSize: meta?.byteCount, etag: meta?.lfs?.oid)
+                                expectedSize: meta?.byteCount, etag: meta?.lfs?.oid,
+                                sha256: meta?.lfs.map { $0.oid.lowercased() }.flatMap { FileDigest.isSHA256($0) ? $0 : nil })
         }
         let candidate = LoadCandidate(id: id, modelPath: path(repo: repo, file: tier.files[0]),
                                       projectorPath: tier.projector.map { path(repo: repo, file: $0) })

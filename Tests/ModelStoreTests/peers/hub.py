@@ -11,6 +11,7 @@ Control (test-only endpoints on the hub host):
       slow=N           send N bytes then sleep 0.05 s, repeatedly (until reset)
       hold=N           send N bytes, then wait for release=1 before the rest (once)
       release=1        lets a held transfer go on
+      corrupt=1        flip one byte in the middle of the next file body, ETag unchanged (once)
       reset=1          back to normal
 """
 import hashlib, json, sys, threading, time
@@ -215,6 +216,7 @@ class Handler(BaseHTTPRequestHandler):
             ignore = MODE.pop("ignore_range", 0)
             cut = MODE.pop("cut", None)
             hold = MODE.pop("hold", None)
+            corrupt = MODE.pop("corrupt", 0)
             slow = MODE.get("slow", 0)
         if rng and not ignore and (if_range is None or if_range.strip('"') == sha):
             start = int(rng.split("=")[1].split("-")[0])
@@ -227,6 +229,9 @@ class Handler(BaseHTTPRequestHandler):
                 return
             status = 206
         body = data[start:]
+        if corrupt and body:
+            mid = len(body) // 2
+            body = body[:mid] + bytes([body[mid] ^ 0xFF]) + body[mid + 1:]
         self.send_response(status)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("ETag", f'"{sha}"')
