@@ -69,7 +69,7 @@ final class InteractiveGuest: @unchecked Sendable {  // `output` is behind its m
         process.standardInput = input
         try process.run()
         let handle = out.fileHandleForReading
-        Thread { [output] in
+        Thread { [self] in
             while case let data = handle.availableData, !data.isEmpty {
                 output.withLock { $0 += String(decoding: data, as: UTF8.self) }
             }
