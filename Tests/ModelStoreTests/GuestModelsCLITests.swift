@@ -15,9 +15,11 @@ import Testing
         #expect(pull.status == 0, "\(pull.err)")
         #expect(pull.out == "\(tinyID): ready\n")
         #expect(fileBytes(pulledPath) == fileBytes(tinyModelPath))
-        // `ready` came after the load check: llama-server was started on the pulled file.
+        // `ready` came after the load check: llama-server loaded the pulled file (the guest waits
+        // for /health, which answers 200 only after "model loaded").
         let engineLog = try String(contentsOfFile: guest.dataDir + "/llama-server.log", encoding: .utf8)
-        #expect(engineLog.contains(pulledPath))
+        let loading = try #require(engineLog.range(of: "loading model '\(pulledPath)'"))
+        #expect(engineLog[loading.upperBound...].contains("model loaded"))
 
         #expect(try guest.run(["models", "use", tinyID]).out == "using \(tinyID)\n")
         #expect(try guest.run(["models", "list"]).out.contains("* \(tinyID)  ready"))
