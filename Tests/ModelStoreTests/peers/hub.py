@@ -10,6 +10,7 @@ Control (test-only endpoints on the hub host):
       ignore_range=1   answer 200 with the whole file even when a Range is asked (once)
       slow=N           send N bytes then sleep 0.05 s, repeatedly (until reset)
       hold=N           send N bytes, then wait for release=1 before the rest (once)
+      hold_wait=S      how long a hold waits for the release (default 30 s)
       release=1        lets a held transfer go on
       corrupt=1        flip one byte in the middle of the next file body, ETag unchanged (once)
       reset=1          back to normal
@@ -217,6 +218,7 @@ class Handler(BaseHTTPRequestHandler):
             cut = MODE.pop("cut", None)
             hold = MODE.pop("hold", None)
             corrupt = MODE.pop("corrupt", 0)
+            hold_wait = MODE.get("hold_wait", 30)
             slow = MODE.get("slow", 0)
         if rng and not ignore and (if_range is None or if_range.strip('"') == sha):
             start = int(rng.split("=")[1].split("-")[0])
@@ -247,7 +249,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         if hold is not None:
             self.wfile.write(body[:hold]); self.wfile.flush()
-            RELEASED.wait(30)  # bounded: a test that never releases still ends
+            RELEASED.wait(hold_wait)  # bounded: a test that never releases still ends
             body = body[hold:]
         if slow:
             for i in range(0, len(body), slow):
