@@ -15,11 +15,11 @@ import Testing
         #expect(pull.status == 0, "\(pull.err)")
         #expect(pull.out == "\(tinyID): ready\n")
         #expect(fileBytes(pulledPath) == fileBytes(tinyModelPath))
-        // `ready` came after the load check: llama-server loaded the pulled file (the guest waits
-        // for /health, which answers 200 only after "model loaded").
+        // `ready` came after the load check: llama-server was started on the pulled file, and the
+        // guest waited for its /health to answer 200, which it does only once the model is loaded.
+        // (Its later log lines are written by a logging thread and may be cut by the stop.)
         let engineLog = try String(contentsOfFile: guest.dataDir + "/llama-server.log", encoding: .utf8)
-        let loading = try #require(engineLog.range(of: "loading model '\(pulledPath)'"))
-        #expect(engineLog[loading.upperBound...].contains("model loaded"))
+        #expect(engineLog.contains("loading model '\(pulledPath)'"))
 
         #expect(try guest.run(["models", "use", tinyID]).out == "using \(tinyID)\n")
         #expect(try guest.run(["models", "list"]).out.contains("* \(tinyID)  ready"))
