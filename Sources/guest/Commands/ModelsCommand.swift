@@ -10,6 +10,7 @@ enum ModelsCommand {
         details: "pull takes a shortlist name or OWNER/NAME[:QUANT], resumes a cut download, checks size and sha256,\n"
             + "then loads the model once in llama-server: only then is it ready. use selects a ready model, or one\n"
             + "still downloading (a ready one answers meanwhile). list shows each state; * marks the selection.\n"
+            + "cancel stops a pull running in any terminal and removes its partial files; delete removes a model.\n"
             + "The hub is https://huggingface.co, or $HF_ENDPOINT; $HF_TOKEN goes to that host only.",
         flags: [Flag("--all", "browse/search: include tool-capable models without vision"),
                 Flag("--refresh", "browse: fetch the catalog again")],
