@@ -36,7 +36,7 @@ let package = Package(
         // The router: settings, advert stores, freshness gates; one decision per call.
         .target(name: "Routing", dependencies: ["Inference", "Storage", "Wire", "Signing"]),
         // On-device models: hub catalog, honest sizes, resumable downloads, the model store.
-        .target(name: "ModelStore", dependencies: ["Storage", "CCurl"]),
+        .target(name: "ModelStore", dependencies: ["Storage", "CCurl", "CSodium"]),
         // The guest's relay-routed providers: own and joined Homebase, watchdog ladder, repairs.
         .target(name: "RelayRouting", dependencies: ["Courier", "PeerLink", "Routing", "Inference", "Sealing", "Wire", "Signing"]),
         // The guest's cloud key rings (0600 files) and `guest keys`.

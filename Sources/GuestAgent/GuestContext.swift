@@ -13,6 +13,8 @@ public struct GuestConfiguration: Sendable {
     /// A GGUF file served as the built-in model (the tiny model in tests).
     public var modelPath: String?
     public var environment: [String: String]
+    /// The model hub (`HF_ENDPOINT`, `HF_TOKEN` from `environment` by default).
+    public var hub: HubConfig
     /// Health deadline of an engine start (tests shorten it).
     public var healthDeadline: Duration
     /// The cloud brains; nil builds `CloudDoors` on `<data-dir>/keys/` and `cloudURLs`.
@@ -29,6 +31,7 @@ public struct GuestConfiguration: Sendable {
                 relay: any RelayProviderMaker = UnlinkedRelayProviders(), keys: (any KeyRing)? = nil) {
         self.paths = paths; self.llamaServer = llamaServer; self.modelPath = modelPath
         self.environment = environment; self.healthDeadline = healthDeadline
+        self.hub = HubConfig(environment: environment)
         self.cloud = cloud; self.cloudURLs = cloudURLs; self.relay = relay; self.keys = keys
     }
 }
@@ -65,7 +68,7 @@ public final class GuestContext: Sendable {
         supervisor = LlamaServerSupervisor(.init(locator: locator, healthDeadline: configuration.healthDeadline,
                                                  logPath: paths.engineLog))
         let sup = supervisor
-        modelStore = try ModelStore(config: .init(directory: paths.dataDirectory, hub: HubConfig())) { candidate in
+        modelStore = try ModelStore(config: .init(directory: paths.dataDirectory, hub: configuration.hub)) { candidate in
             try await Self.loadCheck(candidate, sup)
         }
         factory = GuestProviderFactory(supervisor: supervisor,
@@ -86,7 +89,7 @@ public final class GuestContext: Sendable {
     /// `guest models` commands on this context's store.
     public func modelCommands() -> ModelCommands {
         try? FileManager.default.createDirectory(atPath: paths.catalogCache, withIntermediateDirectories: true)
-        return ModelCommands(catalog: Catalog(config: .init(hub: HubConfig(), cacheDirectory: paths.catalogCache)),
+        return ModelCommands(catalog: Catalog(config: .init(hub: configuration.hub, cacheDirectory: paths.catalogCache)),
                              store: modelStore)
     }
 

@@ -7,7 +7,11 @@ enum ModelsCommand {
     static let command = Command(
         name: "models", summary: "browse, download and choose on-device models",
         usage: "browse | search QUERY | pull NAME | cancel ID | list | use ID | delete ID | add-repo OWNER/NAME",
-        details: "pull takes a shortlist name or OWNER/NAME[:QUANT]; use selects a downloaded model.",
+        details: "pull takes a shortlist name or OWNER/NAME[:QUANT], resumes a cut download, checks size and sha256,\n"
+            + "then loads the model once in llama-server: only then is it ready. use selects a ready model, or one\n"
+            + "still downloading (a ready one answers meanwhile). list shows each state; * marks the selection.\n"
+            + "cancel stops a pull running in any terminal and removes its partial files; delete removes a model.\n"
+            + "The hub is https://huggingface.co, or $HF_ENDPOINT; $HF_TOKEN goes to that host only.",
         flags: [Flag("--all", "browse/search: include tool-capable models without vision"),
                 Flag("--refresh", "browse: fetch the catalog again")],
         run: run)
