@@ -66,9 +66,10 @@ public final class GuestLink: Sendable {
         config.log = { log.write("relay: \($0)") }
         let courier = Courier(link: try PeerLink(configuration: config, identity: identity.signingKey),
                               identity: identity, directory: directory)
-        let link = GuestLink(setting: setting, courier: courier, directory: directory,
-                             mail: GuestMail(paths: paths, directory: directory, database: context.routingDatabase),
-                             options: options, log: log)
+        var mail = GuestMail(paths: paths, directory: directory, database: context.routingDatabase)
+        let models = context.modelStore
+        mail.localModelChoice = { LocalModelChoice.apply($0, store: models, log: log) }
+        let link = GuestLink(setting: setting, courier: courier, directory: directory, mail: mail, options: options, log: log)
         slot.install(HomebaseProviderFactory(courier: courier, directory: directory, limits: options.watchdog,
                                              log: { log.write("homebase: \($0)") }))
         link.start()

@@ -12,6 +12,8 @@ public struct GuestMail: Sendable {
     public let paths: GuestPaths
     public let directory: GuestDirectory
     public let database: Database
+    /// Called with the id of a local model a sibling chose (`local:ID`): select or download it.
+    public var localModelChoice: (@Sendable (String) -> Void)?
 
     public init(paths: GuestPaths, directory: GuestDirectory, database: Database) {
         self.paths = paths; self.directory = directory; self.database = database
@@ -31,6 +33,7 @@ public struct GuestMail: Sendable {
         switch message {
         case .roster(let r): return roster(r)
         case .advert(let a): return advert(a, from: sender, heldMs: heldMs)
+        case .modelChoice(let c): return modelChoice(c, from: sender)
         default: return .refused("ignored \(message.typeCode) from \(shortHex(sender.signingKey))")
         }
     }

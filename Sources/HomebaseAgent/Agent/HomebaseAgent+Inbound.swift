@@ -35,6 +35,8 @@ extension HomebaseAgent {
                 return s.replica.messages(key)
             }
             if let applied { persistReplica(key, applied) }
+        case .pairRequest(let r):
+            pairRequest(d, r)
         default:
             break  // adverts, rosters and sharing messages are not for a host (yet): skipped
         }

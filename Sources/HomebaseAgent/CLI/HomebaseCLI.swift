@@ -12,6 +12,7 @@ public enum HomebaseCLI {
           devices add RECORD            add a sibling by the hex record `guest init` printed
           devices list                  list the account's devices
           devices remove KEY            remove a sibling
+          pair [--valid 10m] [...]      print a one-time code that adds a new device (guest pair CODE)
           runtime add [URL]             probe an engine and store it if it passes (default http://127.0.0.1:11434)
           runtime list                  list stored runtimes
           runtime remove URL            forget a runtime
@@ -63,6 +64,7 @@ public enum HomebaseCLI {
             case "run": return try await RunCommand.run(rest, context)
             case "status": return try Commands.status(rest, context)
             case "devices": return try Commands.devices(rest, context)
+            case "pair": return try await PairCommand.run(rest, context)
             case "runtime": return try await Commands.runtime(rest, context)
             case "grants": return try Commands.grants(rest, context)
             default: return usageError("unknown command \(command)")

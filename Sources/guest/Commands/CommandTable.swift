@@ -8,5 +8,7 @@ enum CommandTable {
         SettingsCommand.command,
         ModelsCommand.command,
         RelayCommand.command,
+        PairCommand.command,
+        DevicesCommand.command,
     ]
 }
