@@ -55,7 +55,9 @@ import Wire
 
     @Test func lookAlikeLettersReadAsDigits() throws {
         let text = code().text
-        let swapped = text.replacingOccurrences(of: "1", with: "l").replacingOccurrences(of: "0", with: "o")
+        let body = String(text.dropFirst(PairingCode.prefix.count))
+        let swapped = PairingCode.prefix + body.replacingOccurrences(of: "1", with: "l").replacingOccurrences(of: "0", with: "o")
+        #expect(swapped != text)
         #expect(try PairingCode(parsing: swapped) == PairingCode(parsing: text))
     }
 
