@@ -96,7 +96,9 @@ public final class GuestLink: Sendable {
     }
 
     func consume(_ d: Delivery) {
-        let outcome = mail.handle(d.message, from: d.sender, heldMs: d.heldMs)
+        // First contact from an unknown device is acted on only where expected (SPEC): not here.
+        let outcome = d.introduced ? .refused("introduction from \(shortHex(d.sender.signingKey)) ignored")
+            : mail.handle(d.message, from: d.sender, heldMs: d.heldMs)
         let line: String
         switch outcome {
         case .stored(let s): d.ack(); line = s

@@ -8,6 +8,9 @@ import Wire
 // `cancel` finds it); everything else is handled inline and its mail acked after.
 extension HomebaseAgent {
     func handle(_ d: Delivery) {
+        // First contact from a device we do not know is acted on only where expected (SPEC):
+        // nothing here handles one yet.
+        if d.introduced { d.ack(); return }
         let sender = d.sender.signingKey
         switch d.message {
         case .request(let r):
