@@ -64,12 +64,13 @@ public final class GuestLink: Sendable {
         config.authTimeout = options.connectTimeout
         let log = context.log
         config.log = { log.write("relay: \($0)") }
+        let peers = JoinedDirectory(account: directory, joined: JoinedHostFiles(paths: paths).all())
         let courier = Courier(link: try PeerLink(configuration: config, identity: identity.signingKey),
-                              identity: identity, directory: directory)
+                              identity: identity, directory: peers)
         let link = GuestLink(setting: setting, courier: courier, directory: directory,
                              mail: GuestMail(paths: paths, directory: directory, database: context.routingDatabase),
                              options: options, log: log)
-        slot.install(HomebaseProviderFactory(courier: courier, directory: directory, limits: options.watchdog,
+        slot.install(HomebaseProviderFactory(courier: courier, directory: peers, limits: options.watchdog,
                                              log: { log.write("homebase: \($0)") }))
         link.start()
         return link

@@ -8,9 +8,11 @@ import Wire
 // `cancel` finds it); everything else is handled inline and its mail acked after.
 extension HomebaseAgent {
     func handle(_ d: Delivery) {
-        // First contact from a device we do not know is acted on only where expected (SPEC):
-        // nothing here handles one yet.
-        if d.introduced { d.ack(); return }
+        // A device we do not know yet may only ask to join (SPEC: act on introductions only there).
+        if d.introduced {
+            if case .join(let j) = d.message { handleJoin(d, j) } else { d.ack() }
+            return
+        }
         let sender = d.sender.signingKey
         switch d.message {
         case .request(let r):

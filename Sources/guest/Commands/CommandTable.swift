@@ -8,5 +8,6 @@ enum CommandTable {
         SettingsCommand.command,
         ModelsCommand.command,
         RelayCommand.command,
+        JoinCommand.command,
     ]
 }
