@@ -30,6 +30,11 @@ public struct GuestMail: Sendable {
     }
 
     public func handle(_ message: AppMessage, from sender: DeviceRecord, heldMs: UInt64) -> Outcome {
+        if !directory.inRoster(sender.signingKey),
+           let joined = JoinMail(store: JoinedHomebaseStore(database: database), files: JoinedHostFiles(paths: paths))
+               .handle(message, from: sender, heldMs: heldMs) {
+            return joined  // another account's Homebase this guest joined
+        }
         switch message {
         case .roster(let r): return roster(r)
         case .advert(let a): return advert(a, from: sender, heldMs: heldMs)

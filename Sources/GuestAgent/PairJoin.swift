@@ -68,10 +68,17 @@ public struct PairJoin: Sendable {
         courier.start()
         try await answer.waitConnected(options.connectTimeout, relay: code.relayURL)
         let request = AppMessage.pairRequest(.init(codeID: code.codeID, proof: PairingProofs.request(code, joiner: identity.record)))
-        switch await introduce(request, courier: courier, to: code) {
+        let outcome: IntroductionOutcome
+        do {
+            outcome = try await courier.introduce(request, toSigningKey: code.inviterSigningKey, hpkeKey: code.inviterHPKEKey,
+                                                  deliveryClass: .live)
+        } catch {
+            throw .link("the request could not be sent (\(error)); try again")
+        }
+        switch outcome {
         case .sent: break
         case .notHere: throw .inviterOffline
-        case .dropped, .failed: throw .link("the request could not be sent; try again")
+        default: throw .link("the relay dropped the request; try again")
         }
         let (welcome, homebase) = try await answer.wait(options.answerWait)
         return try store(welcome, from: homebase, code: code, database: database)
@@ -128,7 +135,7 @@ final class PairAnswer: Sendable {
     init(code: PairingCode) { self.code = code }
 
     func offer(_ d: Delivery) {
-        guard d.sender.signingKey == code.inviterSigningKey, d.sender.hpkeKey == code.inviterHPKEKey else { return }
+        guard d.introduced, d.sender.signingKey == code.inviterSigningKey, d.sender.hpkeKey == code.inviterHPKEKey else { return }
         let outcome: Result<(AppMessage.PairWelcome, DeviceRecord), PairingError>
         switch d.message {
         case .pairWelcome(let w) where w.codeID == code.codeID: outcome = .success((w, d.sender))

@@ -30,6 +30,7 @@ private func failureName(_ e: WireError) -> String {
     case .duplicatePart: "duplicate"
     case .inconsistentParts: "inconsistent"
     case .tooManyInFlight: "too many in flight"
+    case .badInviteCode: "bad invite code"
     }
 }
 

@@ -40,6 +40,7 @@ extension HomebaseAgent {
             log("reload: \(error)")
         }
         if state.withLock({ $0.rosterDue }) { publishRoster() }
+        deliverSharingNotices()
         writeStatus(running: true)
     }
 

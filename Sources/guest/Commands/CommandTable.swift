@@ -10,5 +10,6 @@ enum CommandTable {
         RelayCommand.command,
         PairCommand.command,
         DevicesCommand.command,
+        JoinCommand.command,
     ]
 }
