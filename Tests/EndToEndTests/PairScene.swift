@@ -13,7 +13,7 @@ final class PairScene: @unchecked Sendable {  // used from one test task only
     private(set) var host: Process?
 
     init(engine: Bool) throws {
-        bin = try Binaries.locate()
+        bin = try engine ? Binaries.locate() : Self.programsOnly()
         procs = try Processes()
         relayPort = try Processes.freePort()
         try procs.start(bin.path("homebase-relay"),
@@ -30,6 +30,18 @@ final class PairScene: @unchecked Sendable {  // used from one test task only
     }
 
     func stop() { procs.stopAll() }
+
+    /// The three programs, without requiring the engine (for scenes that never answer a chat).
+    static func programsOnly() throws -> Binaries {
+        let env = ProcessInfo.processInfo.environment
+        let dir = env["HOMEBASE_BIN_DIR"] ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+        let engineDir = env["HOMEBASE_ENGINE_DIR"] ?? NSHomeDirectory() + "/.cache/homebase/engine"
+        let b = Binaries(directory: dir, engine: engineDir + "/bin/llama-server", model: engineDir + "/models/tiny-seed0.gguf")
+        for p in ["homebase-relay", "homebase", "guest"] where !FileManager.default.fileExists(atPath: b.path(p)) {
+            throw Failure("\(b.path(p)) is missing: run `swift build --build-tests` first")
+        }
+        return b
+    }
 
     struct Run {
         let status: Int32
