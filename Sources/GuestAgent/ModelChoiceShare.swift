@@ -16,7 +16,8 @@ extension GuestLink {
             log.write("model choice: cannot record: \(error)")
             return 0
         }
-        let homebase = HomebaseKeyFile(path: context.paths.homebaseKey).read()
+        // The Homebase: learnt from its adverts, else the record given with `relay set` / pairing.
+        let homebase = HomebaseKeyFile(path: context.paths.homebaseKey).read() ?? setting.homebaseRecord?.signingKey
         var stored = 0
         for sibling in directory.siblings where sibling.signingKey != homebase {
             do {

@@ -45,8 +45,13 @@ import Testing
         try s.procs.waitUntil(30, "roster 4 sent") { s.procs.read("homebase.log").contains("roster 4 to 1 sibling") }
         let after = try AnswerLine(try s.guest("b", ["chat"] + Self.chat + ["hello again"]))
         #expect(after.brain == "on-device" && after.line.contains("fell back"), "\(after.line)")
-        let now = try s.guest("a", ["devices", "--relay-wait", "5s"])
-        #expect(now.contains("roster version 4") && !now.contains(keys["b"]!), "\(now)")
+        // (The log line says queued, not stored: poll until a has read it.)
+        var now = ""
+        try s.procs.waitUntil(60, "roster 4 at a") {
+            now = try s.guest("a", ["devices", "--relay-wait", "5s"])
+            return now.contains("roster version 4")
+        }
+        #expect(!now.contains(keys["b"]!), "\(now)")
         let stillA = try AnswerLine(try s.guest("a", ["chat"] + Self.chat + ["still here?"]))
         #expect(stillA.brain == "homebase", "\(stillA.line)")
 
@@ -56,9 +61,12 @@ import Testing
         try FileManager.default.copyItem(atPath: backup, toPath: db)
         try s.startHost(log: "homebase-restored.log")
         try s.procs.waitUntil(30, "the old roster sent again") { s.procs.read("homebase-restored.log").contains("roster 3 to 2 sibling") }
-        let replayed = try s.guest("a", ["devices", "--relay-wait", "5s"])
+        var replayed = ""
+        try s.procs.waitUntil(60, "a to read the replayed roster") {
+            replayed = try s.guest("a", ["devices", "--relay-wait", "5s"])
+            return s.procs.read("a/guest.log").contains("refused roster 3: not newer than 4")
+        }
         #expect(replayed.contains("roster version 4") && !replayed.contains(keys["b"]!), "\(replayed)")
-        #expect(s.procs.read("a/guest.log").contains("refused roster 3: not newer than 4"), "\(s.procs.read("a/guest.log"))")
     }
 
     @Test func aHundredModelChoicesEachWayMakeNoLoop() throws {
@@ -66,20 +74,22 @@ import Testing
         defer { s.stop() }
         _ = try Self.siblings(s, ["a", "b"])
         try s.startHost()
-        try s.procs.waitUntil(30, "the roster to both guests") { s.procs.read("homebase.log").contains("roster 3 to 2 sibling") }
-        s.stopHost()  // from here on, only the guests send mail
         let wait = ["--relay-wait", "5s"]
-        for n in ["a", "b"] { #expect(try s.guest(n, ["devices"] + wait).contains("roster version 3")) }
+        for n in ["a", "b"] {
+            try s.procs.waitUntil(60, "roster 3 at \(n)") { try s.guest(n, ["devices"] + wait).contains("roster version 3") }
+        }
+        s.stopHost()  // from here on, only the guests send mail
 
         let base = try s.mailFramesIn()
         for i in 0..<100 {
             try s.guest("a", ["settings", "set", "ollama.model", "model-a-\(i)"] + wait)
             try s.guest("b", ["settings", "set", "ollama.model", "model-b-\(i)"] + wait)
         }
-        // Each side reads what is left, twice: a loop would show as more mail than changes.
-        for _ in 0..<2 { for n in ["a", "b"] { try s.guest(n, ["status"] + wait) } }
         let sent = try s.mailFramesIn() - base
         #expect(sent == 200, "mail frames for 200 changes: \(sent)")
+        // Each side reads what is left, twice: a loop would show as mail after the last change.
+        for _ in 0..<2 { for n in ["a", "b"] { try s.guest(n, ["status"] + wait) } }
+        #expect(try s.mailFramesIn() - base == sent, "mail sent after the last change")
         for n in ["a", "b"] {
             #expect(try s.guest(n, ["settings", "get", "ollama.model"]) == "model-b-99\n", "\(n) did not converge")
         }
