@@ -39,7 +39,9 @@ import Testing
         // Single use: the same code on another device is refused as used.
         let again = try s.guestRun("phone", ["pair", code, "--wait", "30s"])
         #expect(again.status == 1 && again.err.contains("already used"), "\(again.err)")
-        #expect(try s.homebase(["status"]).contains("roster version 2"))
+        let status = try s.homebase(["status"])
+        #expect(status.contains("roster version 2") && status.contains("last pairing: \"laptop\"")
+                && status.contains("confirmation \(confirmation)"), "\(status)")
     }
 
     @Test func everyBadCodeFailsWithItsOwnError() throws {

@@ -52,6 +52,10 @@ import Testing
             return now.contains("roster version 4")
         }
         #expect(!now.contains(keys["b"]!), "\(now)")
+        // b itself heard the roster that removes it.
+        try s.procs.waitUntil(60, "roster 4 at b") {
+            try s.guest("b", ["devices", "--relay-wait", "5s"]).contains("this device is not in the roster: it was removed")
+        }
         let stillA = try AnswerLine(try s.guest("a", ["chat"] + Self.chat + ["still here?"]))
         #expect(stillA.brain == "homebase", "\(stillA.line)")
 

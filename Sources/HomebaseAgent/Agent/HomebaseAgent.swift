@@ -107,6 +107,8 @@ public final class HomebaseAgent: Sendable {
 /// What the agent holds in memory, behind one lock.
 struct AgentState: Sendable {
     var siblings: [PublicKey: DeviceRecord] = [:]
+    /// Devices removed from the roster since the last roster was sent: told once.
+    var removed: [PublicKey: DeviceRecord] = [:]
     var grants: [PublicKey: [GrantRecord]] = [:]
     var catalog = ModelCatalog(runtimes: [])
     var runtimes: [StoredRuntime] = []
