@@ -20,6 +20,12 @@ public struct GuestConfiguration: Sendable {
     /// The key ring; nil reads `<data-dir>/keys/`.
     public var keys: (any KeyRing)?
 
+    /// The model hub: `HOMEBASE_HUB_URL` from the environment (a mirror, or a stand-in in
+    /// tests), else huggingface.co.
+    public var hub: HubConfig {
+        environment["HOMEBASE_HUB_URL"].flatMap { $0.isEmpty ? nil : HubConfig(baseURL: $0) } ?? HubConfig()
+    }
+
     public init(paths: GuestPaths, llamaServer: String? = nil, modelPath: String? = nil,
                 environment: [String: String], healthDeadline: Duration = .seconds(120),
                 cloud: any CloudProviderMaker = DefaultCloudProviders(),
@@ -62,7 +68,7 @@ public final class GuestContext: Sendable {
         supervisor = LlamaServerSupervisor(.init(locator: locator, healthDeadline: configuration.healthDeadline,
                                                  logPath: paths.engineLog))
         let sup = supervisor
-        modelStore = try ModelStore(config: .init(directory: paths.dataDirectory, hub: HubConfig())) { candidate in
+        modelStore = try ModelStore(config: .init(directory: paths.dataDirectory, hub: configuration.hub)) { candidate in
             try await Self.loadCheck(candidate, sup)
         }
         factory = GuestProviderFactory(supervisor: supervisor,
@@ -82,7 +88,7 @@ public final class GuestContext: Sendable {
     /// `guest models` commands on this context's store.
     public func modelCommands() -> ModelCommands {
         try? FileManager.default.createDirectory(atPath: paths.catalogCache, withIntermediateDirectories: true)
-        return ModelCommands(catalog: Catalog(config: .init(hub: HubConfig(), cacheDirectory: paths.catalogCache)),
+        return ModelCommands(catalog: Catalog(config: .init(hub: configuration.hub, cacheDirectory: paths.catalogCache)),
                              store: modelStore)
     }
 

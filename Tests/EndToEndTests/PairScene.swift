@@ -11,6 +11,9 @@ final class PairScene: @unchecked Sendable {  // used from one test task only
     var relay: String { "ws://127.0.0.1:\(relayPort)" }
     private(set) var enginePort: Int?
     private(set) var host: Process?
+    /// Added to every program's environment (e.g. HOMEBASE_HUB_URL).
+    var extraEnvironment: [String: String] = [:]
+    var environment: [String: String] { procs.environment.merging(extraEnvironment) { $1 } }
 
     init(engine: Bool) throws {
         bin = try engine ? Binaries.locate() : Self.programsOnly()
@@ -29,7 +32,10 @@ final class PairScene: @unchecked Sendable {  // used from one test task only
         }
     }
 
-    func stop() { procs.stopAll() }
+    func stop() {
+        for p in interactive where p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        procs.stopAll()
+    }
 
     /// The three programs, without requiring the engine (for scenes that never answer a chat).
     static func programsOnly() throws -> Binaries {
@@ -54,7 +60,7 @@ final class PairScene: @unchecked Sendable {  // used from one test task only
         let p = Process()
         p.executableURL = URL(fileURLWithPath: program)
         p.arguments = args
-        p.environment = procs.environment
+        p.environment = environment
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
@@ -70,6 +76,25 @@ final class PairScene: @unchecked Sendable {  // used from one test task only
         return Run(status: p.terminationStatus, out: String(decoding: outData, as: UTF8.self),
                    err: String(decoding: errData.value, as: UTF8.self))
     }
+
+    /// Starts a program whose stdin stays open (an interactive `guest chat`); output to `work/<log>`.
+    func startInteractive(_ program: String, _ args: [String], log: String) throws -> (Process, FileHandle) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: program)
+        p.arguments = args
+        p.environment = environment
+        _ = FileManager.default.createFile(atPath: procs.work + "/" + log, contents: nil)
+        let handle = FileHandle(forWritingAtPath: procs.work + "/" + log)!
+        p.standardOutput = handle
+        p.standardError = handle
+        let input = Pipe()
+        p.standardInput = input
+        try p.run()
+        interactive.append(p)
+        return (p, input.fileHandleForWriting)
+    }
+
+    private var interactive: [Process] = []
 
     var hostArgs: [String] { ["--data-dir", procs.work + "/host"] }
 
