@@ -84,9 +84,13 @@ import Testing
         let id = try #require(list.split(separator: "\n").first { $0.contains("pending approval") }.map { String($0.prefix(32)) })
         #expect(try w.homebase(["grants", "approve", id]).contains("approved \(id)"))
         // The agent mails the grant on its next tick; the guest reads it with any linked command.
+        // (No engine here: the host serves no model, so the joined Homebase is joined but idle.)
+        var after = ""
         try w.procs.waitUntil(30, "the grant to arrive") {
-            (try w.guest("guest", ["status"] + w.linkFlags)).out.contains("route:         external")
+            after = try w.guest("guest", ["status"] + w.linkFlags).out
+            return w.procs.read("guest/guest.log").contains("joined, 1 model(s)")
         }
+        #expect(!after.contains("invited, not joined"), "\(after)")
         #expect(try w.homebase(["grants", "list"]).contains("active"))
         // A refused join: approval mode, the owner says no; the guest hears why.
         let other = try w.share(["--models", "tiny", "--approve"])
