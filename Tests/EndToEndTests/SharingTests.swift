@@ -107,4 +107,26 @@ import Testing
             return w.procs.read("guest4/guest.log").contains("refused by the host")
         }
     }
+
+    @Test func theGrantsRateIsEnforcedByTheHost() throws {
+        let w = try SharingWorld(engine: true)
+        defer { w.procs.stopAll() }
+        let hostKey = try w.initHost("strict-owner")
+        try w.procs.waitUntil(60, "homebase runtime add to succeed") {
+            (try? w.homebase(["runtime", "add", "http://127.0.0.1:\(w.enginePort)"])) != nil
+        }
+        try w.startHost()
+        let invite = try w.share(["--models", "tiny", "--rate", "1/min"])
+        let joined = try w.guest("guest", ["join", invite, "--wait", "30s"] + w.linkFlags)
+        #expect(joined.out.contains("joined: models tiny"), "\(joined.out) \(joined.err)")
+        for (name, value) in [("model.source", "external"), ("ollama.host", hostKey), ("ollama.model", "tiny")] {
+            _ = try w.guest("guest", ["settings", "set", name, value])
+        }
+        let first = try AnswerLine(try w.guest("guest", ["chat", "--max-tokens", "8"] + w.chatFlags + ["one"]).out)
+        #expect(first.brain == "joined-homebase", "\(first.line)")
+        // The second request within the minute is over the grant's rate: `busy`, answered on-device.
+        let second = try AnswerLine(try w.guest("guest", ["chat", "--max-tokens", "8"] + w.chatFlags + ["two"]).out)
+        #expect(second.brain == "on-device" && second.line.contains("busy"), "\(second.line)")
+    }
 }
+
