@@ -56,7 +56,8 @@ extension Courier {
         let now = configuration.now()
         let opened = inbound.withLock { s -> OpenedIntroduction? in
             do {
-                let m = try Introduction.open(bytes, by: identity, from: frame.sender, replay: &s.replay, now: now)
+                let m = try Introduction.open(bytes, by: identity, from: frame.sender,
+                                                replay: &s.introductionReplay, now: now)
                 s.stats.introductions += 1
                 return m
             } catch SealingError.replayed {

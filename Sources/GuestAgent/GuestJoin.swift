@@ -28,6 +28,7 @@ public enum GuestJoin {
     public static func check(_ text: String, nowMs: Int64) throws(GuestError) -> Checked {
         let decoded: (invite: AppMessage.Invite, hostRecord: [UInt8])
         do { decoded = try InviteCode.decode(text) } catch {
+            if case .badInviteCode(let why) = error { throw .join("mangled invite: \(why)") }
             throw .join("mangled invite: \(error) (copy the whole hb-invite-… text again)")
         }
         let invite = decoded.invite

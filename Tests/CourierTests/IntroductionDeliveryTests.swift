@@ -77,4 +77,21 @@ struct IntroductionDeliveryTests {
         #expect(host.deliveries.isEmpty && host.courier.stats.introductions == 0)
         host.courier.stop(); guest.courier.stop()
     }
+
+    @Test func aReplayedIntroductionIsRefused() async throws {
+        let relay = try LiveRelay(), loop = try TestLoop()
+        defer { relay.stop(); loop.stop() }
+        let ig = try identity("guest"), ih = try identity("host")
+        let host = try Device(ih, knows: [], relay: relay, loop: loop)
+        let guest = try Device(ig, knows: [], relay: relay, loop: loop)
+        try await host.start(); try await guest.start()
+        let body = try join("x", record: ig.record).encode()
+        let payload = try Introduction.seal(body, from: ig, toSigningKey: ih.signingKey.publicKey,
+                                            hpkeKey: ih.hpkeKey.publicKey, now: wallClockMs())
+        #expect(await guest.courier.link.sendLive(to: ih.signingKey.publicKey, payload: payload) == .sent)
+        #expect(await guest.courier.link.sendLive(to: ih.signingKey.publicKey, payload: payload) == .sent)
+        try await eventually("one delivered, one refused") { host.courier.stats.replays == 1 }
+        #expect(host.deliveries.count == 1 && host.courier.stats.introductions == 1)
+        host.courier.stop(); guest.courier.stop()
+    }
 }

@@ -30,7 +30,7 @@ enum JoinCommand {
         if let n = nameFlag, !(1...64).contains(n.utf8.count) { throw inv.usageError("--as takes 1 to 64 bytes") }
         let checked = try GuestJoin.check(inv.positionals[0], nowMs: Int64(Date().timeIntervalSince1970 * 1000))
         let host = checked.host
-        let (identity, created) = try await prepared(inv, checked, name: nameFlag)
+        let (identity, created) = try await prepared(inv, checked)
         if created { Console.out("created this device's identity \(identity.signingKey.publicKey.hex)\n") }
         Console.out("joining Homebase \"\(host.name)\" \(host.signingKey.hex) via \(checked.invite.relayURL)\n")
         return try await inv.withLinkedContext { context, link in
@@ -39,8 +39,9 @@ enum JoinCommand {
                                                   link: link, context: context, wait: wait)
             switch answer {
             case .joined(let models):
+                let offered = models.isEmpty ? "none of the granted models is served right now" : models.joined(separator: ", ")
                 Console.out("""
-                    joined: models \(models.joined(separator: ", "))
+                    joined: models \(offered)
                     to use it: guest settings set model.source external
                                guest settings set ollama.host \(host.signingKey.hex)
                                guest settings set ollama.model \(models.first ?? "MODEL")
@@ -57,10 +58,11 @@ enum JoinCommand {
         }
     }
 
-    static func prepared(_ inv: Invocation, _ checked: GuestJoin.Checked, name: String?) async throws -> (DeviceIdentity, Bool) {
+    /// The identity (named after this machine when created) and the host on file as invited.
+    static func prepared(_ inv: Invocation, _ checked: GuestJoin.Checked) async throws -> (DeviceIdentity, Bool) {
         try await withoutEngine(inv) { context in
             let host = String(ProcessInfo.processInfo.hostName.prefix(32))
-            return try GuestJoin.prepare(checked, context: context, name: name ?? (host.isEmpty ? "guest" : host))
+            return try GuestJoin.prepare(checked, context: context, name: host.isEmpty ? "guest" : host)
         }
     }
 
