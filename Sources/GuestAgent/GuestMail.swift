@@ -1,3 +1,4 @@
+import Foundation
 import Routing
 import Sealing
 import Signing
@@ -55,6 +56,11 @@ public struct GuestMail: Sendable {
         let records = r.records
         do { try file.write(r) } catch { return .kept("roster \(r.version): cannot be written: \(error)") }
         directory.replaceRoster(records)
+        guard records.contains(where: { $0.signingKey == directory.me }) else {
+            // Removed from the account: stop routing to its Homebase (no own advert counts now).
+            try? FileManager.default.removeItem(atPath: paths.homebaseKey)
+            return .stored("roster \(r.version): \(records.count) device(s); this device was removed from the account")
+        }
         return .stored("roster \(r.version): \(records.count) device(s)")
     }
 

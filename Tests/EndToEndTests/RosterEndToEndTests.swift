@@ -40,11 +40,13 @@ import Testing
         let listed = try s.guest("a", ["devices", "--relay-wait", "5s"])
         #expect(listed.contains("roster version 3") && listed.contains(keys["b"]!), "\(listed)")
 
+        // A stale copy of b (same keys, still believing it is a member: a device that ignores
+        // its removal) shows that the Homebase itself refuses b after the removal.
+        try FileManager.default.copyItem(atPath: s.procs.work + "/b", toPath: s.procs.work + "/b-stale")
+
         // Removal: roster 4 without b. The Homebase no longer opens b's frames; a drops b.
         #expect(try s.homebase(["devices", "remove", keys["b"]!]).contains("roster version 4"))
         try s.procs.waitUntil(30, "roster 4 sent") { s.procs.read("homebase.log").contains("roster 4 to 1 sibling") }
-        let after = try AnswerLine(try s.guest("b", ["chat"] + Self.chat + ["hello again"]))
-        #expect(after.brain == "on-device" && after.line.contains("fell back"), "\(after.line)")
         // (The log line says queued, not stored: poll until a has read it.)
         var now = ""
         try s.procs.waitUntil(60, "roster 4 at a") {
@@ -56,6 +58,11 @@ import Testing
         try s.procs.waitUntil(60, "roster 4 at b") {
             try s.guest("b", ["devices", "--relay-wait", "5s"]).contains("this device is not in the roster: it was removed")
         }
+        // From then on b does not even try the Homebase: on-device at once, no fallback.
+        let told = try AnswerLine(try s.guest("b", ["chat"] + Self.chat + ["and now?"]))
+        #expect(told.brain == "on-device" && !told.line.contains("fell back"), "\(told.line)")
+        let stale = try AnswerLine(try s.guest("b-stale", ["chat"] + Self.chat + ["hello again"]))
+        #expect(stale.brain == "on-device" && stale.line.contains("fell back"), "\(stale.line)")
         let stillA = try AnswerLine(try s.guest("a", ["chat"] + Self.chat + ["still here?"]))
         #expect(stillA.brain == "homebase", "\(stillA.line)")
 

@@ -127,3 +127,23 @@ final class Seen: @unchecked Sendable {
     func append(_ s: String) { lock.withLock { items.append(s) } }
     var values: [String] { lock.withLock { items } }
 }
+
+extension ModelChoiceTests {
+    @Test func aRosterWithoutThisDeviceStopsRoutingToTheHomebase() throws {
+        let f = try GuestMailTests.Fixture()
+        guard case .stored = f.mail.handle(.roster(try f.roster(2)), from: f.host.record, heldMs: 0),
+              case .stored = f.mail.handle(.advert(try f.advert(1)), from: f.host.record, heldMs: 0) else {
+            Issue.record("setup: roster or advert refused"); return
+        }
+        let adverts = AccountAdverts(account: f.context.account, database: f.context.routingDatabase)
+        #expect(try adverts.latestOwnAdvert() != nil)
+        var without = AppMessage.Roster(accountKey: Bytes32(unchecked: f.account.publicKey.bytes), version: 3,
+                                        deviceRecords: [f.host.record.encoded])
+        without.signature = Bytes64(unchecked: f.account.sign(try without.signedBytes()))
+        guard case .stored(let line) = f.mail.handle(.roster(without), from: f.host.record, heldMs: 0) else {
+            Issue.record("the roster that removes this device was refused"); return
+        }
+        #expect(line.contains("removed"))
+        #expect(try adverts.latestOwnAdvert() == nil)  // the router no longer offers the own Homebase
+    }
+}
