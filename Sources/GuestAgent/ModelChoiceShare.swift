@@ -12,7 +12,10 @@ extension GuestLink {
     public func share(_ kind: ModelChoiceSync.Kind, _ value: String, context: GuestContext, ttl: Duration = .seconds(30 * 86_400)) async -> Int {
         let me = courier.identity.signingKey.publicKey
         let choice: AppMessage.ModelChoice
-        do { choice = try ModelChoiceSync(database: context.routingDatabase).local(kind, value, origin: me) } catch {
+        do {
+            choice = try ModelChoiceSync(database: context.routingDatabase).local(kind, value, origin: me,
+                                                                                 vision: Self.vision(kind, value, context))
+        } catch {
             log.write("model choice: cannot record: \(error)")
             return 0
         }
@@ -30,6 +33,20 @@ extension GuestLink {
         }
         log.write("model choice \(choice.sequence) (\(kind.rawValue)) sent to \(stored) sibling(s)")
         return stored
+    }
+}
+
+extension GuestLink {
+    /// Whether the chosen model sees images: a local model with a projector, a Homebase model
+    /// whose advert says so.
+    static func vision(_ kind: ModelChoiceSync.Kind, _ value: String, _ context: GuestContext) -> Bool {
+        switch kind {
+        case .local: return ((try? context.modelStore.record(value))?.projector) != nil
+        case .ollama:
+            let advert = (try? AccountAdverts(account: context.account, database: context.routingDatabase).latestOwnAdvert()) ?? nil
+            return advert?.advert.models.first { $0.tag == value }?.capabilities.contains(.vision) ?? false
+        case .source: return false
+        }
     }
 }
 
