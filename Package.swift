@@ -50,12 +50,15 @@ let package = Package(
         .target(name: "RelayProbe", dependencies: ["PeerLink", "Wire", "Signing"]),
         .executableTarget(name: "homebase-relay", dependencies: ["RelayServer", "RelayProbe"]),
 
+        // Pairing codes and the MACs of the pairing exchange (shared by both agents).
+        .target(name: "Pairing", dependencies: ["Wire", "Sealing", "Signing", "CSodium"]),
+
         // The workstation agent: verified runtime, signed adverts, inference served through the relay.
-        .target(name: "HomebaseAgent", dependencies: ["Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage"]),
+        .target(name: "HomebaseAgent", dependencies: ["Pairing", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage"]),
         .executableTarget(name: "homebase", dependencies: ["HomebaseAgent"]),
         // The guest: on-device llama-server, fallback runner, router wiring; `guest` is its CLI.
-        .target(name: "GuestAgent", dependencies: ["Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink", "CLinux"]),
-        .executableTarget(name: "guest", dependencies: ["GuestAgent", "CloudKeys", "LocalAPI"]),
+        .target(name: "GuestAgent", dependencies: ["Pairing", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink", "CLinux"]),
+        .executableTarget(name: "guest", dependencies: ["GuestAgent", "CloudKeys", "LocalAPI", "Pairing"]),
 
         // Writes protocol/vectors/ (make vectors).
         .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing"]),
@@ -91,9 +94,11 @@ let package = Package(
         .testTarget(name: "HomebaseAgentTests", dependencies: ["HomebaseAgent", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "Transport"], exclude: ["peers"]),
         .testTarget(name: "GuestAgentTests", dependencies: ["GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire"],
                     exclude: ["peers"]),
+        .testTarget(name: "PairingTests", dependencies: ["Pairing", "Wire", "Sealing", "Signing"]),
         .testTarget(name: "CloudKeysTests", dependencies: ["CloudKeys", "Signing", "Inference"]),
-        // Real processes on loopback (relay, homebase, guest, llama-server): depends on no module.
-        .testTarget(name: "EndToEndTests"),
+        // Real processes on loopback (relay, homebase, guest, llama-server): no module but
+        // Pairing (a pure codec, to forge codes the way an attacker would).
+        .testTarget(name: "EndToEndTests", dependencies: ["Pairing"]),
         .testTarget(name: "LocalAPITests", dependencies: ["LocalAPI", "Inference", "Transport"], exclude: ["peers"]),
     ]
 )

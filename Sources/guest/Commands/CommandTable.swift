@@ -11,5 +11,8 @@ enum CommandTable {
         KeysCommandLine.command,
         ServeCommandLine.command,
         RuntimeCommandLine.command,
+        PairCommand.command,
+        DevicesCommand.command,
+        JoinCommand.command,
     ]
 }

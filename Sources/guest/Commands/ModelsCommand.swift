@@ -13,7 +13,7 @@ enum ModelsCommand {
             + "cancel stops a pull running in any terminal and removes its partial files; delete removes a model.\n"
             + "The hub is https://huggingface.co, or $HF_ENDPOINT; $HF_TOKEN goes to that host only.",
         flags: [Flag("--all", "browse/search: include tool-capable models without vision"),
-                Flag("--refresh", "browse: fetch the catalog again")],
+                Flag("--refresh", "browse: fetch the catalog again")] + Flag.relayLink.prefix(2),
         run: run)
 
     static let arity: [String: Int] = ["browse": 0, "search": -1, "pull": 1, "cancel": 1, "list": 0, "use": 1,
@@ -28,7 +28,8 @@ enum ModelsCommand {
         guard n < 0 ? !args.isEmpty : args.count == n else {
             throw inv.usageError("models \(verb) takes \(n == 0 ? "no argument" : n < 0 ? "a query" : "one argument")")
         }
-        return try await inv.withContext { context in
+        // `use` is a model choice, mailed to the siblings: that needs the relay link.
+        return try await inv.withContext(linked: verb == "use") { context, link in
             let commands = context.modelCommands()
             let all = inv.arguments.has("--all")
             let output: CommandOutput
@@ -38,7 +39,9 @@ enum ModelsCommand {
             case "pull": output = try await pull(commands, args[0])
             case "cancel": output = try await commands.cancel(args[0])
             case "list": output = try commands.list()
-            case "use": output = try commands.use(args[0])
+            case "use":
+                output = try commands.use(args[0])
+                _ = await link?.share(.local, args[0], context: context)
             case "delete": output = try await commands.delete(args[0])
             default: output = try commands.addRepo(args[0])
             }
