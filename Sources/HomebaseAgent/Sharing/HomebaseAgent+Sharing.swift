@@ -84,4 +84,13 @@ extension HomebaseAgent {
             log("sharing: \(error)")
         }
     }
+
+    /// Grants as the store holds them now, so that a revocation by the CLI refuses the very next
+    /// request rather than the first one after the reload tick.
+    func refreshGrants() {
+        guard let grants = try? store.grants() else { return }
+        var byGrantee: [PublicKey: [GrantRecord]] = [:]
+        for g in grants { byGrantee[g.grantee.signingKey, default: []].append(g) }
+        state.withLock { $0.grants = byGrantee }
+    }
 }
