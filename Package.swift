@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "GuestAgentTests", dependencies: ["GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire"]),
         .testTarget(name: "CloudKeysTests", dependencies: ["CloudKeys", "Signing", "Inference"]),
         // Real processes on loopback (relay, homebase, guest, llama-server): depends on no module.
-        .testTarget(name: "EndToEndTests"),
+        .testTarget(name: "EndToEndTests", exclude: ["peers"]),
         .testTarget(name: "LocalAPITests", dependencies: ["LocalAPI", "Inference", "Transport"], exclude: ["peers"]),
     ]
 )
