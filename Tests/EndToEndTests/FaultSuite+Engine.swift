@@ -15,6 +15,7 @@ extension FaultSuite {
         defer { lb.stopAll() }
         let guest = try lb.addGuest("laptop")
         try lb.startHomebase(["--engine-idle-timeout", "5m"])
+        try guest.waitForAdvert()
 
         let (out, line) = try guest.chat("tell me a story", ["--stall-timeout": "1s"], within: 60)
         #expect(out.hasPrefix(standInPartial), "the shown start of the answer was lost: \(out)")
@@ -33,6 +34,7 @@ extension FaultSuite {
         defer { lb.stopAll() }
         let guest = try lb.addGuest("laptop")
         try lb.startHomebase()
+        try guest.waitForAdvert()
 
         let (out, line) = try guest.chat("tell me a story", within: 60)
         #expect(out.hasPrefix(standInPartial), "the shown start of the answer was lost: \(out)")
@@ -40,7 +42,9 @@ extension FaultSuite {
         #expect(line.brain == "on-device", "\(line.line)")
         #expect(line.line.contains("fell back: homebase failed (remote error host_error"), "\(line.line)")
         #expect(guest.log.contains("after \(standInPartial.utf8.count) bytes; continuing on on-device"), "\(guest.log)")
-        let status = try lb.homebase(["status"])
-        #expect(status.contains("host_error 1"), "\(status)")
+        // `status` reads what the running Homebase rewrites every 200 ms.
+        try lb.procs.waitUntil(30, "the Homebase to count the host_error") {
+            try lb.homebase(["status"]).contains("host_error 1")
+        }
     }
 }

@@ -15,6 +15,7 @@ extension FaultSuite {
         let standIn = "http://127.0.0.1:\(standInPort)"
         let laptop = try lb.addGuest("laptop")
         try lb.startHomebase()
+        try laptop.waitForAdvert()
         try lb.procs.waitUntil(30, "the stand-in engine") { Processes.canConnect(standInPort) }
 
         let conversation = try laptop.startConversation(log: "laptop-chat.log")

@@ -12,6 +12,8 @@ extension FaultSuite {
         let laptop = try lb.addGuest("laptop")
         let desktop = try lb.addGuest("desktop")
         try lb.startHomebase(["--replica-size", "1"], devices: 2)
+        try laptop.waitForAdvert()
+        try desktop.waitForAdvert()
 
         let conversation = try laptop.startConversation(log: "laptop-chat.log")
         let first = try conversation.ask("first turn of the laptop's conversation")
@@ -25,8 +27,10 @@ extension FaultSuite {
         #expect(second.brain == "homebase", "\(lb.procs.read("laptop-chat.log"))")
         #expect(!second.line.contains("fell back"), "\(second.line)")
         #expect(laptop.log.contains("diverged: sending the sync-delta of 1 message(s) and retrying once"), "\(laptop.log)")
-        let status = try lb.homebase(["status"])
-        #expect(status.contains("diverged 1"), "\(status)")
-        #expect(status.contains("done 3"), "\(status)")
+        // `status` reads what the running Homebase rewrites every 200 ms.
+        try lb.procs.waitUntil(30, "the Homebase to count one diverged and three answers") {
+            let status = try lb.homebase(["status"])
+            return status.contains("diverged 1") && status.contains("done 3")
+        }
     }
 }

@@ -17,6 +17,7 @@ import Testing
         defer { lb.stopAll() }
         let guest = try lb.addGuest("laptop")
         try lb.startHomebase()
+        try guest.waitForAdvert()
         let fresh = try guest.status()
         #expect(fresh["route"] as? String == "external", "\(fresh)")
         #expect((fresh["reason"] as? String)?.contains("own Homebase, own Homebase advert is") == true, "\(fresh)")
@@ -44,6 +45,7 @@ import Testing
         defer { lb.stopAll() }
         let guest = try lb.addGuest("laptop")
         try lb.startHomebase()
+        try guest.waitForAdvert()
         lb.signalHomebase(SIGSTOP)
         defer { lb.signalHomebase(SIGCONT) }
 

@@ -8,9 +8,9 @@ struct Guest {
 
     /// The watchdog and link waits of `guest chat`: generous, so that only the fault a test
     /// provokes makes the Homebase fail; a test shortens the one rung it is about.
-    static let chatWaits: KeyValuePairs<String, String> = [
-        "--max-tokens": "16", "--relay-wait": "3s", "--connect-timeout": "2s",
-        "--accept-timeout": "10s", "--first-output-timeout": "30s", "--stall-timeout": "10s",
+    static let chatWaits: [(name: String, value: String)] = [
+        ("--max-tokens", "16"), ("--relay-wait", "3s"), ("--connect-timeout", "2s"),
+        ("--accept-timeout", "10s"), ("--first-output-timeout", "30s"), ("--stall-timeout", "10s"),
     ]
 
     var globalFlags: [String] {
@@ -45,6 +45,12 @@ struct Guest {
             throw Failure("guest status --json is not an object: \(out)")
         }
         return json
+    }
+
+    /// Waits (bounded) until the own Homebase's advert is on file here. `homebase run` logs an
+    /// advert when it hands it to its link, a moment before the relay holds it.
+    func waitForAdvert() throws {
+        try loopback.procs.waitUntil(30, "the advert at \(directory)") { try status()["ownAdvertAgeSeconds"] != nil }
     }
 
     /// The guest's event log (`DATA-DIR/guest.log`): fallbacks, repairs, relay mail.

@@ -22,8 +22,9 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
     private(set) var hostRecord = ""
 
     init(engine: Engine) throws {
-        bin = try Binaries.locate()
-        procs = try Processes()
+        let bin = try Binaries.locate(), procs = try Processes()
+        self.bin = bin
+        self.procs = procs
         relayPort = try Processes.freePort()
         let enginePort = try Processes.freePort()
         engineURL = "http://127.0.0.1:\(enginePort)"
