@@ -35,6 +35,7 @@ struct Guest {
     /// One `guest chat PROMPT`: its whole output and the answer's dim line.
     func chat(_ prompt: String, _ overrides: [String: String] = [:], within seconds: Double = 180) throws -> (out: String, line: AnswerLine) {
         let out = try run(["chat"] + Self.flags(overrides) + [prompt], within: seconds)
+        loopback.procs.append("answers.log", out)  // kept with the logs, for whoever reads a failure
         return (out, try AnswerLine(out))
     }
 
@@ -81,7 +82,7 @@ struct Conversation {
 
     func ask(_ prompt: String, within seconds: Double = 120) throws -> AnswerLine {
         let before = answers.count
-        input.write(Data((prompt + "\n").utf8))
+        try input.write(contentsOf: Data((prompt + "\n").utf8))
         try procs.waitUntil(seconds, "the answer to turn \(before + 1)") { answers.count > before }
         return answers[before]
     }

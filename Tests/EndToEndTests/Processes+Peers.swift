@@ -16,9 +16,20 @@ extension Processes {
         p.standardError = handle
         let input = Pipe()
         p.standardInput = input
+        signal(SIGPIPE, SIG_IGN)  // a write to a guest that died fails the test; it must not kill the runner
         try p.run()
         running.append(p)
         return (p, input.fileHandleForWriting)
+    }
+
+    /// Appends `text` to `work/<log>`.
+    func append(_ log: String, _ text: String) {
+        let path = work + "/" + log
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        guard let h = FileHandle(forWritingAtPath: path) else { return }
+        h.seekToEndOfFile()
+        h.write(Data(text.utf8))
+        try? h.close()
     }
 
     /// The project venv's Python when `scripts/setup.sh` made it, else the system's: the
