@@ -36,7 +36,7 @@ let package = Package(
         // The router: settings, advert stores, freshness gates; one decision per call.
         .target(name: "Routing", dependencies: ["Inference", "Storage", "Wire", "Signing"]),
         // On-device models: hub catalog, honest sizes, resumable downloads, the model store.
-        .target(name: "ModelStore", dependencies: ["Storage", "CCurl"]),
+        .target(name: "ModelStore", dependencies: ["Storage", "CCurl", "CSodium"]),
         // The guest's relay-routed providers: own and joined Homebase, watchdog ladder, repairs.
         .target(name: "RelayRouting", dependencies: ["Courier", "PeerLink", "Routing", "Inference", "Sealing", "Wire", "Signing"]),
         // The guest's cloud key rings (0600 files) and `guest keys`.
@@ -50,12 +50,15 @@ let package = Package(
         .target(name: "RelayProbe", dependencies: ["PeerLink", "Wire", "Signing"]),
         .executableTarget(name: "homebase-relay", dependencies: ["RelayServer", "RelayProbe"]),
 
+        // Pairing codes and the MACs of the pairing exchange (shared by both agents).
+        .target(name: "Pairing", dependencies: ["Wire", "Sealing", "Signing", "CSodium"]),
+
         // The workstation agent: verified runtime, signed adverts, inference served through the relay.
-        .target(name: "HomebaseAgent", dependencies: ["Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage"]),
+        .target(name: "HomebaseAgent", dependencies: ["Pairing", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage"]),
         .executableTarget(name: "homebase", dependencies: ["HomebaseAgent"]),
         // The guest: on-device llama-server, fallback runner, router wiring; `guest` is its CLI.
-        .target(name: "GuestAgent", dependencies: ["Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink", "CLinux"]),
-        .executableTarget(name: "guest", dependencies: ["GuestAgent"]),
+        .target(name: "GuestAgent", dependencies: ["Pairing", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink", "CLinux"]),
+        .executableTarget(name: "guest", dependencies: ["GuestAgent", "CloudKeys", "LocalAPI", "Pairing"]),
 
         // Writes protocol/vectors/ (make vectors).
         .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing"]),
@@ -89,10 +92,13 @@ let package = Package(
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "Storage"], exclude: ["peers"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference"], exclude: ["peers"]),
         .testTarget(name: "HomebaseAgentTests", dependencies: ["HomebaseAgent", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "Transport"], exclude: ["peers"]),
-        .testTarget(name: "GuestAgentTests", dependencies: ["GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire"]),
+        .testTarget(name: "GuestAgentTests", dependencies: ["GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire"],
+                    exclude: ["peers"]),
+        .testTarget(name: "PairingTests", dependencies: ["Pairing", "Wire", "Sealing", "Signing"]),
         .testTarget(name: "CloudKeysTests", dependencies: ["CloudKeys", "Signing", "Inference"]),
-        // Real processes on loopback (relay, homebase, guest, llama-server): depends on no module.
-        .testTarget(name: "EndToEndTests", exclude: ["peers"]),
+        // Real processes on loopback (relay, homebase, guest, llama-server): no module but
+        // Pairing (a pure codec, to forge codes the way an attacker would). peers/: the stand-in engine.
+        .testTarget(name: "EndToEndTests", dependencies: ["Pairing"], exclude: ["peers"]),
         .testTarget(name: "LocalAPITests", dependencies: ["LocalAPI", "Inference", "Transport"], exclude: ["peers"]),
     ]
 )

@@ -31,6 +31,8 @@ extension Courier {
                 return
             }
             open(bytes, from: record, frame: frame)
+        case .introduction(let bytes):
+            handleIntroduction(bytes, frame: frame)
         }
     }
 
@@ -121,7 +123,7 @@ extension Courier {
     }
 
     /// Counts one event; acks `frame` (a no-op for live) since it is dropped for good.
-    private func count(_ counter: WritableKeyPath<CourierStats, Int>, dropping frame: Inbound?) {
+    func count(_ counter: WritableKeyPath<CourierStats, Int>, dropping frame: Inbound?) {
         inbound.withLock { $0.stats[keyPath: counter] += 1 }
         if let frame { link.ack(frame) }
     }

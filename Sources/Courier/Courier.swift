@@ -39,6 +39,9 @@ public final class Courier: Sendable {
     /// What only the inbound path touches (and `stats` reads).
     struct InboundState {
         var replay: ReplayGuard
+        /// Introductions have their own guard: devices we do not know cannot flood it to push
+        /// up the watermark of the guard that protects our known devices' envelopes.
+        var introductionReplay: ReplayGuard
         var parts: PartCollector
         var stats = CourierStats()
     }
@@ -58,7 +61,7 @@ public final class Courier: Sendable {
         (events, eventSink) = AsyncStream.makeStream(of: CourierEvent.self, bufferingPolicy: .bufferingNewest(64))
         replies = ReplyRegistry(cancelledMemory: configuration.cancelledMemory, bufferSize: configuration.replyBuffer)
         written = Mutex(StreamLedger(capacity: configuration.writtenStreamMemory))
-        inbound = Mutex(InboundState(replay: configuration.replayGuard,
+        inbound = Mutex(InboundState(replay: configuration.replayGuard, introductionReplay: configuration.replayGuard,
                                      parts: PartCollector(configuration: configuration.reassembly)))
     }
 

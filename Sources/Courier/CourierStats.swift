@@ -2,6 +2,8 @@
 public struct CourierStats: Equatable, Sendable {
     /// Envelopes opened, authenticated and accepted by the replay guard.
     public var opened = 0
+    /// Introductions (first contact, HPKE base + the sender's own signed record) opened and accepted.
+    public var introductions = 0
     /// Envelopes from a sender the directory does not know: dropped unopened.
     public var droppedUnknownSender = 0
     /// Envelopes that failed to open (tampered, wrong key, not for us, non-canonical).

@@ -24,22 +24,28 @@ public struct Delivery: Sendable {
     public let deliveryClass: DeliveryClass
     /// The relay frame id (of the frame that completed the message).
     public let frameID: Bytes16
+    /// True when the message came as an introduction (first contact): the sender vouched for
+    /// itself with its own record, no directory did. Act on such a delivery only where first
+    /// contact is expected (`join`, pairing); false for every envelope.
+    public let introduced: Bool
 
     let acker: Acker?
 
     /// For tests of code that consumes deliveries (an agent's handlers): `ack()` does nothing.
     public init(message: AppMessage, sender: DeviceRecord, messageID: MessageID, heldMs: UInt64 = 0,
                 receivedAtMs: UInt64, streamSecret: SecretBytes? = nil, deliveryClass: DeliveryClass = .live,
-                frameID: Bytes16 = .zero) {
+                frameID: Bytes16 = .zero, introduced: Bool = false) {
         self.init(message: message, sender: sender, messageID: messageID, heldMs: heldMs, receivedAtMs: receivedAtMs,
-                  streamSecret: streamSecret, deliveryClass: deliveryClass, frameID: frameID, acker: nil)
+                  streamSecret: streamSecret, deliveryClass: deliveryClass, frameID: frameID, acker: nil,
+                  introduced: introduced)
     }
 
     init(message: AppMessage, sender: DeviceRecord, messageID: MessageID, heldMs: UInt64, receivedAtMs: UInt64,
-         streamSecret: SecretBytes?, deliveryClass: DeliveryClass, frameID: Bytes16, acker: Acker?) {
+         streamSecret: SecretBytes?, deliveryClass: DeliveryClass, frameID: Bytes16, acker: Acker?,
+         introduced: Bool = false) {
         self.message = message; self.sender = sender; self.messageID = messageID; self.heldMs = heldMs
         self.receivedAtMs = receivedAtMs; self.streamSecret = streamSecret; self.deliveryClass = deliveryClass
-        self.frameID = frameID; self.acker = acker
+        self.frameID = frameID; self.acker = acker; self.introduced = introduced
     }
 
     /// Acknowledges the mail frame(s) that carried this message so the relay deletes them.

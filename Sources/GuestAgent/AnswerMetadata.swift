@@ -25,6 +25,8 @@ public struct AnswerMetadata: Sendable, Equatable, Codable {
     public var tokensPerSecond: Double?
     /// Completion tokens of the brain that answered, when it reported usage.
     public var completionTokens: Int?
+    /// Prompt tokens of the brain that answered, when it reported usage.
+    public var promptTokens: Int?
     public var finishReason: String?
 
     /// True when another brain than the chosen one answered.

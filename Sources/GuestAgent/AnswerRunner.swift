@@ -23,11 +23,18 @@ public struct AnswerRunner: Sendable {
 
     /// Streams the answer through `onText` and returns it whole. Never throws for a brain's
     /// failure; only cancellation ends it early (`CancellationError`).
-    public func run(_ request: ChatRequest, onText: @Sendable (String) -> Void = { _ in }) async throws -> Answer {
+    ///
+    /// `onBrain` hears each brain before it is asked (the chosen one, then any fallback), so a
+    /// caller can say who is answering while the text streams (`guest serve`'s header).
+    /// Tool calls are dropped unless `onToolCall` takes them (the agent loop has its own path).
+    public func run(_ request: ChatRequest, onText: @Sendable (String) -> Void = { _ in },
+                    onBrain: @Sendable (BrainKind) -> Void = { _ in },
+                    onToolCall: (@Sendable (ToolCall) -> Void)? = nil) async throws -> Answer {
         let routed = router.provider(for: request)
         let decision = routed.decision
-        var leg = Leg(start: .now)
+        var leg = Leg(start: .now, onToolCall: onToolCall)
         var meta = AnswerMetadata(brain: routed.brain, routeReason: decision.reason)
+        onBrain(routed.brain)
         let first = await leg.run(routed, request, onText)
         if case .finished = first { return leg.answer(&meta) }
         if case .cancelled = first { throw CancellationError() }
@@ -43,6 +50,7 @@ public struct AnswerRunner: Sendable {
                 meta.seamOffset = leg.text.utf8.count
             }
             meta.brain = current.brain
+            onBrain(current.brain)
             let outcome = await leg.run(current, next, onText)
             switch outcome {
             case .finished: return leg.answer(&meta)
@@ -61,6 +69,7 @@ struct Leg {
     enum Outcome { case finished, failed(String), cancelled }
 
     let start: ContinuousClock.Instant
+    let onToolCall: (@Sendable (ToolCall) -> Void)?
     var text = ""
     var firstToken: ContinuousClock.Instant?
     var legFirstToken: ContinuousClock.Instant?
@@ -69,7 +78,9 @@ struct Leg {
     var finishReason: String?
     var end: ContinuousClock.Instant?
 
-    init(start: ContinuousClock.Instant) { self.start = start }
+    init(start: ContinuousClock.Instant, onToolCall: (@Sendable (ToolCall) -> Void)? = nil) {
+        self.start = start; self.onToolCall = onToolCall
+    }
 
     mutating func run(_ provider: any ChatProvider, _ request: ChatRequest,
                       _ onText: @Sendable (String) -> Void) async -> Outcome {
@@ -85,8 +96,9 @@ struct Leg {
                     chunks += 1
                     text += piece
                     onText(piece)
-                case .toolCall:
-                    continue  // tool calls belong to the agent loop (`guest chat --tools`)
+                case .toolCall(let call):
+                    // Tool calls belong to the agent loop (`guest chat --tools`) or to the caller.
+                    onToolCall?(call)
                 case let .done(reason, u):
                     usage = u; finishReason = reason; end = .now
                     return .finished
@@ -113,6 +125,7 @@ struct Leg {
             if seconds > 0, tokens > 0 { meta.tokensPerSecond = Double(tokens) / seconds }
         }
         meta.completionTokens = usage?.completionTokens
+        meta.promptTokens = usage?.promptTokens
         meta.finishReason = finishReason
         return Answer(text: text, metadata: meta)
     }

@@ -3,8 +3,8 @@ import Routing
 import Signing
 
 /// API keys as files of `<data-dir>/keys/`: `openai`, `anthropic`, mode 0600, read at every
-/// call. A file others may read counts as absent (and is never read). The doors helper's key
-/// store replaces this through `KeyRing`.
+/// call. A file others may read counts as absent (and is never read). These are the slots
+/// `guest keys` (CloudKeys' `CloudKeyStore`) mirrors the first key of each ring into.
 public struct FileKeyRing: KeyRing {
     public let directory: String
     /// Longest key file read (API keys are ~200 bytes).

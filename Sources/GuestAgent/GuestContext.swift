@@ -13,9 +13,14 @@ public struct GuestConfiguration: Sendable {
     /// A GGUF file served as the built-in model (the tiny model in tests).
     public var modelPath: String?
     public var environment: [String: String]
+    /// The model hub (`HF_ENDPOINT`, `HF_TOKEN` from `environment` by default).
+    public var hub: HubConfig
     /// Health deadline of an engine start (tests shorten it).
     public var healthDeadline: Duration
-    public var cloud: any CloudProviderMaker
+    /// The cloud brains; nil builds `CloudDoors` on `<data-dir>/keys/` and `cloudURLs`.
+    public var cloud: (any CloudProviderMaker)?
+    /// Where OpenAI and Anthropic are (the real services unless configured).
+    public var cloudURLs: CloudURLs
     public var relay: any RelayProviderMaker
     /// The key ring; nil reads `<data-dir>/keys/`.
     public var keys: (any KeyRing)?
@@ -24,11 +29,12 @@ public struct GuestConfiguration: Sendable {
 
     public init(paths: GuestPaths, llamaServer: String? = nil, modelPath: String? = nil,
                 environment: [String: String], healthDeadline: Duration = .seconds(120),
-                cloud: any CloudProviderMaker = DefaultCloudProviders(),
+                cloud: (any CloudProviderMaker)? = nil, cloudURLs: CloudURLs = CloudURLs(),
                 relay: any RelayProviderMaker = UnlinkedRelayProviders(), keys: (any KeyRing)? = nil) {
         self.paths = paths; self.llamaServer = llamaServer; self.modelPath = modelPath
         self.environment = environment; self.healthDeadline = healthDeadline
-        self.cloud = cloud; self.relay = relay; self.keys = keys
+        self.hub = HubConfig(environment: environment)
+        self.cloud = cloud; self.cloudURLs = cloudURLs; self.relay = relay; self.keys = keys
     }
 }
 
@@ -64,12 +70,13 @@ public final class GuestContext: Sendable {
         supervisor = LlamaServerSupervisor(.init(locator: locator, healthDeadline: configuration.healthDeadline,
                                                  logPath: paths.engineLog))
         let sup = supervisor
-        modelStore = try ModelStore(config: .init(directory: paths.dataDirectory, hub: HubConfig())) { candidate in
+        modelStore = try ModelStore(config: .init(directory: paths.dataDirectory, hub: configuration.hub)) { candidate in
             try await Self.loadCheck(candidate, sup)
         }
         factory = GuestProviderFactory(supervisor: supervisor,
                                        resolver: LocalModelResolver(configuredPath: configuration.modelPath, store: modelStore),
-                                       cloud: configuration.cloud, relay: configuration.relay)
+                                       cloud: configuration.cloud ?? CloudDoors(keysDirectory: paths.keys, urls: configuration.cloudURLs),
+                                       relay: configuration.relay)
         router = Router(settings: settings, keys: keys, localEndpoint: runtime,
                         ownAdverts: AccountAdverts(account: account, database: routingDatabase),
                         joined: joined, role: FixedHostRole(hostKey: nil), clock: SystemWallClock(), factory: factory,
@@ -85,7 +92,7 @@ public final class GuestContext: Sendable {
     /// `guest models` commands on this context's store.
     public func modelCommands() -> ModelCommands {
         try? FileManager.default.createDirectory(atPath: paths.catalogCache, withIntermediateDirectories: true)
-        return ModelCommands(catalog: Catalog(config: .init(hub: HubConfig(), cacheDirectory: paths.catalogCache)),
+        return ModelCommands(catalog: Catalog(config: .init(hub: configuration.hub, cacheDirectory: paths.catalogCache)),
                              store: modelStore)
     }
 

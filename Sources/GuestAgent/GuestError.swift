@@ -24,6 +24,8 @@ public enum GuestError: Error, Equatable, Sendable, CustomStringConvertible {
     case badFile(path: String, detail: String)
     /// An account key that is not 64 hex digits.
     case badAccountKey
+    /// `guest join`: the invite is unusable or the join failed; the text says why and what to do.
+    case join(String)
 
     public var description: String {
         switch self {
@@ -39,6 +41,7 @@ public enum GuestError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .dataDirectory(path, detail): "data directory \(path): \(detail)"
         case let .badFile(path, detail): "\(path): \(detail)"
         case .badAccountKey: "an account key is 64 hex digits (the public key of the account)"
+        case .join(let why): why
         }
     }
 }

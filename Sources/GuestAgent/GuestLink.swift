@@ -64,12 +64,14 @@ public final class GuestLink: Sendable {
         config.authTimeout = options.connectTimeout
         let log = context.log
         config.log = { log.write("relay: \($0)") }
+        let peers = JoinedDirectory(account: directory, joined: JoinedHostFiles(paths: paths).all())
         let courier = Courier(link: try PeerLink(configuration: config, identity: identity.signingKey),
-                              identity: identity, directory: directory)
-        let link = GuestLink(setting: setting, courier: courier, directory: directory,
-                             mail: GuestMail(paths: paths, directory: directory, database: context.routingDatabase),
-                             options: options, log: log)
-        slot.install(HomebaseProviderFactory(courier: courier, directory: directory, limits: options.watchdog,
+                              identity: identity, directory: peers)
+        var mail = GuestMail(paths: paths, directory: directory, database: context.routingDatabase)
+        let models = context.modelStore
+        mail.localModelChoice = { LocalModelChoice.apply($0, store: models, log: log) }
+        let link = GuestLink(setting: setting, courier: courier, directory: directory, mail: mail, options: options, log: log)
+        slot.install(HomebaseProviderFactory(courier: courier, directory: peers, limits: options.watchdog,
                                              log: { log.write("homebase: \($0)") }))
         link.start()
         return link
@@ -96,7 +98,9 @@ public final class GuestLink: Sendable {
     }
 
     func consume(_ d: Delivery) {
-        let outcome = mail.handle(d.message, from: d.sender, heldMs: d.heldMs)
+        // First contact from an unknown device is acted on only where expected (SPEC): not here.
+        let outcome = d.introduced ? .refused("introduction from \(shortHex(d.sender.signingKey)) ignored")
+            : mail.handle(d.message, from: d.sender, heldMs: d.heldMs)
         let line: String
         switch outcome {
         case .stored(let s): d.ack(); line = s

@@ -1,3 +1,4 @@
+import Foundation
 import Routing
 import Sealing
 import Signing
@@ -12,6 +13,8 @@ public struct GuestMail: Sendable {
     public let paths: GuestPaths
     public let directory: GuestDirectory
     public let database: Database
+    /// Called with the id of a local model a sibling chose (`local:ID`): select or download it.
+    public var localModelChoice: (@Sendable (String) -> Void)?
 
     public init(paths: GuestPaths, directory: GuestDirectory, database: Database) {
         self.paths = paths; self.directory = directory; self.database = database
@@ -28,9 +31,15 @@ public struct GuestMail: Sendable {
     }
 
     public func handle(_ message: AppMessage, from sender: DeviceRecord, heldMs: UInt64) -> Outcome {
+        if !directory.inRoster(sender.signingKey),
+           let joined = JoinMail(store: JoinedHomebaseStore(database: database), files: JoinedHostFiles(paths: paths))
+               .handle(message, from: sender, heldMs: heldMs) {
+            return joined  // another account's Homebase this guest joined
+        }
         switch message {
         case .roster(let r): return roster(r)
         case .advert(let a): return advert(a, from: sender, heldMs: heldMs)
+        case .modelChoice(let c): return modelChoice(c, from: sender)
         default: return .refused("ignored \(message.typeCode) from \(shortHex(sender.signingKey))")
         }
     }
@@ -47,6 +56,11 @@ public struct GuestMail: Sendable {
         let records = r.records
         do { try file.write(r) } catch { return .kept("roster \(r.version): cannot be written: \(error)") }
         directory.replaceRoster(records)
+        guard records.contains(where: { $0.signingKey == directory.me }) else {
+            // Removed from the account: stop routing to its Homebase (no own advert counts now).
+            try? FileManager.default.removeItem(atPath: paths.homebaseKey)
+            return .stored("roster \(r.version): \(records.count) device(s); this device was removed from the account")
+        }
         return .stored("roster \(r.version): \(records.count) device(s)")
     }
 

@@ -4,7 +4,8 @@ import Foundation
 ///
 ///     identity/        signing.key, hpke.key (0600), device.record      (guest init)
 ///     account.key      the trusted account key, hex                     (guest init --account)
-///     keys/            openai, anthropic (0600)                         (the doors' key store)
+///     keyring/         openai, anthropic (0600): the ordered key rings  (guest keys)
+///     keys/            openai, anthropic (0600): each ring's first key  (read per request)
 ///     runtime.json     the verified local runtime                       (guest runtime add)
 ///     routing.sqlite   settings, own adverts, joined Homebases
 ///     models.sqlite, models/   the model store

@@ -6,7 +6,8 @@ import Routing
 ///
 /// For a `community` model: that model when it is ready in the store, else the built-in one.
 /// For the built-in model: the configured path (`model_path`, e.g. the tiny test model), else
-/// the store's selection when ready. Nothing usable: `.none(why)`, and the floor answers.
+/// the store's selection when ready (while it is not: another ready model). Nothing usable:
+/// `.none(why)`, and the floor answers.
 public struct LocalModelResolver: Sendable {
     public enum Resolution: Sendable, Equatable {
         case model(GGUFTarget)
@@ -30,7 +31,14 @@ public struct LocalModelResolver: Sendable {
             guard access(path, R_OK) == 0 else { return .none(why: "the configured model file \(path) is missing") }
             return .model(GGUFTarget(path: path, alias: Self.alias(forPath: path)))
         }
-        if let id = (try? store?.selection()) ?? nil, let target = ready(id) { return .model(target) }
+        if let id = (try? store?.selection()) ?? nil {
+            if let target = ready(id) { return .model(target) }
+            // Selected before it finished downloading (or its pull failed): keep answering with
+            // a model that is ready meanwhile.
+            if let other = (try? store?.list())?.first(where: { $0.state == .ready }), let target = ready(other.id) {
+                return .model(target)
+            }
+        }
         if case .community(let id) = model { return .none(why: "local model \(id) is not installed") }
         return .none(why: "no local model is installed")
     }

@@ -4,9 +4,11 @@ import Routing
 /// The verified local runtime, from `<data-dir>/runtime.json` (written by `guest runtime add`
 /// after its probe said ready). Machine-local: never synced. Absent file: no endpoint.
 ///
-///     {"url": "http://127.0.0.1:11434", "models": ["llama3.1:8b", "qwen2.5:0.5b"]}
+///     {"url": "http://127.0.0.1:11434", "kind": "ollama", "verifiedAt": "...",
+///      "models": [{"tag": "llama3.1:8b", "capabilities": ["completion"]}, ...]}
 ///
-/// A file that does not parse throws, which the router counts as "no endpoint" (on-device).
+/// Models may also be plain tags (`"models": ["llama3.1:8b"]`). A file that does not parse
+/// throws, which the router counts as "no endpoint" (on-device).
 public struct RuntimeFile: LocalEndpointSource {
     public let path: String
     /// Bound on the file read: a list of model tags is far smaller.
@@ -16,7 +18,22 @@ public struct RuntimeFile: LocalEndpointSource {
 
     struct Stored: Codable {
         var url: String
-        var models: [String]
+        var models: [Model]
+    }
+
+    /// A model as `guest runtime add` writes it (`{"tag": ...}`) or as a bare tag.
+    struct Model: Codable {
+        var tag: String
+
+        init(tag: String) { self.tag = tag }
+
+        init(from decoder: any Decoder) throws {
+            if let tag = try? decoder.singleValueContainer().decode(String.self) {
+                self.tag = tag
+            } else {
+                tag = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .tag)
+            }
+        }
     }
 
     public func verifiedEndpoint() throws -> LocalEndpoint? {
@@ -25,15 +42,15 @@ public struct RuntimeFile: LocalEndpointSource {
         guard data.count <= Self.maxBytes else { throw GuestError.badFile(path: path, detail: "over \(Self.maxBytes) bytes") }
         do {
             let stored = try JSONDecoder().decode(Stored.self, from: data)
-            return LocalEndpoint(url: stored.url, models: stored.models)
+            return LocalEndpoint(url: stored.url, models: stored.models.map(\.tag))
         } catch {
             throw GuestError.badFile(path: path, detail: "not {\"url\": ..., \"models\": [...]}")
         }
     }
 
-    /// Writes the endpoint (for `guest runtime add`), atomically.
+    /// Writes the endpoint (tests; `guest runtime add` writes the fuller record), atomically.
     public func write(_ endpoint: LocalEndpoint) throws {
-        let data = try JSONEncoder().encode(Stored(url: endpoint.url, models: endpoint.models))
+        let data = try JSONEncoder().encode(Stored(url: endpoint.url, models: endpoint.models.map(Model.init)))
         try data.write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 }

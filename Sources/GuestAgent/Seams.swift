@@ -2,9 +2,9 @@ import Inference
 import Routing
 import Signing
 
-// Seams the other helpers fill: the cloud doors and the relay-routed Homebase provider.
+// Seams of the factory: the cloud doors (CloudDoors.swift) and the relay-routed Homebase provider.
 
-/// Builds the cloud brains. The doors helper replaces the default with its own clients.
+/// Builds the cloud brains (`CloudDoors` in the product; scripted brains in unit tests).
 public protocol CloudProviderMaker: Sendable {
     func openAI(key: SecretBytes) -> any ChatProvider
     func anthropic(key: SecretBytes) -> any ChatProvider
@@ -15,23 +15,6 @@ public protocol CloudProviderMaker: Sendable {
 public protocol RelayProviderMaker: Sendable {
     func ownHomebase(advert: ReceivedAdvert) -> any ChatProvider
     func joinedHomebase(record: JoinedHomebase) -> any ChatProvider
-}
-
-/// Until the doors land: OpenAI through `OpenAIChatClient` on api.openai.com; Anthropic fails
-/// with a clear error (the runner then answers on-device).
-public struct DefaultCloudProviders: CloudProviderMaker {
-    public var openAIBaseURL: String
-
-    public init(openAIBaseURL: String = "https://api.openai.com/v1") { self.openAIBaseURL = openAIBaseURL }
-
-    public func openAI(key: SecretBytes) -> any ChatProvider {
-        let text = key.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
-        return OpenAIChatClient(.init(baseURL: openAIBaseURL, apiKey: text, brain: .openAI))
-    }
-
-    public func anthropic(key: SecretBytes) -> any ChatProvider {
-        FailingProvider(brain: .anthropic, error: .unreachable("the Anthropic client is not built into this guest yet"))
-    }
 }
 
 /// Until the relay link is configured: fail at once so the fallback answers on-device.
@@ -56,7 +39,7 @@ public struct GuestProviderFactory: ProviderFactory {
     public let onDeviceTimeouts: HTTPTimeouts
 
     public init(supervisor: LlamaServerSupervisor, resolver: LocalModelResolver,
-                cloud: any CloudProviderMaker = DefaultCloudProviders(),
+                cloud: any CloudProviderMaker,
                 relay: any RelayProviderMaker = UnlinkedRelayProviders(),
                 onDeviceTimeouts: HTTPTimeouts = HTTPTimeouts()) {
         self.supervisor = supervisor; self.resolver = resolver; self.cloud = cloud; self.relay = relay
@@ -75,7 +58,7 @@ public struct GuestProviderFactory: ProviderFactory {
     public func joinedHomebase(record: JoinedHomebase) -> any ChatProvider { relay.joinedHomebase(record: record) }
 
     public func localEndpoint(url: String, model: String) -> any ChatProvider {
-        OpenAIChatClient(.init(baseURL: url, brain: .localEndpoint))
+        OllamaProvider(baseURL: url, model: model)
     }
 
     public func openAI(key: SecretBytes) -> any ChatProvider { cloud.openAI(key: key) }

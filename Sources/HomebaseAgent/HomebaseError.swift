@@ -29,6 +29,8 @@ public enum HomebaseError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidSetting(key: String, reason: String)
     /// The relay link could not be set up (bad URL, TLS context).
     case link(String)
+    /// Sharing: an invite, join or grant command that cannot be done; the text says why.
+    case sharing(String)
 
     public var description: String {
         switch self {
@@ -46,6 +48,7 @@ public enum HomebaseError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noRelay: "no relay: pass --relay ws[s]://HOST[:PORT] or set `relay` in the config file"
         case .invalidSetting(let k, let r): "invalid \(k): \(r)"
         case .link(let m): "relay link: \(m)"
+        case .sharing(let m): "sharing: \(m)"
         }
     }
 }

@@ -4,6 +4,8 @@ import Inference
 protocol AnswerEncoding: Sendable {
     /// Content type of a streamed answer.
     static var contentType: String { get }
+    /// The `homebase` object of the last event (or of the whole answer).
+    var homebase: [String: String] { get set }
     /// Bytes of one event of a streamed answer.
     mutating func stream(_ event: ChatEvent) -> [UInt8]
     /// The last bytes of a streamed answer that failed after its head.

@@ -10,9 +10,12 @@ import Transport
 enum AnswerRunner {
     static let brainHeader = "X-Homebase-Brain"
 
+    /// The brain header and the `homebase` object are read when they are written (the head with
+    /// the first event, the object with the last): a provider that falls back (`AnswerReporting`)
+    /// names the brain that answered, not the one first chosen.
     static func run<E: AnswerEncoding>(_ request: APIChatRequest, route: RoutedAnswer, encoder: E,
                                        responder: HTTPResponder) {
-        let headers = HTTPHeaders([(brainHeader, route.provider.brain.rawValue)])
+        var headers: HTTPHeaders { HTTPHeaders([(brainHeader, route.provider.brain.rawValue)]) }
         let task = Task {
             var enc = encoder
             var started = false
@@ -27,6 +30,7 @@ enum AnswerRunner {
                             responder.start(status: .ok, headers: h)
                             started = true
                         }
+                        if case .done = event { enc.homebase = route.homebaseObject }
                         responder.write(enc.stream(event))
                     } else {
                         enc.collect(event)
@@ -39,6 +43,7 @@ enum AnswerRunner {
                 } else {
                     var h = headers
                     h.add("Content-Type", "application/json")
+                    enc.homebase = route.homebaseObject
                     responder.respond(HTTPResponse(status: .ok, headers: h, body: enc.whole(finishReason: reason, usage: usage)))
                 }
             } catch {

@@ -12,7 +12,8 @@ import Inference
 /// Not streamed: one object, the whole message, `done: true`.
 struct OllamaAnswerEncoder: Sendable {
     let model: String
-    let homebase: [String: String]
+    /// Set again just before the last event: a fallback may have changed who answered.
+    var homebase: [String: String]
     private let started = DispatchTime.now().uptimeNanoseconds
     private var text = ""
     private var calls: [ToolCall] = []

@@ -14,7 +14,8 @@ import Inference
 struct OpenAIAnswerEncoder: Sendable {
     let model: String
     let includeUsage: Bool
-    let homebase: [String: String]
+    /// Set again just before the last event: a fallback may have changed who answered.
+    var homebase: [String: String]
     let id = "chatcmpl-" + String(UInt64.random(in: 0..<UInt64.max), radix: 36)
     let created = Int(Date().timeIntervalSince1970)
     private var sentRole = false

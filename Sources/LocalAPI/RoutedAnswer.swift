@@ -12,12 +12,21 @@ public struct RoutedAnswer: Sendable {
         self.provider = provider; self.metadata = metadata
     }
 
-    /// `{"brain": "...", ...metadata}`: the object sent as `homebase` in the last chunk.
+    /// `{"brain": "...", ...metadata, ...report}`: the object sent as `homebase` in the last
+    /// chunk, read when that chunk is written.
     var homebaseObject: [String: String] {
         var o = metadata
+        if let r = provider as? any AnswerReporting { o.merge(r.report) { _, new in new } }
         o["brain"] = provider.brain.rawValue
         return o
     }
+}
+
+/// A provider that learns while answering which brain answers (a fallback runner): its `brain`
+/// is the one speaking now, and `report` adds what the answer found out (fallbacks, the
+/// router's reason) to the final `homebase` object. Never a secret, a prompt or an answer.
+public protocol AnswerReporting: ChatProvider {
+    var report: [String: String] { get }
 }
 
 /// Picks the brain for a request: called once per request, never cached.

@@ -56,6 +56,13 @@ public enum ServeCommand {
             output("guest serve: \(error)\n\n" + help)
             return 2
         }
+        return await run(configuration: config, output: output, router: router, models: models)
+    }
+
+    /// As `run(arguments:...)` with the flags already read (the `guest` CLI reads them itself).
+    /// Exit codes: 0 after a signal, 1 when the port cannot be bound.
+    public static func run(configuration config: ServeConfiguration, output: @escaping @Sendable (String) -> Void,
+                           router: @escaping AnswerRouter, models: @escaping ModelLister) async -> Int32 {
         // A client that hangs up mid-answer must not kill the process.
         signal(SIGPIPE, SIG_IGN)
         let loop: EventLoop

@@ -18,6 +18,9 @@
 //   0x33  revoke        SharingMessages.swift
 //   0x34  model-choice  SharingMessages.swift
 //   0x35  roster        Roster.swift
+//   0x36  pair-request  PairingMessages.swift
+//   0x37  pair-welcome  PairingMessages.swift
+//   0x38  pair-refused  PairingMessages.swift
 //   0x40  part          Part.swift: one piece of a message too large for one frame
 //   other unknown       skipped: decoded as .unknown(type:), never an error
 
@@ -40,6 +43,9 @@ public enum AppMessage: Equatable, Sendable {
     case revoke(Revoke)
     case modelChoice(ModelChoice)
     case roster(Roster)
+    case pairRequest(PairRequest)
+    case pairWelcome(PairWelcome)
+    case pairRefused(PairRefused)
     case part(Part)
     /// A type this version does not know; its body was skipped.
     case unknown(type: UInt8)
@@ -50,6 +56,7 @@ public enum AppMessage: Equatable, Sendable {
         static let error: UInt8 = 0x14, cancel: UInt8 = 0x15, syncDelta: UInt8 = 0x20
         static let invite: UInt8 = 0x30, join: UInt8 = 0x31, grant: UInt8 = 0x32, revoke: UInt8 = 0x33
         static let modelChoice: UInt8 = 0x34, roster: UInt8 = 0x35, part: UInt8 = 0x40
+        static let pairRequest: UInt8 = 0x36, pairWelcome: UInt8 = 0x37, pairRefused: UInt8 = 0x38
     }
 
     /// The type byte of this message.
@@ -69,6 +76,9 @@ public enum AppMessage: Equatable, Sendable {
         case .revoke: TypeCode.revoke
         case .modelChoice: TypeCode.modelChoice
         case .roster: TypeCode.roster
+        case .pairRequest: TypeCode.pairRequest
+        case .pairWelcome: TypeCode.pairWelcome
+        case .pairRefused: TypeCode.pairRefused
         case .part: TypeCode.part
         case .unknown(let t): t
         }

@@ -26,6 +26,9 @@ extension AppMessage {
         case TypeCode.revoke: message = .revoke(try .read(&r))
         case TypeCode.modelChoice: message = .modelChoice(try .read(&r))
         case TypeCode.roster: message = .roster(try .read(&r))
+        case TypeCode.pairRequest: message = .pairRequest(try .read(&r))
+        case TypeCode.pairWelcome: message = .pairWelcome(try .read(&r))
+        case TypeCode.pairRefused: message = .pairRefused(try .read(&r))
         case TypeCode.part: message = .part(try .read(&r))
         default: return .unknown(type: type)  // forward compatibility: skip, never fail
         }
@@ -51,6 +54,9 @@ extension AppMessage {
         case .revoke(let m): try m.write(to: &w)
         case .modelChoice(let m): try m.write(to: &w)
         case .roster(let m): try m.write(to: &w)
+        case .pairRequest(let m): try m.write(to: &w)
+        case .pairWelcome(let m): try m.write(to: &w)
+        case .pairRefused(let m): try m.write(to: &w)
         case .part(let m): try m.write(to: &w)
         case .unknown: break
         }

@@ -59,6 +59,9 @@ extension AppMessage: CustomStringConvertible, CustomDebugStringConvertible {
         case .revoke(let r): "revoke(\(r.grantID))"
         case .modelChoice(let c): "model-choice(seq \(c.sequence))"
         case .roster(let r): "roster(account \(r.accountKey), v\(r.version), \(r.deviceRecords.count) devices)"
+        case .pairRequest(let p): "pair-request(code \(p.codeID.hex))"
+        case .pairWelcome(let p): "pair-welcome(code \(p.codeID.hex), roster v\(p.roster.version))"
+        case .pairRefused(let p): "pair-refused(code \(p.codeID.hex), reason \(p.reason.code))"
         case .part(let p): "part(\(p.messageID), \(p.index)/\(p.count), \(p.bytes.count) B)"
         case .unknown(let t): "unknown(type \(t))"
         }

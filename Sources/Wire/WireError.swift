@@ -26,6 +26,8 @@ public enum WireError: Error, Equatable, Sendable, CustomStringConvertible {
     case inconsistentParts
     /// The reassembler already holds its maximum of incomplete messages.
     case tooManyInFlight(limit: Int)
+    /// An invite's text form (`InviteCode`) is not one: the reason says what is wrong with it.
+    case badInviteCode(String)
 
     public var description: String {
         switch self {
@@ -40,6 +42,7 @@ public enum WireError: Error, Equatable, Sendable, CustomStringConvertible {
         case .duplicatePart(let i): "duplicate part \(i)"
         case .inconsistentParts: "inconsistent parts: count, total or sizes disagree; message discarded"
         case .tooManyInFlight(let l): "too many incomplete messages in flight (limit \(l))"
+        case .badInviteCode(let why): "not a valid invite: \(why)"
         }
     }
 }

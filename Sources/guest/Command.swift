@@ -41,10 +41,12 @@ struct Invocation: Sendable {
             let file = try ConfigFile.load(environment: environment)
             let dataDir = arguments.value("--data-dir") ?? file.dataDir
                 ?? GuestPaths.defaultDataDirectory(environment: environment)
+            let urls = CloudURLs.resolve(environment: environment, openAI: file.openAIBaseURL,
+                                         anthropic: file.anthropicBaseURL)
             return GuestConfiguration(paths: GuestPaths(dataDirectory: dataDir),
                                       llamaServer: arguments.value("--llama-server") ?? file.llamaServer,
                                       modelPath: arguments.value("--model-path") ?? file.modelPath,
-                                      environment: environment)
+                                      environment: environment, cloudURLs: urls)
         }
     }
 
@@ -67,14 +69,19 @@ struct Invocation: Sendable {
 }
 
 /// `$XDG_CONFIG_HOME/homebase/guest.json` (XDG_CONFIG_HOME defaults to `~/.config`):
-/// `{"data_dir": "...", "llama_server": "...", "model_path": "..."}`, every key optional.
+/// `{"data_dir": "...", "llama_server": "...", "model_path": "...", "openai_base_url": "...",
+/// "anthropic_base_url": "..."}`, every key optional. `HOMEBASE_OPENAI_BASE_URL` and
+/// `HOMEBASE_ANTHROPIC_BASE_URL` override the two URLs.
 struct ConfigFile: Decodable {
     var dataDir: String?
     var llamaServer: String?
     var modelPath: String?
+    var openAIBaseURL: String?
+    var anthropicBaseURL: String?
 
     enum CodingKeys: String, CodingKey {
         case dataDir = "data_dir", llamaServer = "llama_server", modelPath = "model_path"
+        case openAIBaseURL = "openai_base_url", anthropicBaseURL = "anthropic_base_url"
     }
 
     static func path(environment: [String: String]) -> String {
@@ -87,6 +94,6 @@ struct ConfigFile: Decodable {
         let path = path(environment: environment)
         guard let data = FileManager.default.contents(atPath: path) else { return ConfigFile() }
         do { return try JSONDecoder().decode(ConfigFile.self, from: data) }
-        catch { throw GuestError.badFile(path: path, detail: "not a JSON object of data_dir, llama_server, model_path strings") }
+        catch { throw GuestError.badFile(path: path, detail: "not a JSON object of data_dir, llama_server, model_path, openai_base_url, anthropic_base_url strings") }
     }
 }

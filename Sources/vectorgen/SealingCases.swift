@@ -7,25 +7,25 @@ import Signing
 
 func sealingVectorCases() -> [VectorCase] {
     do {
-        return try hpkeCases() + envelopeCases() + streamCases() + identityCases()
+        return try hpkeCases() + envelopeCases() + introductionCases() + streamCases() + identityCases()
     } catch {
         fatalError("sealing vectors: \(error)")
     }
 }
 
 /// 32 fixed bytes that differ per `tag`.
-private func fixed(_ tag: UInt8, count: Int = 32) -> [UInt8] {
+func fixed(_ tag: UInt8, count: Int = 32) -> [UInt8] {
     (0..<count).map { UInt8(truncatingIfNeeded: Int(tag) &* 37 &+ $0 &* 11) }
 }
 
-private func u64(_ v: UInt64) -> String { hex((0..<8).map { UInt8(truncatingIfNeeded: v >> (56 - 8 * UInt64($0))) }) }
+func u64(_ v: UInt64) -> String { hex((0..<8).map { UInt8(truncatingIfNeeded: v >> (56 - 8 * UInt64($0))) }) }
 
-private func identity(_ tag: UInt8, _ name: String) throws -> DeviceIdentity {
+func identity(_ tag: UInt8, _ name: String) throws -> DeviceIdentity {
     try DeviceIdentity(signingKey: SigningKey(seed: SecretBytes(fixed(tag))),
                        hpkeKey: HPKE.PrivateKey(secret: SecretBytes(fixed(tag &+ 100))), name: name, createdAt: 1_700_000_000_000)
 }
 
-private func secrets(_ prefix: String, _ d: DeviceIdentity) -> [(String, String)] {
+func secrets(_ prefix: String, _ d: DeviceIdentity) -> [(String, String)] {
     [(prefix + "_seed", hex(d.signingKey.seed.withUnsafeBytes { Array($0) })),
      (prefix + "_hpke_secret", hex(d.hpkeKey.secret.withUnsafeBytes { Array($0) })),
      (prefix + "_record", hex(d.record.encoded))]

@@ -111,6 +111,8 @@ private func messageCases() -> [VectorCase] {
     let advertUnsigned = deviceKey.hex + h64(42) + h64(1_700_000_000_000) + h16(1) + h16(11) + hs("llama3.1:8b") + h16(5) + hs("llama")
         + h16(4) + hs("8.0B") + h16(6) + hs("Q4_K_M") + h32(131_072) + "05"
     let roster = AppMessage.Roster(accountKey: accountKey, version: 3, deviceRecords: [[0xDE, 0xAD], [0xBE]], signature: sig)
+    let rosterBody = accountKey.hex + h64(3) + h16(2) + h32(2) + "dead" + h32(1) + "be" + sig.hex
+    let codeID = Bytes8((0..<8).map { UInt8(0xC0 + $0) })!
     var cases = [
         msg("advert", "one model, tools and completion", .advert(advert),
             [("host-key", deviceKey.hex), ("sequence", h64(42)), ("timestamp-ms", h64(1_700_000_000_000)),
@@ -155,6 +157,15 @@ private func messageCases() -> [VectorCase] {
         msg("roster", "two device records", .roster(roster),
             [("account-key", accountKey.hex), ("version", h64(3)), ("device.0", "dead"), ("device.1", "be"), ("signature", sig.hex),
              ("signed-bytes", hs("homebase-roster-v1") + "00" + accountKey.hex + h64(3) + h16(2) + h32(2) + "dead" + h32(1) + "be")]),
+        msg("pair-request", "a new device asks with a code", .pairRequest(.init(codeID: codeID, proof: hash1)),
+            [("code-id", codeID.hex), ("proof", hash1.hex)]),
+        msg("pair-welcome", "the roster and the Homebase's advert", .pairWelcome(.init(codeID: codeID, roster: roster, advert: advert, proof: hash2)),
+            [("code-id", codeID.hex), ("roster", rosterBody), ("advert", advertUnsigned + sig.hex), ("proof", hash2.hex),
+             ("unproven-bytes", codeID.hex + rosterBody + "01" + advertUnsigned + sig.hex)]),
+        msg("pair-welcome-no-advert", "a Homebase with nothing to advertise", .pairWelcome(.init(codeID: codeID, roster: roster, proof: hash2)),
+            [("code-id", codeID.hex), ("roster", rosterBody), ("proof", hash2.hex), ("unproven-bytes", codeID.hex + rosterBody + "00")]),
+        msg("pair-refused", "a wrong code, two tries left", .pairRefused(.init(codeID: codeID, reason: .wrongSecret, triesLeft: 2, text: "wrong code")),
+            [("code-id", codeID.hex), ("reason", "04"), ("tries-left", "02"), ("text", hs("wrong code"))]),
         msg("part", "second of three parts", .part(.init(messageID: cid, index: 1, count: 3, totalLength: 9, bytes: [4, 5, 6])),
             [("message-id", cid.hex), ("index", h16(1)), ("count", h16(3)), ("total-length", h32(9)), ("bytes", "040506")]),
     ]

@@ -86,7 +86,8 @@ import Testing
 
     @Test func noModelInstalledGivesTheLabelledFloorWithoutError() async throws {
         let factory = GuestProviderFactory(supervisor: Engine.supervisor(),
-                                           resolver: LocalModelResolver(configuredPath: nil, store: nil))
+                                           resolver: LocalModelResolver(configuredPath: nil, store: nil),
+                                           cloud: CloudDoors(keysDirectory: try tempDirectory()))
         let brain = factory.onDevice(model: .builtIn)
         #expect(brain.brain == .floor)
         let r = await collect(brain.stream(request))

@@ -59,7 +59,7 @@ import Testing
     @Test func helpEverywhere() throws {
         let top = try guest("--help")
         #expect(top.status == 0)
-        for name in ["init", "chat", "status", "settings", "models"] { #expect(top.out.contains("  \(name)")) }
+        for name in ["init", "chat", "status", "settings", "models", "keys", "serve", "runtime"] { #expect(top.out.contains("  \(name)")) }
         let chat = try guest("chat", "--help")
         #expect(chat.status == 0)
         #expect(chat.out.contains("--tools") && chat.out.contains("--allow-dir DIR") && chat.out.contains("--data-dir DIR"))

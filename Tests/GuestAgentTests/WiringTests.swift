@@ -30,6 +30,19 @@ import Wire
         #expect(throws: GuestError.self) { try file.verifiedEndpoint() }
         try file.write(LocalEndpoint(url: "http://127.0.0.1:11434", models: ["llama3.1:8b"]))
         #expect(try file.verifiedEndpoint() == LocalEndpoint(url: "http://127.0.0.1:11434", models: ["llama3.1:8b"]))
+        // What `guest runtime add` writes (LocalAPI's RuntimeRecord): models as objects.
+        try Data(#"{"url": "http://127.0.0.1:8080", "kind": "llama-server", "verifiedAt": "2026-12-01T10:00:00Z", "models": [{"tag": "tiny", "capabilities": ["completion"]}, {"tag": "b"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: file.path))
+        #expect(try file.verifiedEndpoint() == LocalEndpoint(url: "http://127.0.0.1:8080", models: ["tiny", "b"]))
+    }
+
+    @Test func cloudURLsFromEnvironmentOverConfigOverDefaults() {
+        #expect(CloudURLs.resolve(environment: [:]) == CloudURLs(openAI: "https://api.openai.com", anthropic: "https://api.anthropic.com"))
+        let file = CloudURLs.resolve(environment: [:], openAI: "http://a", anthropic: "http://b")
+        #expect(file == CloudURLs(openAI: "http://a", anthropic: "http://b"))
+        let env = CloudURLs.resolve(environment: [CloudURLs.openAIVariable: "http://e", CloudURLs.anthropicVariable: ""],
+                                    openAI: "http://a", anthropic: "http://b")
+        #expect(env == CloudURLs(openAI: "http://e", anthropic: "http://b"), "an empty variable counts as unset")
     }
 
     @Test func resolverPrefersTheConfiguredFileAndSaysWhyWhenNone() throws {
@@ -86,10 +99,14 @@ import Wire
         let own = relay.ownHomebase(advert: ReceivedAdvert(advert: advert, receiptMs: 0))
         let r = await collect(own.stream(ChatRequest(model: "m", messages: [])))
         #expect(r.error as? InferenceError == .unreachable("relay link not configured"))
-        let anthropic = DefaultCloudProviders().anthropic(key: SecretBytes(Array("k".utf8)))
-        let a = await collect(anthropic.stream(ChatRequest(model: "m", messages: [])))
-        guard case .unreachable(let why)? = a.error as? InferenceError else { Issue.record("expected unreachable"); return }
-        #expect(why.contains("Anthropic"))
+        // The cloud doors read the key slot per request: no slot file, no request, `unreachable`.
+        let dir = try tempDirectory()
+        let doors = CloudDoors(keysDirectory: dir + "/keys", urls: CloudURLs(openAI: "http://127.0.0.1:1", anthropic: "http://127.0.0.1:1"))
+        for brain in [doors.anthropic(key: SecretBytes(Array("k".utf8))), doors.openAI(key: SecretBytes(Array("k".utf8)))] {
+            let a = await collect(brain.stream(ChatRequest(model: "m", messages: [])))
+            guard case .unreachable(let why)? = a.error as? InferenceError else { Issue.record("expected unreachable"); return }
+            #expect(why.contains("no API key on file (\(dir)/keys/"))
+        }
     }
 
     @Test func summaryLineNamesTheBrainAndTheFallback() {

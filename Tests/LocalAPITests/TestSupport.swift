@@ -47,7 +47,7 @@ final class ServeHarness: @unchecked Sendable {
     let loop: EventLoop
     let port: UInt16
 
-    init(brain: FakeBrain, configuration: ServeConfiguration = ServeConfiguration(port: 0)) throws {
+    init(brain: any ChatProvider, configuration: ServeConfiguration = ServeConfiguration(port: 0)) throws {
         signal(SIGPIPE, SIG_IGN)
         loop = try EventLoop()
         try loop.start()

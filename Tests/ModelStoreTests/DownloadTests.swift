@@ -7,11 +7,12 @@ let tinyFile = "Llama-Tiny-0.5M-Instruct-F32.gguf"
 let tinyID = "\(tinyRepo):F32"
 
 func makeStore(_ hub: StandInHub, _ dir: TempDir, token: String? = nil, maxResumes: Int = 3,
-               defaultSelection: String? = nil, verify: @escaping ModelStore.VerifyLoad = { _ in }) throws -> ModelStore
+               defaultSelection: String? = nil, cancelPoll: Duration = .seconds(1),
+               verify: @escaping ModelStore.VerifyLoad = { _ in }) throws -> ModelStore
 {
     try ModelStore(config: ModelStore.Config(directory: dir.path, hub: hub.hubConfig(token: token),
                                              defaultSelection: defaultSelection, maxResumes: maxResumes,
-                                             progressStep: 4096), verifyLoad: verify)
+                                             progressStep: 4096, cancelPoll: cancelPoll), verifyLoad: verify)
 }
 
 /// Downloads against the stand-in's CDN: shards, resume after a cut and after a kill, 200 for a

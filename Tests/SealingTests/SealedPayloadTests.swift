@@ -17,6 +17,7 @@ import Signing
 
     #expect(SealedPayload.classify([0x01, 9, 9]) == .envelope([0x01, 9, 9]))
     #expect(SealedPayload.classify([]) == nil)
-    #expect(SealedPayload.classify([0x03, 1]) == nil)
+    #expect(SealedPayload.classify([0x03, 1]) == .introduction([0x03, 1]))
+    #expect(SealedPayload.classify([0x04, 1]) == nil)
     #expect(SealedPayload.classify([0x02] + Array(repeating: 0, count: 16)) == nil, "a chunk needs bytes after its id")
 }

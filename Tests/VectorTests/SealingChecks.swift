@@ -6,19 +6,20 @@ import Signing
 let sealingCheckers: [String: VectorChecker] = [
     "hpke-rfc9180": checkHPKE,
     "envelope": checkEnvelope,
+    "introduction": checkIntroduction,
     "stream": checkStream,
     "identity-record": checkIdentityRecord,
 ]
 
 struct SealingMismatch: Error, CustomStringConvertible { let description: String }
 
-private func check(_ condition: Bool, _ what: @autoclosure () -> String) throws {
+func check(_ condition: Bool, _ what: @autoclosure () -> String) throws {
     guard condition else { throw SealingMismatch(description: what()) }
 }
 
-private func raw(_ s: SecretBytes) -> [UInt8] { s.withUnsafeBytes { Array($0) } }
+func raw(_ s: SecretBytes) -> [UInt8] { s.withUnsafeBytes { Array($0) } }
 
-private func u64(_ bytes: [UInt8]) throws -> UInt64 {
+func u64(_ bytes: [UInt8]) throws -> UInt64 {
     try check(bytes.count == 8, "a time or counter field is 8 bytes")
     return bytes.reduce(0) { $0 << 8 | UInt64($1) }
 }

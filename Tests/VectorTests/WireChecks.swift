@@ -30,6 +30,7 @@ private func failureName(_ e: WireError) -> String {
     case .duplicatePart: "duplicate"
     case .inconsistentParts: "inconsistent"
     case .tooManyInFlight: "too many in flight"
+    case .badInviteCode: "bad invite code"
     }
 }
 
@@ -105,7 +106,7 @@ private let messageKeys: Set<String> = Set([
     "finish-reason", "code", "message", "base-prefix-hash", "resulting-prefix-hash", "relay-url", "host-signing-key",
     "host-hpke-key", "invite-secret", "rate", "expires-ms", "token", "secret-proof", "device-record", "account-name",
     "grant-id", "reason", "model-id", "vision", "origin-device", "account-key", "version", "message-id", "index", "count",
-    "total-length", "bytes",
+    "total-length", "bytes", "code-id", "proof", "roster", "advert", "unproven-bytes", "tries-left",
 ]).union(indexed("model", ["", "tag", "family", "parameter-size", "quantization", "context-length", "capabilities"]))
     .union(indexed("message", ["role", "content"])).union(indexed("device", [""]))
 
@@ -152,6 +153,13 @@ private func messageFields(_ m: AppMessage) throws -> [(String, String)] {
     case .roster(let r):
         out += [("account-key", hx(r.accountKey.bytes)), ("version", be(r.version)), ("signature", hx(r.signature.bytes)),
                 ("signed-bytes", hx(try r.signedBytes()))] + r.deviceRecords.enumerated().map { ("device.\($0.offset)", hx($0.element)) }
+    case .pairRequest(let p): out += [("code-id", hx(p.codeID.bytes)), ("proof", hx(p.proof.bytes))]
+    case .pairWelcome(let w):
+        out += [("code-id", hx(w.codeID.bytes)), ("roster", hx(Array(try AppMessage.roster(w.roster).encode().dropFirst()))),
+                ("proof", hx(w.proof.bytes)), ("unproven-bytes", hx(try w.unprovenBytes()))]
+        if let a = w.advert { out.append(("advert", hx(Array(try AppMessage.advert(a).encode().dropFirst())))) }
+    case .pairRefused(let r):
+        out += [("code-id", hx(r.codeID.bytes)), ("reason", be(r.reason.code)), ("tries-left", be(r.triesLeft)), ("text", str(r.text))]
     case .part(let p):
         out += [("message-id", hx(p.messageID.bytes)), ("index", be(p.index)), ("count", be(p.count)),
                 ("total-length", be(p.totalLength)), ("bytes", hx(p.bytes))]

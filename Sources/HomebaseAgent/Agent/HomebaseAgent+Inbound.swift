@@ -8,6 +8,15 @@ import Wire
 // `cancel` finds it); everything else is handled inline and its mail acked after.
 extension HomebaseAgent {
     func handle(_ d: Delivery) {
+        // A device we do not know yet may only ask to join (SPEC: act on introductions only there).
+        if d.introduced {
+            switch d.message {
+            case .join(let j): handleJoin(d, j)
+            case .pairRequest(let r): pairRequest(d, r); d.ack()
+            default: d.ack()
+            }
+            return
+        }
         let sender = d.sender.signingKey
         switch d.message {
         case .request(let r):

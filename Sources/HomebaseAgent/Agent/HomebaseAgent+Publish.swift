@@ -25,6 +25,9 @@ extension HomebaseAgent {
         let catalog = ModelCatalog(runtimes: runtimes)
         return state.withLock { s in
             let changed = s.catalog != catalog
+            // A device removed from the roster hears the roster that removes it, once.
+            for (key, record) in s.siblings where siblings[key] == nil { s.removed[key] = record }
+            for key in siblings.keys { s.removed[key] = nil }
             s.siblings = siblings; s.grants = byGrantee; s.runtimes = runtimes; s.catalog = catalog
             s.roster = roster
             if let v = roster?.version, v != s.rosterSent { s.rosterDue = true }
@@ -40,6 +43,7 @@ extension HomebaseAgent {
             log("reload: \(error)")
         }
         if state.withLock({ $0.rosterDue }) { publishRoster() }
+        deliverSharingNotices()
         writeStatus(running: true)
     }
 
@@ -97,12 +101,16 @@ extension HomebaseAgent {
     func publishRoster() {
         let (up, roster, siblings) = state.withLock { s in (s.linkState.isConnected, s.roster, Array(s.siblings.values)) }
         guard up, let roster else { return }
-        state.withLock { s in s.rosterDue = false; s.rosterSent = roster.version }
+        let removed = state.withLock { s in
+            s.rosterDue = false; s.rosterSent = roster.version
+            defer { s.removed = [:] }
+            return Array(s.removed.values)
+        }
         let ttl = configuration.rosterTTL
-        for device in siblings {
+        for device in siblings + removed {
             mail.send(.roster(roster), to: device, ttl: ttl, collapseKey: AdvertSigner.rosterCollapseKey)
         }
-        log("roster \(roster.version) to \(siblings.count) sibling(s)")
+        log("roster \(roster.version) to \(siblings.count) sibling(s)" + (removed.isEmpty ? "" : " and \(removed.count) removed device(s)"))
     }
 
     /// At start: the stored runtimes are verified again; with none, the default address is tried.

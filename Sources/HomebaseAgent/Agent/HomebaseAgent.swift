@@ -20,6 +20,8 @@ public final class HomebaseAgent: Sendable {
     public let files: HostFiles
     public let identity: DeviceIdentity
     public let store: HostStore
+    /// Invites and joins (sharing with other accounts).
+    public let sharing: SharingStore
     public let courier: Courier
     let directory = HostDirectory()
     let gate: ConcurrencyGate
@@ -34,6 +36,7 @@ public final class HomebaseAgent: Sendable {
         self.files = files
         identity = try files.loadIdentity()
         store = try files.openStore()
+        sharing = try files.openSharing()
         let link: PeerLink
         do { link = try PeerLink(configuration: configuration.link, identity: identity.signingKey) } catch {
             throw .link("\(error)")
@@ -104,6 +107,8 @@ public final class HomebaseAgent: Sendable {
 /// What the agent holds in memory, behind one lock.
 struct AgentState: Sendable {
     var siblings: [PublicKey: DeviceRecord] = [:]
+    /// Devices removed from the roster since the last roster was sent: told once.
+    var removed: [PublicKey: DeviceRecord] = [:]
     var grants: [PublicKey: [GrantRecord]] = [:]
     var catalog = ModelCatalog(runtimes: [])
     var runtimes: [StoredRuntime] = []

@@ -52,6 +52,8 @@ public struct HostStatus: Codable, Sendable, Equatable {
     public var lastAdvert: Advert?
     public var grants: [Grant]
     public var live: Live?
+    /// The newest pairing code (`homebase pair`) and what became of it.
+    public var pairing: PairingStatus? = nil
 }
 
 extension HomebaseAgent {
@@ -114,7 +116,8 @@ extension HostStatus {
                 Grant(id: hex($0.grantID.bytes), grantee: $0.grantee.signingKey.hex, models: $0.models,
                       expiresMs: $0.expiresMs, revoked: $0.revoked)
             },
-            live: live)
+            live: live,
+            pairing: try store.pairings().first.map(PairingStatus.init))
     }
 }
 

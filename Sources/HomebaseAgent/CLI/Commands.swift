@@ -93,20 +93,4 @@ enum Commands {
         }
         return 0
     }
-
-    static func grants(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
-        let f = try Flags(words, valued: [], switches: [])
-        let usage = "usage: homebase grants list"
-        if f.help { out(usage); return 0 }
-        guard f.positional == ["list"] else { throw Flags.UsageError(description: usage) }
-        _ = try c.files.loadIdentity()
-        let store = try c.files.openStore()
-        defer { store.close() }
-        let now = nowMs()
-        for g in try store.grants() {
-            let state = g.revoked ? "revoked" : (g.isActive(nowMs: now) ? "active" : "expired")
-            out("\(hex(g.grantID.bytes))  \(g.grantee.signingKey.hex) (\(g.grantee.name))  \(state)  [\(g.models.joined(separator: ", "))]")
-        }
-        return 0
-    }
 }

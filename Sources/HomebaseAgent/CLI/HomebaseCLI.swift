@@ -12,10 +12,14 @@ public enum HomebaseCLI {
           devices add RECORD            add a sibling by the hex record `guest init` printed
           devices list                  list the account's devices
           devices remove KEY            remove a sibling
+          pair [--valid 10m] [...]      print a one-time code that adds a new device (guest pair CODE)
           runtime add [URL]             probe an engine and store it if it passes (default http://127.0.0.1:11434)
           runtime list                  list stored runtimes
           runtime remove URL            forget a runtime
-          grants list                   list grants to other accounts' devices
+          share [--models a,b] [...]    print an invite for another account's device (guest join INVITE)
+          grants list                   list grants to other accounts' devices and joins awaiting approval
+          grants approve ID             grant a join that waits for approval
+          grants revoke ID              revoke a grant (the device is told) or refuse a waiting join
 
         --data-dir defaults to $XDG_DATA_HOME/homebase/host; --config to $XDG_CONFIG_HOME/homebase/homebase.conf.
         `homebase COMMAND --help` describes a command.
@@ -63,8 +67,10 @@ public enum HomebaseCLI {
             case "run": return try await RunCommand.run(rest, context)
             case "status": return try Commands.status(rest, context)
             case "devices": return try Commands.devices(rest, context)
+            case "pair": return try await PairCommand.run(rest, context)
             case "runtime": return try await Commands.runtime(rest, context)
-            case "grants": return try Commands.grants(rest, context)
+            case "share": return try ShareCommand.run(rest, context)
+            case "grants": return try GrantsCommand.run(rest, context)
             default: return usageError("unknown command \(command)")
             }
         } catch let e as Flags.UsageError {

@@ -24,6 +24,7 @@ enum StatusText {
         }
         lines.append("roster version \(s.rosterVersion), siblings: \(s.siblings.count)")
         for d in s.siblings { lines.append("  \(d.key) (\(d.name))") }
+        if let p = s.pairing { lines.append(p.line(nowMs: nowMs)) }
         lines.append("grants: \(s.grants.count)")
         for g in s.grants {
             lines.append("  \(g.id) to \(g.grantee.prefix(16))… \(g.revoked ? "revoked" : "") [\(g.models.joined(separator: ", "))]")

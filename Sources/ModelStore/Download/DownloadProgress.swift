@@ -23,4 +23,6 @@ struct DownloadItem: Sendable {
     var expectedSize: Int64?
     /// The LFS sha256 the hub announces as the file's ETag; a resume sends it as `If-Range`.
     var etag: String?
+    /// The LFS sha256 from the hub's tree: the finished file must hash to it (nil: not checked).
+    var sha256: String? = nil
 }

@@ -83,7 +83,8 @@ struct Downloader: Sendable {
 }
 
 extension Downloader {
-    /// Syncs and closes the part, checks its size ON DISK, and renames it into place.
+    /// Syncs and closes the part, checks its size and sha256 ON DISK, and renames it into place:
+    /// a file without `.part` has passed every check.
     ///
     /// The check reads the closed file, not the count of bytes we wrote: any descriptor number of
     /// ours can be written by code elsewhere in the process that still holds it after closing its
@@ -100,6 +101,14 @@ extension Downloader {
             throw ModelStoreError.integrity(file: (item.destination as NSString).lastPathComponent,
                                             detail: "\(onDisk.map(String.init) ?? "no") bytes on disk, \(part.size) received"
                                                 + (expected.map { ", expected \($0)" } ?? ""))
+        }
+        if let sha256 = item.sha256 {
+            let actual = try FileDigest.sha256(path: part.path)
+            guard actual == sha256 else {
+                try? FileManager.default.removeItem(atPath: part.path)
+                throw ModelStoreError.integrity(file: (item.destination as NSString).lastPathComponent,
+                                                detail: "its sha256 is \(actual), the hub's is \(sha256); the file was removed, pull again")
+            }
         }
         guard rename(part.path, item.destination) == 0 else {
             throw ModelStoreError.io(path: item.destination, detail: String(cString: strerror(errno)))

@@ -5,7 +5,11 @@ import Foundation
 /// The smallest libcurl client this module needs: GET with hand-followed redirects, a buffered
 /// body or a streamed one, cancellation, and errors mapped to `ModelStoreError`.
 ///
-/// Private to ModelStore on purpose: when Inference's HTTPStreamClient lands, fold this into it.
+/// Kept apart from Inference's `HTTPStreamClient` on purpose: that client's one loop thread never
+/// waits for a consumer (chunks queue in an unbounded stream, fine for chat, unbounded memory for
+/// a multi-GB file written slower than it arrives), and it reports every failure before the head
+/// as `unreachable`, where a download must tell offline (fail at once) from a cut (resume). Here
+/// the body is written on the transfer thread itself, so TCP flow control paces the download.
 struct HTTPClient: Sendable {
     var options: HTTPOptions
 

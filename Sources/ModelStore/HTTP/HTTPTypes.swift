@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// One request as this module sends it. Private to the module: fold into Inference's client later.
+/// One request as this module sends it (see `HTTPClient` for why it is not Inference's).
 struct HTTPRequest: Sendable {
     var url: String
     /// Extra headers, sent on every hop of a redirect chain.

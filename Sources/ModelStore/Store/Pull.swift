@@ -20,7 +20,8 @@ extension ModelStore {
         let items = tier.allFiles.map { file -> DownloadItem in
             let meta = tree.first { $0.path == file }
             return DownloadItem(url: hub.resolveURL(repo: repo, file: file), destination: path(repo: repo, file: file),
-                                expectedSize: meta?.byteCount, etag: meta?.lfs?.oid)
+                                expectedSize: meta?.byteCount, etag: meta?.lfs?.oid,
+                                sha256: meta?.lfs.map { $0.oid.lowercased() }.flatMap { FileDigest.isSHA256($0) ? $0 : nil })
         }
         let candidate = LoadCandidate(id: id, modelPath: path(repo: repo, file: tier.files[0]),
                                       projectorPath: tier.projector.map { path(repo: repo, file: $0) })
@@ -51,8 +52,10 @@ extension ModelStore {
         let downloader = Downloader(http: hub.http, token: config.hub.token, tokenHost: hub.hubHost,
                                     maxResumes: config.maxResumes, progressStep: config.progressStep)
         do {
-            try await downloader.run(items) { p in
-                if self.recordProgress(id: id, attempt: attempt, received: p.received) { progress(p) }
+            try await whileCurrent(id: id, attempt: attempt) {
+                try await downloader.run(items) { p in
+                    if self.recordProgress(id: id, attempt: attempt, received: p.received) { progress(p) }
+                }
             }
             try Task.checkCancellation()
             guard isCurrent(id: id, attempt: attempt) else { throw ModelStoreError.cancelled }
@@ -72,6 +75,23 @@ extension ModelStore {
             }
             settle(id: id, attempt: attempt, to: .failed(reason: "\(error)"))
             throw error
+        }
+    }
+
+    /// Runs `body` and, beside it, checks every `cancelPoll` that the row is still this attempt's
+    /// download: when a cancel (from any process) or a newer pull moved it on, `body` is
+    /// cancelled at once instead of fetching the rest of a file nobody wants.
+    func whileCurrent(id: String, attempt: Int, _ body: @escaping @Sendable () async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask { try await body(); return true }
+            group.addTask {
+                while true {
+                    try await Task.sleep(for: self.config.cancelPoll)
+                    if !self.isCurrent(id: id, attempt: attempt) { throw ModelStoreError.cancelled }
+                }
+            }
+            defer { group.cancelAll() }
+            _ = try await group.next()  // the body's end, or the first error of either
         }
     }
 

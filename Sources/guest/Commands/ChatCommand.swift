@@ -8,7 +8,9 @@ enum ChatCommand {
         name: "chat", summary: "ask the routed brain (falls back to this device on any failure)",
         usage: "[--tools [--allow-dir DIR]...] [--demo-model] [PROMPT]",
         details: "Without PROMPT: an interactive chat that keeps the conversation; /exit or end of input ends it.\n"
-            + "After each answer a dim line names the brain, the time to first token and tokens/s.",
+            + "After each answer a dim line names the brain, the time to first token and tokens/s.\n"
+            + "Example: guest chat --tools --demo-model \"what time is it in Istanbul?\" (a scripted model\n"
+            + "calls the real current_time tool; no engine needed).",
         flags: [Flag("--tools", "run the agent loop with the built-in tools on the on-device model"),
                 Flag("--allow-dir", "DIR", repeatable: true, "a directory the file tools may read (with --tools)"),
                 Flag("--demo-model", "use the scripted demo model (labelled; not real inference)"),
@@ -84,12 +86,13 @@ enum ChatCommand {
         return 0
     }
 
-    /// The scripted demo model, with or without tools: labelled on every answer.
+    /// The scripted demo model: labelled on every answer. With `--tools` a question about the
+    /// time runs the real `current_time` tool through the agent loop (see `DemoScript`).
     static func demo(_ prompt: String?, _ o: Options) async throws -> Int32 {
-        let model = FakeModel(script: [.answer("Hello from the scripted demo model. No real inference happened.")])
         while let line = prompt ?? ask() {
             if line == "/exit" { break }
             if !line.isEmpty {
+                let model = FakeModel(script: DemoScript.steps(prompt: line, tools: o.tools))
                 _ = try await AgentChat.run(prompt: line, model: model, allowedDirectories: o.allowDirs,
                                             output: { Console.out($0) })
                 Console.out(Console.dim("[demo model: scripted, not real inference]") + "\n")

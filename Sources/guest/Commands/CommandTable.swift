@@ -8,5 +8,11 @@ enum CommandTable {
         SettingsCommand.command,
         ModelsCommand.command,
         RelayCommand.command,
+        KeysCommandLine.command,
+        ServeCommandLine.command,
+        RuntimeCommandLine.command,
+        PairCommand.command,
+        DevicesCommand.command,
+        JoinCommand.command,
     ]
 }

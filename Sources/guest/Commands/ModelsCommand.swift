@@ -7,9 +7,13 @@ enum ModelsCommand {
     static let command = Command(
         name: "models", summary: "browse, download and choose on-device models",
         usage: "browse | search QUERY | pull NAME | cancel ID | list | use ID | delete ID | add-repo OWNER/NAME",
-        details: "pull takes a shortlist name or OWNER/NAME[:QUANT]; use selects a downloaded model.",
+        details: "pull takes a shortlist name or OWNER/NAME[:QUANT], resumes a cut download, checks size and sha256,\n"
+            + "then loads the model once in llama-server: only then is it ready. use selects a ready model, or one\n"
+            + "still downloading (a ready one answers meanwhile). list shows each state; * marks the selection.\n"
+            + "cancel stops a pull running in any terminal and removes its partial files; delete removes a model.\n"
+            + "The hub is https://huggingface.co, or $HF_ENDPOINT; $HF_TOKEN goes to that host only.",
         flags: [Flag("--all", "browse/search: include tool-capable models without vision"),
-                Flag("--refresh", "browse: fetch the catalog again")],
+                Flag("--refresh", "browse: fetch the catalog again")] + Flag.relayLink.prefix(2),
         run: run)
 
     static let arity: [String: Int] = ["browse": 0, "search": -1, "pull": 1, "cancel": 1, "list": 0, "use": 1,
@@ -24,7 +28,8 @@ enum ModelsCommand {
         guard n < 0 ? !args.isEmpty : args.count == n else {
             throw inv.usageError("models \(verb) takes \(n == 0 ? "no argument" : n < 0 ? "a query" : "one argument")")
         }
-        return try await inv.withContext { context in
+        // `use` is a model choice, mailed to the siblings: that needs the relay link.
+        return try await inv.withContext(linked: verb == "use") { context, link in
             let commands = context.modelCommands()
             let all = inv.arguments.has("--all")
             let output: CommandOutput
@@ -34,7 +39,9 @@ enum ModelsCommand {
             case "pull": output = try await pull(commands, args[0])
             case "cancel": output = try await commands.cancel(args[0])
             case "list": output = try commands.list()
-            case "use": output = try commands.use(args[0])
+            case "use":
+                output = try commands.use(args[0])
+                _ = await link?.share(.local, args[0], context: context)
             case "delete": output = try await commands.delete(args[0])
             default: output = try commands.addRepo(args[0])
             }

@@ -10,7 +10,9 @@ Control (test-only endpoints on the hub host):
       ignore_range=1   answer 200 with the whole file even when a Range is asked (once)
       slow=N           send N bytes then sleep 0.05 s, repeatedly (until reset)
       hold=N           send N bytes, then wait for release=1 before the rest (once)
+      hold_wait=S      how long a hold waits for the release (default 30 s)
       release=1        lets a held transfer go on
+      corrupt=1        flip one byte in the middle of the next file body, ETag unchanged (once)
       reset=1          back to normal
 """
 import hashlib, json, sys, threading, time
@@ -215,6 +217,8 @@ class Handler(BaseHTTPRequestHandler):
             ignore = MODE.pop("ignore_range", 0)
             cut = MODE.pop("cut", None)
             hold = MODE.pop("hold", None)
+            corrupt = MODE.pop("corrupt", 0)
+            hold_wait = MODE.get("hold_wait", 30)
             slow = MODE.get("slow", 0)
         if rng and not ignore and (if_range is None or if_range.strip('"') == sha):
             start = int(rng.split("=")[1].split("-")[0])
@@ -227,6 +231,9 @@ class Handler(BaseHTTPRequestHandler):
                 return
             status = 206
         body = data[start:]
+        if corrupt and body:
+            mid = len(body) // 2
+            body = body[:mid] + bytes([body[mid] ^ 0xFF]) + body[mid + 1:]
         self.send_response(status)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("ETag", f'"{sha}"')
@@ -242,7 +249,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         if hold is not None:
             self.wfile.write(body[:hold]); self.wfile.flush()
-            RELEASED.wait(30)  # bounded: a test that never releases still ends
+            RELEASED.wait(hold_wait)  # bounded: a test that never releases still ends
             body = body[hold:]
         if slow:
             for i in range(0, len(body), slow):

@@ -1,0 +1,95 @@
+import Routing
+import Signing
+import Storage
+import Wire
+
+/// The model choices this device shares with its siblings (`model-choice` mail), and the
+/// last-writer-wins state that keeps every device on the same choice without loops.
+///
+/// A choice is one of three kinds, carried in the message's model id as `KIND:VALUE`:
+/// `ollama:TAG` (the `ollama.model` setting), `source:on-device|community|external`
+/// (`model.source`) and `local:ID` (the on-device model, `guest models use ID`).
+///
+/// Per kind, the winner is the choice with the greatest (sequence, origin device key). A local
+/// change takes the sequence above every one seen for its kind, so it wins everywhere. A
+/// choice received is applied and never sent on: only a person's change sends (no A→B→A loop).
+public struct ModelChoiceSync: Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case ollama, source, local
+
+        /// The kind a routing setting is synced as (nil: that setting is not synced).
+        public init?(setting: SettingName) {
+            switch setting {
+            case .ollamaModel: self = .ollama
+            case .modelSource: self = .source
+            default: return nil
+            }
+        }
+
+        var setting: SettingName? {
+            switch self {
+            case .ollama: .ollamaModel
+            case .source: .modelSource
+            case .local: nil
+            }
+        }
+
+        /// Opaque collapse key: a newer choice of a kind replaces the older one in a mailbox.
+        var collapseKey: [UInt8] { Array("mc1".utf8) + [UInt8(Kind.allCases.firstIndex(of: self)!)] }
+    }
+
+    public let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    static let table = """
+        CREATE TABLE IF NOT EXISTS model_choice(kind TEXT PRIMARY KEY, value TEXT NOT NULL,
+            sequence INTEGER NOT NULL, origin BLOB NOT NULL)
+        """
+
+    /// `KIND:VALUE` for the wire.
+    public static func modelID(_ kind: Kind, _ value: String) -> String { kind.rawValue + ":" + value }
+
+    /// The kind and value of a model id; nil for an id of another form.
+    public static func parse(_ modelID: String) -> (Kind, String)? {
+        guard let colon = modelID.firstIndex(of: ":"), let kind = Kind(rawValue: String(modelID[..<colon])) else { return nil }
+        let value = String(modelID[modelID.index(after: colon)...])
+        return value.isEmpty ? nil : (kind, value)
+    }
+
+    /// Records a change made here and returns the message to mail to the siblings.
+    public func local(_ kind: Kind, _ value: String, origin: PublicKey, vision: Bool = false) throws -> AppMessage.ModelChoice {
+        try database.transaction { tx in
+            _ = try tx.execute(Self.table)
+            let seen = try tx.query("SELECT sequence FROM model_choice WHERE kind = ?", kind.rawValue).first
+                .map { try $0.get(0, as: Int64.self) } ?? 0
+            let sequence = seen + 1
+            try Self.store(tx, kind, value, sequence, origin.bytes)
+            return AppMessage.ModelChoice(modelID: Self.modelID(kind, value), vision: vision, sequence: UInt64(sequence),
+                                          originDevice: Bytes32(unchecked: origin.bytes))
+        }
+    }
+
+    /// A sibling's choice: recorded and returned when it wins over what this device holds,
+    /// nil when it does not (older, or the same one again).
+    public func accept(_ c: AppMessage.ModelChoice) throws -> (Kind, String)? {
+        guard case let (kind, value)? = Self.parse(c.modelID), c.sequence < UInt64(Int64.max) else { return nil }
+        return try database.transaction { tx in
+            _ = try tx.execute(Self.table)
+            if let row = try tx.query("SELECT sequence, origin FROM model_choice WHERE kind = ?", kind.rawValue).first {
+                let seq = UInt64(try row.get(0, as: Int64.self)), origin = try row.get(1, as: [UInt8].self)
+                let newer = c.sequence > seq || (c.sequence == seq && origin.lexicographicallyPrecedes(c.originDevice.bytes))
+                guard newer else { return nil }
+            }
+            try Self.store(tx, kind, value, Int64(c.sequence), c.originDevice.bytes)
+            return (kind, value)
+        }
+    }
+
+    private static func store(_ tx: Transaction, _ kind: Kind, _ value: String, _ seq: Int64, _ origin: [UInt8]) throws {
+        _ = try tx.execute("""
+            INSERT INTO model_choice(kind, value, sequence, origin) VALUES (?, ?, ?, ?)
+            ON CONFLICT(kind) DO UPDATE SET value = excluded.value, sequence = excluded.sequence, origin = excluded.origin
+            """, kind.rawValue, value, seq, origin)
+    }
+}

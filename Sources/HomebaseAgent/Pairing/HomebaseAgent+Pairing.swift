@@ -1,0 +1,76 @@
+import Courier
+import Pairing
+import Sealing
+import Signing
+import Wire
+
+// The running agent answers pairing requests: it holds the device key the code pinned, so a
+// request can only reach (and be opened by) it. A code is checked in this order: known,
+// not burnt, not used (unless by the same device again: its welcome was lost), not expired,
+// proof of the secret (a wrong proof counts a try; the last try burns the code). Then the
+// device joins the roster, and the welcome goes back as an introduction (the new device does
+// not know this Homebase's record yet).
+extension HomebaseAgent {
+    func pairRequest(_ d: Delivery, _ r: AppMessage.PairRequest) {
+        let joiner = d.sender
+        Task { [weak self] in
+            guard let self else { return }
+            let answer = self.decidePairing(joiner, r)
+            await self.sendIntroduction(answer, to: joiner)
+            if case .pairWelcome = answer {
+                do { try self.reload() } catch { self.log("reload: \(error)") }
+                self.publishRoster()
+            }
+        }
+    }
+
+    /// The welcome or refusal for one request (store effects included).
+    func decidePairing(_ joiner: DeviceRecord, _ r: AppMessage.PairRequest) -> AppMessage {
+        let who = "\(joiner.name) \(joiner.signingKey.hex.prefix(16))…"
+        func refuse(_ reason: AppMessage.PairRefused.Reason, _ text: String, triesLeft: Int = 0) -> AppMessage {
+            log("pairing refused for \(who): \(text)")
+            count("pair-refused")
+            return .pairRefused(.init(codeID: r.codeID, reason: reason, triesLeft: UInt8(clamping: triesLeft), text: text))
+        }
+        let now = nowMs()
+        let code: PairingRecord
+        do {
+            guard let found = try store.pairing(r.codeID) else { return refuse(.unknownCode, "unknown code") }
+            code = found
+        } catch {
+            return refuse(.unavailable, "the Homebase's store failed")
+        }
+        let me = identity.signingKey.publicKey
+        let expected = PairingProofs.request(secret: code.secret, codeID: code.codeID, inviter: me, joiner: joiner)
+        let proven = PairingProofs.equal(expected, r.proof)
+        switch code.state {
+        case .burnt: return refuse(.burnt, "code burnt after too many wrong attempts")
+        case .used where !(proven && code.deviceKey == joiner.signingKey): return refuse(.used, "code already used")
+        case .used, .open: break
+        }
+        if code.state == .open && now >= code.expiresMs { return refuse(.expired, "code expired") }
+        guard proven else {
+            let left = (try? store.pairingWrongTry(code.codeID)) ?? 0
+            return left == 0 ? refuse(.burnt, "wrong code; code burnt") : refuse(.wrongSecret, "wrong code", triesLeft: left)
+        }
+        guard joiner.signingKey != me else { return refuse(.unavailable, "that is this Homebase's own key") }
+        do {
+            let accountKey = try files.loadAccountKey()
+            let roster = try store.addDevice(joiner, accountKey: accountKey, nowMs: now)
+            let catalog = state.withLock { $0.catalog }
+            var welcome = AppMessage.PairWelcome(codeID: code.codeID, roster: roster,
+                                                 advert: try? signer.next(models: catalog.models, nowMs: now))
+            welcome.proof = try PairingProofs.welcome(secret: code.secret, joiner: joiner.signingKey, welcome)
+            let confirmation = PairingProofs.confirmation(secret: code.secret, inviter: identity.record, joiner: joiner)
+            if code.state == .open { try store.pairingUsed(code.codeID, device: joiner, confirmation: confirmation, nowMs: now) }
+            log("paired \(who): roster \(roster.version); confirmation \(confirmation)")
+            count("paired")
+            return .pairWelcome(welcome)
+        } catch HomebaseError.noAccountKey {
+            return refuse(.unavailable, "this Homebase does not hold the account key")
+        } catch {
+            log("pairing \(who): \(error)")
+            return refuse(.unavailable, "the Homebase could not add the device")
+        }
+    }
+}

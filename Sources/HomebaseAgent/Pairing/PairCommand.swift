@@ -1,0 +1,109 @@
+import Foundation
+import Glibc
+import Pairing
+import PeerLink
+import Sealing
+import Signing
+
+/// `homebase pair`: issues a one-time code for a new device of the account, then (unless
+/// `--no-wait`) waits until the running agent paired a device with it and prints the
+/// confirmation the new device shows too. The agent (`homebase run`) answers the device: it
+/// holds the key the code pins, and reads the code from the store.
+enum PairCommand {
+    static let usage = """
+        usage: homebase pair [--relay URL] [--pin HEX] [--valid 10m] [--tries 3] [--no-wait] [--wait MAX]
+        prints a one-time code for a new device; on that device run `guest pair CODE`.
+          --relay URL   the relay the new device joins through (default: `relay` of the config file)
+          --pin HEX     the relay certificate's SHA-256, for a self-signed relay (default: `pin` of the config)
+          --valid TIME  how long the code stays valid (default 10m; e.g. 90s, 30m, 1h)
+          --tries N     wrong attempts that burn the code (default 3)
+          --no-wait     print the code and return (`homebase status` shows the pairing later)
+          --wait MAX    stop waiting after MAX (default: until the code is used, burnt or expired)
+        `homebase run` must be running here: it is what answers the new device.
+        """
+
+    static func run(_ words: [String], _ c: HomebaseCLI.Context) async throws -> Int32 {
+        let f = try Flags(words, valued: ["relay", "pin", "valid", "tries", "wait"], switches: ["no-wait"])
+        if f.help { out(usage); return 0 }
+        guard f.positional.isEmpty else {
+            throw Flags.UsageError(description: "pair takes no arguments (to join an account from a new device, run `guest pair CODE` there)")
+        }
+        let settings = try Settings.load(path: c.configPath, explicit: c.configExplicit)
+        guard let relay = f.values["relay"] ?? settings.values["relay"] else {
+            throw Flags.UsageError(description: "no relay: pass --relay ws[s]://HOST[:PORT] or set `relay` in the config file")
+        }
+        do { _ = try RelayURL(parsing: relay) } catch { throw Flags.UsageError(description: "--relay \(relay): \(error)") }
+        var pin: [UInt8]?
+        if let hex = f.values["pin"] ?? settings.values["pin"] {
+            guard case .pinnedSHA256(let bytes)? = try? PeerLink.Trust.pinned(hex: hex) else {
+                throw Flags.UsageError(description: "--pin takes 64 hex digits (the SHA-256 of the relay's certificate)")
+            }
+            pin = bytes
+        }
+        let validText = f.values["valid"] ?? "10m"
+        guard let valid = Settings.parseDuration(validText), valid > .zero else {
+            throw Flags.UsageError(description: "--valid takes a duration above zero: 90s, 10m, 1h")
+        }
+        guard let tries = Int(f.values["tries"] ?? "3"), (1...100).contains(tries) else {
+            throw Flags.UsageError(description: "--tries takes a whole number from 1 to 100")
+        }
+        var waitMax: Duration?
+        if let w = f.values["wait"] {
+            guard let d = Settings.parseDuration(w) else { throw Flags.UsageError(description: "--wait takes a duration: 30s, 10m") }
+            waitMax = d
+        }
+
+        let identity = try c.files.loadIdentity()
+        _ = try c.files.loadAccountKey()  // only the device holding the account key can add devices
+        let now = nowMs()
+        let expires = now + valid.wholeMilliseconds
+        let code = PairingCode.issue(relayURL: relay, pin: pin, expiresMs: expires, inviter: identity.record)
+        let store = try c.files.openStore()
+        defer { store.close() }
+        try store.savePairing(codeID: code.codeID, secret: code.secret, createdMs: now, expiresMs: expires, maxTries: tries)
+
+        out("pairing code (single use, valid until \(PairingError.time(expires)), \(tries) wrong tr\(tries == 1 ? "y" : "ies") burn it):\n")
+        out(code.text)
+        out("\non the new device run:\n  guest pair \(code.text)\n")
+        if !agentRunning(c.files) {
+            err("homebase: note: `homebase run` is not running here; start it: it is what answers the new device")
+        }
+        if f.switches.contains("no-wait") { return 0 }
+        out("waiting for the new device (Ctrl-C stops waiting; the code stays valid)…")
+        return try await wait(for: code, store: store, until: waitMax.map { ContinuousClock.now + $0 })
+    }
+
+    /// Polls the store until the agent used or burnt the code, or it expired.
+    static func wait(for code: PairingCode, store: HostStore, until deadline: ContinuousClock.Instant?) async throws -> Int32 {
+        while true {
+            guard let r = try store.pairing(code.codeID) else { err("homebase: the code was removed"); return 1 }
+            switch r.state {
+            case .used:
+                out("paired \"\(r.deviceName ?? "?")\" (\(r.deviceKey?.hex ?? "?"))")
+                out("confirmation: \(r.confirmation ?? "?")   (the new device shows the same; if not, run `homebase devices remove KEY`)")
+                return 0
+            case .burnt:
+                err("homebase: the code was burnt after \(r.tries) wrong attempt(s): run `homebase pair` again")
+                return 1
+            case .open:
+                if nowMs() >= r.expiresMs { err("homebase: the code expired unused: run `homebase pair` again"); return 1 }
+            }
+            if let deadline, ContinuousClock.now >= deadline {
+                out("stopped waiting; the code stays valid until \(PairingError.time(r.expiresMs)) (`homebase status` shows the pairing)")
+                return 0
+            }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
+    /// True when `status.json` says an agent runs (and its process exists).
+    static func agentRunning(_ files: HostFiles) -> Bool {
+        guard let data = FileManager.default.contents(atPath: files.statusPath),
+              let live = try? JSONDecoder().decode(HostStatus.Live.self, from: data) else { return false }
+        return live.running && nowMs() <= live.staleAfterMs && kill(live.pid, 0) == 0
+    }
+}
+
+extension Duration {
+    var wholeMilliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Sealing
+import Signing
+import Wire
+
+/// `homebase grants list | approve ID | revoke ID`. The running agent picks the change up on
+/// its next reload tick and mails the grantee the grant or the revoke notice.
+enum GrantsCommand {
+    static let usage = """
+        usage: homebase grants list | approve ID | revoke ID
+          list         grants and joins waiting for approval, with their ids
+          approve ID   grant a join that waits for approval (homebase share --approve)
+          revoke ID    revoke a grant (its next request is refused `revoked`, the device is told),
+                       or refuse a join that waits for approval
+        """
+
+    static func run(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
+        let f = try Flags(words, valued: [], switches: [])
+        if f.help { out(usage); return 0 }
+        _ = try c.files.loadIdentity()
+        let store = try c.files.openStore()
+        defer { store.close() }
+        let sharing = try c.files.openSharing()
+        defer { sharing.close() }
+        switch (f.positional.first, f.positional.count) {
+        case ("list", 1):
+            try list(store: store, sharing: sharing)
+        case ("approve", 2):
+            let join = try SharingActions.approve(try grantID(f.positional[1]), sharing: sharing, store: store, nowMs: nowMs())
+            out("approved \(hex(join.grantID.bytes)) for \(join.joiner.signingKey.hex) (\"\(join.accountName)\")")
+        case ("revoke", 2):
+            let id = try grantID(f.positional[1])
+            out("\(try SharingActions.revoke(id, sharing: sharing, store: store)) \(hex(id.bytes))")
+        default:
+            throw Flags.UsageError(description: usage)
+        }
+        return 0
+    }
+
+    static func grantID(_ text: String) throws -> Bytes16 {
+        guard let bytes = Signing.bytes(fromHex: text.trimmingCharacters(in: .whitespaces)), let id = Bytes16(bytes) else {
+            throw Flags.UsageError(description: "ID is 32 hex digits, as `homebase grants list` prints it")
+        }
+        return id
+    }
+
+    /// One line per grant or pending join: id, device, account name, state, models, rate.
+    static func list(store: HostStore, sharing: SharingStore) throws {
+        let now = nowMs()
+        let joins = Dictionary(try sharing.joins().map { ($0.grantID, $0) }, uniquingKeysWith: { a, _ in a })
+        let grants = try store.grants()
+        for g in grants {
+            let state = g.revoked ? "revoked" : (g.isActive(nowMs: now) ? "active" : "expired")
+            let account = joins[g.grantID].map { " account \"\($0.accountName)\"" } ?? ""
+            out("\(hex(g.grantID.bytes))  \(state)  \(g.grantee.signingKey.hex) (\(g.grantee.name))\(account)  "
+                + "[\(g.models.joined(separator: ", "))]  \(g.ratePerMinute == 0 ? "no rate limit" : "\(g.ratePerMinute)/min")")
+        }
+        let granted = Set(grants.map(\.grantID))
+        for j in joins.values.sorted(by: { $0.createdMs < $1.createdMs }) where !granted.contains(j.grantID) {
+            out("\(hex(j.grantID.bytes))  \(j.state == .pending ? "pending approval" : j.state.rawValue)  "
+                + "\(j.joiner.signingKey.hex) (\(j.joiner.name)) account \"\(j.accountName)\"")
+        }
+        if grants.isEmpty && joins.isEmpty { out("no grants (homebase share makes an invite)") }
+    }
+}

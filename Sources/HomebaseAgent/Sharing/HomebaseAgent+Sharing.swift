@@ -1,0 +1,87 @@
+import Courier
+import Sealing
+import Signing
+import Wire
+
+// Sharing, on the running agent: a `join` arrives as an introduction (the joiner is unknown
+// until then); a grant, a refusal or a revocation goes back as mail in an ordinary envelope
+// (the join carried the joiner's record). Notices due are found in the sharing store, so a
+// grant approved or revoked by the CLI is told on the next reload tick.
+extension HomebaseAgent {
+    /// A join: checked against every invite (`SharingStore.admitJoin`), then granted, left
+    /// pending for approval, or refused with the reason sent back.
+    func handleJoin(_ d: Delivery, _ j: AppMessage.Join) {
+        defer { d.ack() }
+        let who = "\(d.sender.signingKey.hex.prefix(16))… (\"\(j.accountName)\")"
+        guard j.deviceRecord == d.sender.encoded else {
+            count("join-refused")
+            return log("join from \(who) refused: it names another device than its sender")
+        }
+        let decision: JoinDecision
+        do {
+            decision = try sharing.admitJoin(proof: j.secretProof.bytes, joiner: d.sender, accountName: j.accountName,
+                                             host: identity.signingKey.publicKey, nowMs: nowMs())
+        } catch {
+            return log("join from \(who): \(error)")
+        }
+        do {
+            switch decision {
+            case .refused(let why):
+                count("join-refused")
+                log("join from \(who) refused: \(why)")
+                mail.send(.revoke(.init(grantID: .zero, reason: why)), to: d.sender, ttl: configuration.rosterTTL,
+                          collapseKey: [])
+            case .pending(let join):
+                count("join-pending")
+                log("join from \(who) waits for approval: homebase grants approve \(hex(join.grantID.bytes))")
+            case .granted(let join):
+                try SharingActions.grant(join, sharing: sharing, store: store, nowMs: nowMs())
+                count("join-granted")
+                log("join from \(who) granted: \(hex(join.grantID.bytes))")
+            case .again(let join):
+                // Its answer may have been lost: told again.
+                if join.state == .granted { try sharing.markSent(join.grantID, grant: false) }
+                if join.state == .refused || join.state == .revoked { try sharing.markSent(join.grantID, revoke: false) }
+                log("join from \(who) again: \(join.state.rawValue)")
+            }
+        } catch {
+            log("join from \(who): \(error)")
+        }
+        deliverSharingNotices()
+    }
+
+    /// Mails every notice due: grants not yet sent (followed by an advert to grantees) and
+    /// revocations or refusals not yet sent. While the link is down, nothing: the next tick.
+    func deliverSharingNotices() {
+        guard state.withLock({ $0.linkState.isConnected }) else { return }
+        do {
+            let due = try sharing.joinsWithNoticeDue()
+            guard !due.isEmpty else { return }
+            try reload()
+            let grants = Dictionary(try store.grants().map { ($0.grantID, $0) }, uniquingKeysWith: { a, _ in a })
+            var granted = false
+            for join in due {
+                switch join.state {
+                case .granted:
+                    guard let g = grants[join.grantID] else { continue }
+                    mail.send(.grant(.init(grantID: g.grantID, models: g.models, ratePerMinute: g.ratePerMinute,
+                                           expiresMs: UInt64(max(0, g.expiresMs)))),
+                              to: join.joiner, ttl: configuration.rosterTTL, collapseKey: [])
+                    try sharing.markSent(join.grantID, grant: true)
+                    granted = true
+                case .revoked, .refused:
+                    let reason = join.state == .revoked ? "revoked by the host" : "refused by the host"
+                    mail.send(.revoke(.init(grantID: join.grantID, reason: reason)), to: join.joiner,
+                              ttl: configuration.rosterTTL, collapseKey: [])
+                    try sharing.markSent(join.grantID, revoke: true)
+                case .pending:
+                    continue
+                }
+                log("sharing: \(join.state == .granted ? "grant" : "revoke") \(hex(join.grantID.bytes)) mailed")
+            }
+            if granted { publishAdvert(toSiblings: false, toGrantees: true) }
+        } catch {
+            log("sharing: \(error)")
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Sealing
+import Signing
+import Wire
+
+/// `homebase share`: a new invite, printed as text to pass to a friend (`guest join INVITE`).
+enum ShareCommand {
+    static let usage = """
+        usage: homebase share [--models a,b] [--rate N/min] [--expires 7d] [--uses N] [--approve] [--relay URL]
+        prints an invite for another account's device (they run: guest join INVITE)
+          --models a,b    models the grant allows (default: every model served now)
+          --rate N/min    requests per minute the grant allows (default: no limit)
+          --expires TIME  the invite is refused after TIME: 30m, 12h, 7d (default 7d)
+          --uses N        devices that may join with it (default 1: single use)
+          --approve       joins wait for `homebase grants approve ID` instead of being granted at once
+          --relay URL     the relay named in the invite (default: `relay` of the config file)
+        the first line printed is the invite; it holds a secret: send it only to the friend.
+        """
+
+    static func run(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
+        let f = try Flags(words, valued: ["models", "rate", "expires", "uses", "relay"], switches: ["approve"])
+        if f.help { out(usage); return 0 }
+        guard f.positional.isEmpty else { throw Flags.UsageError(description: "share takes no arguments (see --help)") }
+        let rate = try f.values["rate"].map(parseRate) ?? 0
+        let expiresIn = try f.values["expires"].map(parseLifetime) ?? 7 * 86_400_000
+        let uses = try f.values["uses"].map { (v: String) throws(Flags.UsageError) -> Int in
+            guard let n = Int(v), (1...1000).contains(n) else { throw Flags.UsageError(description: "--uses takes 1 to 1000") }
+            return n
+        } ?? 1
+        let relay = try f.values["relay"] ?? Settings.load(path: c.configPath, explicit: c.configExplicit).values["relay"]
+        guard let relay else { throw HomebaseError.noRelay }
+        let identity = try c.files.loadIdentity()
+        let store = try c.files.openStore()
+        defer { store.close() }
+        var models = f.values["models"].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+        models = models.filter { !$0.isEmpty }
+        if f.values["models"] == nil {
+            models = ModelCatalog(runtimes: try store.runtimes()).models.map(\.tag)
+            guard !models.isEmpty else {
+                throw HomebaseError.sharing("no model is served now: add a runtime (homebase runtime add) or pass --models a,b")
+            }
+        }
+        guard !models.isEmpty else { throw Flags.UsageError(description: "--models names at least one model") }
+        let sharing = try c.files.openSharing()
+        defer { sharing.close() }
+        let now = nowMs()
+        let secret = randomBytes(count: 32)
+        try sharing.createInvite(StoredInvite(inviteID: Bytes16(unchecked: randomBytes(count: 16)), secret: secret,
+                                              models: models, ratePerMinute: rate, expiresMs: now + expiresIn,
+                                              maxUses: uses, uses: 0, approval: f.switches.contains("approve"),
+                                              createdMs: now))
+        let invite = AppMessage.Invite(relayURL: relay, hostSigningKey: Bytes32(unchecked: identity.signingKey.publicKey.bytes),
+                                       hostHPKEKey: Bytes32(unchecked: identity.hpkeKey.publicKey.bytes),
+                                       inviteSecret: Secret32(unchecked: secret), models: models,
+                                       ratePerMinute: rate, expiresMs: UInt64(now + expiresIn))
+        let code: String
+        do { code = try InviteCode.encode(invite, hostRecord: identity.record.encoded) } catch {
+            throw HomebaseError.sharing("the invite does not encode: \(error)")
+        }
+        out(code)
+        let expiry = Date(timeIntervalSince1970: Double(now + expiresIn) / 1000)
+        err("invite for [\(models.joined(separator: ", "))], \(rate == 0 ? "no rate limit" : "\(rate)/min"), "
+            + "\(uses == 1 ? "single use" : "\(uses) devices"), expires \(expiry)"
+            + (f.switches.contains("approve") ? "; joins wait for: homebase grants approve ID" : "")
+            + "\nthe friend runs: guest join INVITE   (homebase run must be running to answer the join)")
+        return 0
+    }
+
+    /// `N/min` or `N` (per minute); 0 = no limit.
+    static func parseRate(_ text: String) throws(Flags.UsageError) -> UInt32 {
+        let n = text.hasSuffix("/min") ? String(text.dropLast(4)) : text
+        guard let v = UInt32(n) else { throw Flags.UsageError(description: "--rate takes N/min, e.g. 20/min (0: no limit)") }
+        return v
+    }
+
+    /// `30m`, `12h`, `7d` (also `s`, `ms`), in milliseconds; at least one second.
+    static func parseLifetime(_ text: String) throws(Flags.UsageError) -> Int64 {
+        let bad = Flags.UsageError(description: "--expires takes a duration: 30m, 12h, 7d")
+        let ms: Int64
+        if text.hasSuffix("d"), let days = Int64(text.dropLast()), days >= 0, days <= 3650 {
+            ms = days * 86_400_000
+        } else if let d = Settings.parseDuration(text) {
+            ms = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
+        } else {
+            throw bad
+        }
+        guard ms >= 1000 else { throw bad }
+        return ms
+    }
+}

@@ -1,0 +1,130 @@
+// Pairing a new device into an account (sent as introductions: the inviter does not know the
+// new device yet, and the new device knows the inviter only from the pairing code).
+//
+// pair-request (0x36): code id 8 | proof 32
+// pair-welcome (0x37): code id 8 | roster body (as in `roster`, 0x35) | advert present bool
+//                      | [advert body (as in `advert`, 0x01)] | proof 32
+// pair-refused (0x38): code id 8 | reason u8 | tries left u8 | text str16 (<= 1024)
+//
+// The proofs are HMAC-SHA256 under the code's secret (derivations in protocol/SPEC.md).
+
+/// 8 bytes: a pairing code's id (not secret: it names the code, the secret proves it).
+public struct Bytes8: FixedBytes {
+    public static let count = 8
+    public private(set) var bytes: [UInt8]
+    public init(unchecked bytes: [UInt8]) { precondition(bytes.count == 8); self.bytes = bytes }
+}
+
+extension AppMessage {
+    /// A new device asks to join with a pairing code: the code's id and a proof of its secret
+    /// bound to the new device's record (which the introduction carries).
+    public struct PairRequest: Equatable, Sendable, BodyCodable {
+        public var codeID: Bytes8
+        public var proof: Bytes32
+        public init(codeID: Bytes8, proof: Bytes32) { self.codeID = codeID; self.proof = proof }
+
+        func write(to w: inout ByteWriter) throws(WireError) { w.fixed(codeID); w.fixed(proof) }
+
+        static func read(_ r: inout ByteReader) throws(WireError) -> PairRequest {
+            PairRequest(codeID: try r.fixed("code id"), proof: try r.fixed("proof"))
+        }
+    }
+
+    /// The inviter accepts: the roster that now lists the new device, the Homebase's current
+    /// advert (so the new device can route to it at once), and a proof of the code's secret
+    /// over both (the new device trusts the roster's account key because of this proof).
+    public struct PairWelcome: Equatable, Sendable, BodyCodable {
+        public var codeID: Bytes8
+        public var roster: Roster
+        public var advert: Advert?
+        public var proof: Bytes32
+        public init(codeID: Bytes8, roster: Roster, advert: Advert? = nil, proof: Bytes32 = .zero) {
+            self.codeID = codeID; self.roster = roster; self.advert = advert; self.proof = proof
+        }
+
+        /// The body without its final proof: what the proof covers.
+        public func unprovenBytes() throws(WireError) -> [UInt8] {
+            var w = ByteWriter()
+            try writeUnproven(to: &w)
+            return w.bytes
+        }
+
+        private func writeUnproven(to w: inout ByteWriter) throws(WireError) {
+            w.fixed(codeID); try roster.write(to: &w)
+            w.bool(advert != nil)
+            if let advert { try advert.write(to: &w) }
+        }
+
+        func write(to w: inout ByteWriter) throws(WireError) { try writeUnproven(to: &w); w.fixed(proof) }
+
+        static func read(_ r: inout ByteReader) throws(WireError) -> PairWelcome {
+            let id: Bytes8 = try r.fixed("code id")
+            let roster = try Roster.read(&r)
+            let advert = try r.bool("advert present") ? try Advert.read(&r) : nil
+            return PairWelcome(codeID: id, roster: roster, advert: advert, proof: try r.fixed("proof"))
+        }
+    }
+
+    /// The inviter refuses a pairing request, and why.
+    public struct PairRefused: Equatable, Sendable, BodyCodable {
+        /// Why. Unknown reasons MUST be shown as a refusal (`other`).
+        public enum Reason: Equatable, Sendable {
+            /// No code with this id (never issued, or removed).
+            case unknownCode
+            /// The code's validity ended.
+            case expired
+            /// The code already paired a device.
+            case used
+            /// The proof does not match the code's secret; `triesLeft` more attempts.
+            case wrongSecret
+            /// Too many wrong attempts: the code is burnt.
+            case burnt
+            /// The inviter cannot add devices (it does not hold the account key) or failed.
+            case unavailable
+            case other(UInt8)
+
+            public var code: UInt8 {
+                switch self {
+                case .unknownCode: 1
+                case .expired: 2
+                case .used: 3
+                case .wrongSecret: 4
+                case .burnt: 5
+                case .unavailable: 6
+                case .other(let c): c
+                }
+            }
+
+            public init(code: UInt8) {
+                switch code {
+                case 1: self = .unknownCode
+                case 2: self = .expired
+                case 3: self = .used
+                case 4: self = .wrongSecret
+                case 5: self = .burnt
+                case 6: self = .unavailable
+                default: self = .other(code)
+                }
+            }
+        }
+
+        public var codeID: Bytes8
+        public var reason: Reason
+        public var triesLeft: UInt8
+        /// For people; never a secret.
+        public var text: String
+        public init(codeID: Bytes8, reason: Reason, triesLeft: UInt8 = 0, text: String = "") {
+            self.codeID = codeID; self.reason = reason; self.triesLeft = triesLeft; self.text = text
+        }
+
+        func write(to w: inout ByteWriter) throws(WireError) {
+            w.fixed(codeID); w.u8(reason.code); w.u8(triesLeft)
+            try w.string(2, text, limit: Limits.maxReasonText, "text")
+        }
+
+        static func read(_ r: inout ByteReader) throws(WireError) -> PairRefused {
+            PairRefused(codeID: try r.fixed("code id"), reason: Reason(code: try r.u8("reason")),
+                        triesLeft: try r.u8("tries left"), text: try r.string(2, limit: Limits.maxReasonText, "text"))
+        }
+    }
+}

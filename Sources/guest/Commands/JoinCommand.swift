@@ -1,0 +1,81 @@
+import Foundation
+import GuestAgent
+import Sealing
+
+/// `guest join INVITE`: use a friend's Homebase (the invite came from `homebase share`).
+enum JoinCommand {
+    static let command = Command(
+        name: "join", summary: "join another account's Homebase with the invite its owner sent you",
+        usage: "[--as NAME] [--wait TIME] INVITE",
+        details: "Checks the invite here (mangled, expired), creates this device's identity if there is none, keeps\n"
+            + "the Homebase as invited (an invitation not accepted never routes), sends a sealed join through the\n"
+            + "invite's relay and waits for the answer. Once joined, select one of its models:\n"
+            + "  guest settings set model.source external\n"
+            + "  guest settings set ollama.host HOST-KEY\n"
+            + "  guest settings set ollama.model MODEL\n"
+            + "If the owner approves joins by hand, the grant arrives later by mail (guest status shows it).",
+        flags: [Flag("--as", "NAME", "how your account is shown to the owner (default: this device's name)"),
+                Flag("--wait", "TIME", "longest wait for the answer: 250ms, 10s, 2m (default 20s)")]
+            + Flag.relayLink,
+        run: run)
+
+    static func run(_ inv: Invocation) async throws -> Int32 {
+        guard inv.positionals.count == 1 else { throw inv.usageError("give the invite (one hb-invite-… argument)") }
+        var wait: Duration = .seconds(20)
+        if let raw = inv.arguments.value("--wait") {
+            guard let d = Flag.duration(raw) else { throw inv.usageError("--wait takes a duration: 250ms, 10s, 2m") }
+            wait = d
+        }
+        let nameFlag = inv.arguments.value("--as")
+        if let n = nameFlag, !(1...64).contains(n.utf8.count) { throw inv.usageError("--as takes 1 to 64 bytes") }
+        let checked = try GuestJoin.check(inv.positionals[0], nowMs: Int64(Date().timeIntervalSince1970 * 1000))
+        let host = checked.host
+        let (identity, created) = try await prepared(inv, checked)
+        if created { Console.out("created this device's identity \(identity.signingKey.publicKey.hex)\n") }
+        Console.out("joining Homebase \"\(host.name)\" \(host.signingKey.hex) via \(checked.invite.relayURL)\n")
+        return try await inv.withLinkedContext { context, link in
+            guard let link else { throw GuestError.join("the relay link did not open (see guest.log)") }
+            let answer = try await GuestJoin.send(checked, identity: identity, accountName: nameFlag ?? identity.record.name,
+                                                  link: link, context: context, wait: wait)
+            switch answer {
+            case .joined(let models):
+                let offered = models.isEmpty ? "none of the granted models is served right now" : models.joined(separator: ", ")
+                Console.out("""
+                    joined: models \(offered)
+                    to use it: guest settings set model.source external
+                               guest settings set ollama.host \(host.signingKey.hex)
+                               guest settings set ollama.model \(models.first ?? "MODEL")
+
+                    """)
+                return 0
+            case .refused(let why):
+                throw GuestError.join("the Homebase refused the join: \(why)")
+            case .noAnswerYet:
+                Console.out("join sent; no answer yet: the Homebase may be offline or its owner approves joins by hand "
+                            + "(homebase grants approve). The grant arrives by mail: guest status shows it.\n")
+                return 0
+            }
+        }
+    }
+
+    /// The identity (named after this machine when created) and the host on file as invited.
+    static func prepared(_ inv: Invocation, _ checked: GuestJoin.Checked) async throws -> (DeviceIdentity, Bool) {
+        try await withoutEngine(inv) { context in
+            let host = String(ProcessInfo.processInfo.hostName.prefix(32))
+            return try GuestJoin.prepare(checked, context: context, name: host.isEmpty ? "guest" : host)
+        }
+    }
+
+    /// A context for file work only (the engine never starts).
+    static func withoutEngine<T: Sendable>(_ inv: Invocation, _ body: (GuestContext) throws -> T) async throws -> T {
+        let context = try GuestContext(try inv.configuration)
+        do {
+            let value = try body(context)
+            await context.shutdown()
+            return value
+        } catch {
+            await context.shutdown()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import GuestAgent
+import Inference
+import LocalAPI
+
+/// `guest serve`: the routed brain for every local tool, on an OpenAI- and an Ollama-compatible
+/// API. Each request goes through the router and the fallback runner, exactly like `guest chat`
+/// (the relay link open, so the Homebase answers when it is the route).
+enum ServeCommandLine {
+    static let command = Command(
+        name: "serve", summary: "serve the routed brain to local tools (OpenAI and Ollama compatible API)",
+        usage: "[--listen HOST:PORT] [--allow-remote --token TOKEN]",
+        details: "Endpoints: POST /v1/chat/completions, GET /v1/models (OpenAI); POST /api/chat, GET /api/tags (Ollama).\n"
+            + "Every answer names its brain: the X-Homebase-Brain header and a final `homebase` object. Loopback only\n"
+            + "unless --allow-remote with a token (--token or HOMEBASE_SERVE_TOKEN). Runs until SIGINT or SIGTERM.\n"
+            + "Example: guest serve --listen 127.0.0.1:11435, then OpenAI(base_url=\"http://127.0.0.1:11435/v1\")",
+        flags: [Flag("--listen", "HOST:PORT", "where to listen (default 127.0.0.1:\(ServeConfiguration.defaultPort); port 0 picks one)"),
+                Flag("--allow-remote", "allow a non-loopback address (requires a token)"),
+                Flag("--token", "TOKEN", "require Authorization: Bearer TOKEN (default $HOMEBASE_SERVE_TOKEN)")]
+            + Flag.relayLink,
+        run: run)
+
+    static func run(_ inv: Invocation) async throws -> Int32 {
+        guard inv.positionals.isEmpty else { throw inv.usageError("unexpected argument \(inv.positionals[0].prefix(40))") }
+        let config = try configuration(inv)
+        return try await inv.withLinkedContext { context, _ in
+            let runner = context.runner
+            let router = context.router
+            return await ServeCommand.run(
+                configuration: config, output: { Console.out($0) },
+                router: { _ in RoutedAnswer(provider: RunnerBrain(runner: runner)) },
+                models: { Array(Set([router.provider(model: nil).decision.model ?? "default", "default"])).sorted() })
+        }
+    }
+
+    static func configuration(_ inv: Invocation) throws -> ServeConfiguration {
+        var c = ServeConfiguration()
+        if let listen = inv.arguments.value("--listen") {
+            do { (c.host, c.port) = try ServeConfiguration.parseListen(listen) } catch { throw inv.usageError(error.description) }
+        }
+        c.allowRemote = inv.arguments.has("--allow-remote")
+        c.token = inv.arguments.value("--token") ?? inv.environment["HOMEBASE_SERVE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        do { try c.validate() } catch { throw inv.usageError(error.description) }
+        return c
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+@testable import GuestAgent
+import Routing
+import Sealing
+import Signing
+import Testing
+import Wire
+
+/// `guest join` before the network: the invite's checks, and what the host's mail does to the
+/// joined Homebase (grant → joined, revoke → revoked with its reason, adverts only once joined).
+@Suite struct JoinTests {
+    let host = try! DeviceIdentity.generate(name: "friend", now: 1)
+    let now: Int64 = 1_750_000_000_000
+
+    func invite(expires: UInt64? = nil, relay: String = "ws://127.0.0.1:9", record: DeviceRecord? = nil) throws -> String {
+        let i = AppMessage.Invite(relayURL: relay, hostSigningKey: Bytes32(unchecked: host.signingKey.publicKey.bytes),
+                                  hostHPKEKey: Bytes32(unchecked: host.hpkeKey.publicKey.bytes),
+                                  inviteSecret: Secret32(unchecked: randomBytes(count: 32)), models: ["tiny"],
+                                  ratePerMinute: 0, expiresMs: expires ?? UInt64(now + 60_000))
+        return try InviteCode.encode(i, hostRecord: (record ?? host.record).encoded)
+    }
+
+    func joinError(_ text: String) -> String {
+        do { _ = try GuestJoin.check(text, nowMs: now); return "accepted" } catch { return "\(error)" }
+    }
+
+    @Test func aGoodInviteChecksOut() throws {
+        let checked = try GuestJoin.check(try invite(), nowMs: now)
+        #expect(checked.host == host.record && checked.invite.models == ["tiny"])
+    }
+
+    @Test func eachBadInviteSaysWhatIsWrong() throws {
+        let good = try invite()
+        #expect(joinError("hello").contains("does not start with hb-invite-"))
+        #expect(joinError(String(good.dropLast(2)) + "AA").contains("checksum mismatch"))
+        #expect(joinError(good + "!").contains("outside base64url"))
+        #expect(joinError(try invite(expires: UInt64(now - 1))).contains("this invite expired"))
+        let stranger = try DeviceIdentity.generate(name: "other", now: 1)
+        #expect(joinError(try invite(record: stranger.record)).contains("names other keys"))
+        #expect(joinError(try invite(relay: "http://nope")).contains("not a ws:// or wss:// URL"))
+        // Whitespace from a chat client's line wrapping is ignored.
+        let wrapped = String(good.prefix(40)) + "\n  " + String(good.dropFirst(40))
+        #expect(joinError(wrapped) == "accepted")
+    }
+
+    @Test func hostMailMovesTheJoinedHomebase() async throws {
+        let paths = GuestPaths(dataDirectory: try tempDirectory())
+        let context = try GuestContext(GuestConfiguration(paths: paths, environment: [:]))
+        let checked = try GuestJoin.check(try invite(), nowMs: now)
+        let (me, created) = try GuestJoin.prepare(checked, context: context, name: "laptop")
+        #expect(created && me.record.name == "laptop")
+        #expect(try RelayFile(path: paths.relaySetting).read()?.url == "ws://127.0.0.1:9")
+        #expect(try context.joined.joinedRecord(host.signingKey.publicKey)?.state == .invited)
+        #expect(JoinedHostFiles(paths: paths).all() == [host.record])
+        let mail = GuestMail(paths: paths, directory: GuestDirectory(me: me.signingKey.publicKey, bootstrap: nil, roster: []),
+                             database: context.routingDatabase)
+        let advert = try signedAdvert(1)
+        guard case .refused = mail.handle(.advert(advert), from: host.record, heldMs: 0) else {
+            Issue.record("an advert before the grant was accepted"); return
+        }
+        let grant = AppMessage.grant(.init(grantID: .repeating(3), models: ["tiny", "big"], ratePerMinute: 5, expiresMs: 0))
+        guard case .stored = mail.handle(grant, from: host.record, heldMs: 0) else { Issue.record("grant not stored"); return }
+        let joined = try #require(try context.joined.joinedRecord(host.signingKey.publicKey))
+        #expect(joined.state == .joined && joined.models == ["tiny", "big"] && joined.lastHeardMs != nil)
+        guard case .stored = mail.handle(.advert(advert), from: host.record, heldMs: 0) else { Issue.record("advert"); return }
+        #expect(try context.joined.joinedRecord(host.signingKey.publicKey)?.models == ["tiny"])
+        _ = mail.handle(.revoke(.init(grantID: .repeating(3), reason: "revoked by the host")), from: host.record, heldMs: 0)
+        #expect(try context.joined.joinedRecord(host.signingKey.publicKey)?.state == .revoked)
+        #expect(JoinedHostFiles(paths: paths).note(host.signingKey.publicKey) == "revoked by the host")
+        guard case .refused = mail.handle(grant, from: host.record, heldMs: 0) else {
+            Issue.record("a grant after the revoke was accepted"); return
+        }
+        // Another relay than the one on file is refused, saying why.
+        let elsewhere = try GuestJoin.check(try invite(relay: "ws://127.0.0.1:10"), nowMs: now)
+        #expect(throws: GuestError.self) { try GuestJoin.prepare(elsewhere, context: context, name: "laptop") }
+        await context.shutdown()
+    }
+
+    func signedAdvert(_ sequence: UInt64) throws -> AppMessage.Advert {
+        var a = AppMessage.Advert(hostKey: Bytes32(unchecked: host.signingKey.publicKey.bytes), sequence: sequence,
+                                  timestampMs: 1, models: [.init(tag: "tiny", family: "llama", parameterSize: "1M",
+                                                                 quantization: "F32", contextLength: 2048,
+                                                                 capabilities: .completion)])
+        a.signature = Bytes64(unchecked: host.signingKey.sign(try a.signedBytes()))
+        return a
+    }
+}

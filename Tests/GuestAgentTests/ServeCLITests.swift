@@ -1,0 +1,95 @@
+import Foundation
+@testable import GuestAgent
+import Glibc
+import Testing
+
+/// `guest serve` as local tools meet it: the built binary on a loopback port, driven by the
+/// official `openai` and `ollama` Python clients, answering from the brain the router chose.
+@Suite(.serialized) struct ServeCLITests {
+    /// The real tiny model answers every client, streamed and not; every answer names it.
+    @Test func officialClientsGetOnDeviceAnswers() throws {
+        let tiny = try Engine.tiny()
+        let g = try GuestRunner()
+        let serving = try g.serve(["--model-path", tiny.path, "--llama-server", Engine.binary])
+        var stopped = false
+        defer { if !stopped { _ = serving.stop() } }
+        let o = try runServeClients(serving.hostPort, maxTokens: 8)
+
+        for mode in ["openai_whole", "openai_stream", "ollama_whole", "ollama_stream"] {
+            let r = try #require(o[mode] as? [String: Any], "\(mode) missing: \(o)")
+            #expect(!(r["content"] as? String ?? "").isEmpty, "\(mode): \(r)")
+            #expect(r["header"] as? String == "on-device", "\(mode): \(r)")
+        }
+        for mode in ["openai_whole", "openai_stream"] {
+            let homebase = (o[mode] as? [String: Any])?["homebase"] as? [String: String]
+            #expect(homebase?["brain"] == "on-device", "\(mode): \(o)")
+            #expect(homebase?["route_reason"]?.contains("model source not set") == true, "\(mode): \(o)")
+            #expect(homebase?["fell_back_from"] == nil)
+        }
+        let whole = try #require(o["openai_whole"] as? [String: Any])
+        #expect(["length", "stop"].contains(whole["finish_reason"] as? String ?? ""))
+        let stream = try #require(o["openai_stream"] as? [String: Any])
+        #expect((stream["chunks"] as? Int ?? 0) > 2, "streamed as several chunks")
+        #expect((o["ollama_stream"] as? [String: Any])?["parts"] as? Int ?? 0 > 2)
+        #expect(o["openai_models"] as? [String] == ["default"])
+
+        // SIGTERM ends serve and its llama-server with it.
+        let engines = childPIDs(of: serving.process.processIdentifier)
+        #expect(engines.count == 1, "one llama-server under serve")
+        let status = serving.stop()
+        stopped = true
+        #expect(status == 0 || status == 128 + SIGTERM, "exit \(status)")
+        for pid in engines { #expect(!processExists(pid) || isZombieProcess(pid), "llama-server \(pid) outlived serve") }
+    }
+
+    /// The router chose OpenAI (a key on file): the clients get the stand-in's answer, named
+    /// `openai`; with the key gone, the same server answers on-device at the next request.
+    @Test func officialClientsGetTheCloudTheRouterChose() throws {
+        let tiny = try Engine.tiny()
+        let peer = try CloudStandIn()
+        defer { peer.stop() }
+        var g = try GuestRunner()
+        g.environment = ["HOMEBASE_OPENAI_BASE_URL": peer.url]
+        #expect(try g.run(["keys", "add", "openai"], input: KeysCLITests.good + "\n").status == 0)
+        for (name, value) in [("model.source", "external"), ("external.runtime", "openai")] {
+            #expect(try g.run("settings", "set", name, value).status == 0)
+        }
+        let serving = try g.serve(["--model-path", tiny.path, "--llama-server", Engine.binary])
+        defer { _ = serving.stop() }
+        let o = try runServeClients(serving.hostPort, maxTokens: 8)
+        for mode in ["openai_whole", "openai_stream", "ollama_whole", "ollama_stream"] {
+            let r = try #require(o[mode] as? [String: Any], "\(mode) missing: \(o)")
+            #expect(r["content"] as? String == "Hello from the OpenAI stand-in (key …wxyz).", "\(mode): \(r)")
+            #expect(r["header"] as? String == "openai", "\(mode): \(r)")
+        }
+        #expect(((o["openai_stream"] as? [String: Any])?["homebase"] as? [String: String])?["brain"] == "openai")
+        #expect((o["openai_stream"] as? [String: Any])?["finish_reason"] as? String == "stop")
+
+        // A bad key moved first: the cloud says 401, the device answers, the answer says so.
+        #expect(try g.run(["keys", "add", "openai"], input: KeysCLITests.bad + "\n").status == 0)
+        #expect(try g.run("keys", "move", "openai", "2", "1").status == 0)
+        let fell = try runServeClients(serving.hostPort, maxTokens: 8)
+        let whole = try #require(fell["openai_whole"] as? [String: Any])
+        #expect(whole["header"] as? String == "on-device")
+        let homebase = try #require(whole["homebase"] as? [String: String])
+        #expect(homebase["brain"] == "on-device")
+        #expect(homebase["fell_back_from"] == "openai")
+        #expect(homebase["fallback_reason"]?.hasPrefix("HTTP 401") == true)
+        #expect(!(whole["content"] as? String ?? "").contains("stand-in"))
+    }
+
+    @Test func badFlagsAndHelp() throws {
+        let g = try GuestRunner()
+        let help = try g.run("serve", "--help")
+        #expect(help.status == 0)
+        #expect(help.out.contains("--listen HOST:PORT") && help.out.contains("/api/chat") && help.out.contains("--relay-wait TIME"))
+        let listen = try g.run("serve", "--listen", "localhost")
+        #expect(listen.status == 2)
+        #expect(listen.err.contains("expected HOST:PORT"))
+        let remote = try g.run("serve", "--listen", "0.0.0.0:0")
+        #expect(remote.status == 2)
+        #expect(remote.err.contains("needs --allow-remote and --token"))
+        #expect(try g.run("serve", "extra").status == 2)
+    }
+}
+

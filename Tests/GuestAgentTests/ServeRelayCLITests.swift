@@ -1,0 +1,101 @@
+import Foundation
+@testable import GuestAgent
+import Glibc
+import Testing
+
+/// `guest serve` on the linked context: with the Homebase as the route, the official clients'
+/// answers come from it through a real relay (relay, homebase on llama-server, guest: the built
+/// binaries on loopback), exactly like `guest chat`'s.
+@Suite(.serialized) struct ServeRelayCLITests {
+    final class Started: @unchecked Sendable {  // one test's background processes
+        var all: [Process] = []
+        func start(_ program: String, _ args: [String], log: String) throws {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: program)
+            p.arguments = args
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+            let h = FileHandle(forWritingAtPath: log)!
+            p.standardOutput = h
+            p.standardError = h
+            p.standardInput = FileHandle.nullDevice
+            try p.run()
+            all.append(p)
+        }
+        func stop() { for p in all where p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
+    }
+
+    /// Runs a built program to its end: status and stdout.
+    func run(_ program: String, _ args: [String]) throws -> (status: Int32, out: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: program)
+        p.arguments = args
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Polls until `condition` holds: a hang guard of `seconds`, not a speed check.
+    func waitUntil(_ seconds: Int, _ what: String, _ condition: () throws -> Bool) throws {
+        for _ in 0..<(seconds * 10) {
+            if try condition() { return }
+            usleep(100_000)
+        }
+        throw SetupError("timed out waiting for \(what)")
+    }
+
+    @Test func officialClientsGetTheHomebaseThroughTheRelay() throws {
+        let tiny = try Engine.tiny()
+        let bin = URL(fileURLWithPath: CLITests.binary).deletingLastPathComponent().path
+        let g = try GuestRunner()
+        let work = g.dataDir + "-world"
+        let procs = Started()
+        defer { procs.stop() }
+        let relayPort = try freeLoopbackPort(), enginePort = try freeLoopbackPort()
+        let relay = "ws://127.0.0.1:\(relayPort)"
+        try procs.start(bin + "/homebase-relay", ["serve", "--listen", "127.0.0.1:\(relayPort)", "--data-dir", work + "-relay"],
+                        log: work + "-relay.log")
+        try procs.start(Engine.binary, ["--model", tiny.path, "--host", "127.0.0.1", "--port", "\(enginePort)",
+                                        "--alias", "tiny", "--threads", "1"], log: work + "-engine.log")
+        let hb = ["--data-dir", work + "-host"]
+        let initOut = try run(bin + "/homebase", ["init", "--name", "serve-homebase"] + hb).out
+        func field(_ prefix: String) throws -> String {
+            let line = try #require(initOut.split(separator: "\n").first { $0.hasPrefix(prefix) }, "\(prefix) in \(initOut)")
+            return String(line.dropFirst(prefix.count))
+        }
+        let account = try field("account key: "), hostRecord = try field("device record: ")
+        try waitUntil(120, "homebase runtime add to pass its probe") {
+            try run(bin + "/homebase", ["runtime", "add", "http://127.0.0.1:\(enginePort)"] + hb).status == 0
+        }
+        let guestRecord = String(try g.run("init", "--name", "serve-laptop", "--account", account).out.prefix { $0 != "\n" })
+        #expect(try run(bin + "/homebase", ["devices", "add", guestRecord] + hb).status == 0)
+        #expect(try g.run("relay", "set", relay, "--homebase", hostRecord).status == 0)
+        for (name, value) in [("model.source", "external"), ("ollama.model", "tiny")] {
+            #expect(try g.run("settings", "set", name, value).status == 0)
+        }
+        try procs.start(bin + "/homebase", ["run", "--relay", relay, "--advert-pulse", "2s", "--reload-interval", "200ms"] + hb,
+                        log: work + "-homebase.log")
+        try waitUntil(60, "the Homebase's advert") {
+            ((try? String(contentsOfFile: work + "-homebase.log", encoding: .utf8)) ?? "").contains("to 1 device")
+        }
+
+        let serving = try g.serve(["--model-path", tiny.path, "--llama-server", Engine.binary, "--relay-wait", "3s",
+                                   "--accept-timeout", "5s", "--first-output-timeout", "60s", "--stall-timeout", "20s"])
+        defer { _ = serving.stop() }
+        let o = try runServeClients(serving.hostPort, maxTokens: 8)
+        for mode in ["openai_whole", "openai_stream", "ollama_whole", "ollama_stream"] {
+            let r = try #require(o[mode] as? [String: Any], "\(mode) missing: \(o)")
+            #expect(!(r["content"] as? String ?? "").isEmpty, "\(mode): \(r)")
+            #expect(r["header"] as? String == "homebase", "\(mode): \(r)")
+        }
+        let homebase = try #require((o["openai_stream"] as? [String: Any])?["homebase"] as? [String: String])
+        #expect(homebase["brain"] == "homebase")
+        #expect(homebase["route_reason"]?.contains("Ollama model tiny on own Homebase") == true, "\(homebase)")
+        #expect(homebase["fell_back_from"] == nil)
+        #expect(o["openai_models"] as? [String] == ["default", "tiny"])
+    }
+}
