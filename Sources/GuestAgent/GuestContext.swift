@@ -24,6 +24,8 @@ public struct GuestConfiguration: Sendable {
     public var relay: any RelayProviderMaker
     /// The key ring; nil reads `<data-dir>/keys/`.
     public var keys: (any KeyRing)?
+    /// The router's freshness windows (own advert 10 min, joined host 24 h; tests shorten them).
+    public var freshness = FreshnessLimits()
 
     public init(paths: GuestPaths, llamaServer: String? = nil, modelPath: String? = nil,
                 environment: [String: String], healthDeadline: Duration = .seconds(120),
@@ -77,7 +79,8 @@ public final class GuestContext: Sendable {
                                        relay: configuration.relay)
         router = Router(settings: settings, keys: keys, localEndpoint: runtime,
                         ownAdverts: AccountAdverts(account: account, database: routingDatabase),
-                        joined: joined, role: FixedHostRole(hostKey: nil), clock: SystemWallClock(), factory: factory)
+                        joined: joined, role: FixedHostRole(hostKey: nil), clock: SystemWallClock(), factory: factory,
+                        limits: configuration.freshness)
     }
 
     /// The fallback runner on this context's router, logging to `guest.log`.

@@ -72,11 +72,21 @@ public struct OpenAIChatClient: ChatProvider {
         var parser = SSEParser(reportsStrayLines: true)
         var decoder = OpenAIStreamDecoder()
         var sse: [SSEEvent] = [], chat: [ChatEvent] = []
+        var echo = PrefillEcho(request.continuation)  // llama-server repeats the prefill first
         for try await chunk in response.body {
             parser.parse(chunk, into: &sse)
             for event in sse {
                 try decoder.handle(event, into: &chat)
-                for e in chat { out.yield(e) }
+                for e in chat {
+                    if case .text(let t) = e {
+                        let shown = echo.pass(t)
+                        if !shown.isEmpty { out.yield(.text(shown)) }
+                        continue
+                    }
+                    let held = echo.flush()
+                    if !held.isEmpty { out.yield(.text(held)) }
+                    out.yield(e)
+                }
                 chat.removeAll(keepingCapacity: true)
             }
             sse.removeAll(keepingCapacity: true)

@@ -10,6 +10,7 @@ extension Flag {
         Flag("--accept-timeout", "TIME", "Homebase watchdog: no accept within TIME (default 10s)"),
         Flag("--first-output-timeout", "TIME", "Homebase watchdog: no first output within TIME (default 90s)"),
         Flag("--stall-timeout", "TIME", "Homebase watchdog: a silence mid-stream of TIME (default 30s)"),
+        Flag("--advert-max-age", "TIME", "the own Homebase routes while its last advert is younger (default 10m)"),
     ]
 
     /// `250ms`, `2s`, `5m` (a bare number is seconds).
@@ -49,6 +50,10 @@ extension Invocation {
         let slot = RelayProviderSlot()
         var config = try configuration
         config.relay = slot
+        if let raw = arguments.value("--advert-max-age") {
+            guard let d = Flag.duration(raw), d > .zero else { throw usageError("--advert-max-age takes a duration: 1s, 10m") }
+            config.freshness.ownAdvertMaxAgeMs = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
+        }
         let context = try GuestContext(config)
         let signals = ShutdownSignals.install(context)  // SIGTERM/SIGINT still stop the engine
         defer { signals.forEach { $0.cancel() } }

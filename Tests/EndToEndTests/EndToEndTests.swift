@@ -72,6 +72,8 @@ import Testing
         let secondLine = try AnswerLine(second)
         #expect(secondLine.brain == "on-device", "\(second)")
         #expect(secondLine.line.contains("fell back: homebase failed"), "\(secondLine.line)")
+        // The relay's `not-here`, at once: not a watchdog rung.
+        #expect(secondLine.line.contains("the Homebase is not connected to the relay"), "\(secondLine.line)")
     }
 
     @Test func nothingConfiguredAnswersOnDeviceOrWithTheFloorNotice() throws {

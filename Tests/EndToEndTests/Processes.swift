@@ -34,7 +34,7 @@ struct Failure: Error, CustomStringConvertible {
 /// and Foundation's children inherit a blocked SIGTERM).
 final class Processes: @unchecked Sendable {  // used from one test task only
     let work: String
-    private var running: [Process] = []
+    var running: [Process] = []
 
     init() throws {
         work = NSTemporaryDirectory() + "homebase-e2e-" + UUID().uuidString
@@ -67,7 +67,8 @@ final class Processes: @unchecked Sendable {  // used from one test task only
     }
 
     /// Runs `program` to its end; returns its exit status and stdout (stderr goes to a log).
-    func run(_ program: String, _ args: [String]) throws -> (status: Int32, out: String) {
+    /// A run longer than `within` seconds is killed and fails the test (a bound, not a measure).
+    func run(_ program: String, _ args: [String], within seconds: Double = 180) throws -> (status: Int32, out: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: program)
         p.arguments = args
@@ -81,8 +82,14 @@ final class Processes: @unchecked Sendable {  // used from one test task only
         p.standardError = errHandle
         p.standardInput = FileHandle.nullDevice
         try p.run()
+        let overdue = DispatchWorkItem { if p.isRunning { Glibc.kill(p.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: overdue)
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
+        overdue.cancel()
+        if p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGKILL {
+            throw Failure("\((program as NSString).lastPathComponent) \(args.first ?? "") did not end within \(Int(seconds)) s; logs in \(work)")
+        }
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 

@@ -1,0 +1,139 @@
+import Foundation
+import Glibc
+
+/// A relay, a Homebase and its guests on loopback, set up the way a user does it (`homebase
+/// init`, `runtime add`, `guest init --account`, `devices add`, `relay set --homebase`, the
+/// routing settings), each a real process. Every wait of the programs is set by their flags.
+final class Loopback: @unchecked Sendable {  // used from one test task only
+    /// What the Homebase serves: the real llama-server on the tiny model, or the stand-in
+    /// engine of `peers/standin_engine.py` (mode `stall` or `error`) for an engine fault.
+    enum Engine { case llama, standIn(mode: String) }
+
+    let bin: Binaries
+    let procs: Processes
+    let relayPort: Int
+    var relay: String { "ws://127.0.0.1:\(relayPort)" }
+    /// The model the guests ask for: `tiny` (llama-server's alias) or `standin`.
+    let model: String
+    let engineURL: String
+    private(set) var relayProcess: Process?
+    private(set) var host: Process?
+    private(set) var account = ""
+    private(set) var hostRecord = ""
+
+    init(engine: Engine) throws {
+        let bin = try Binaries.locate(), procs = try Processes()
+        self.bin = bin
+        self.procs = procs
+        relayPort = try Processes.freePort()
+        let enginePort = try Processes.freePort()
+        engineURL = "http://127.0.0.1:\(enginePort)"
+        switch engine {
+        case .llama:
+            model = "tiny"
+            try procs.start(bin.engine, ["--model", bin.model, "--host", "127.0.0.1", "--port", "\(enginePort)",
+                                         "--alias", "tiny"], log: "engine.log")
+        case .standIn(let mode):
+            model = "standin"
+            try Self.startStandIn(procs, port: enginePort, mode: mode, log: "engine.log")
+        }
+        try startRelay()
+        try procs.waitUntil(60, "the Homebase's engine") { Processes.canConnect(enginePort) }
+        let initOut = try homebase(["init", "--name", "fault-homebase"])
+        account = try Self.field(initOut, "account key: ")
+        hostRecord = try Self.field(initOut, "device record: ")
+        // llama-server accepts connections while it still loads its model (/health 503), and
+        // `runtime add` refuses an engine that is not ready: retry until it is.
+        try procs.waitUntil(60, "homebase runtime add to succeed") {
+            ((try? procs.run(bin.path("homebase"), hostArgs + ["runtime", "add", engineURL]))?.status ?? 1) == 0
+        }
+    }
+
+    deinit { stopAll() }
+
+    /// Kills every process (a stopped Homebase is continued first, so nothing is left frozen).
+    func stopAll() {
+        if let host, host.isRunning { Glibc.kill(host.processIdentifier, SIGCONT) }
+        procs.stopAll()
+    }
+
+    static func startStandIn(_ procs: Processes, port: Int, mode: String, log: String) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/peers/standin_engine.py"
+        try procs.start(Processes.python, [script, "--port", "\(port)", "--mode", mode], log: log)
+    }
+
+    // MARK: the relay
+
+    func startRelay() throws {
+        relayProcess = try procs.start(bin.path("homebase-relay"),
+                                       ["serve", "--listen", "127.0.0.1:\(relayPort)", "--data-dir", procs.work + "/relay"],
+                                       log: "relay.log")
+        try procs.waitUntil(30, "the relay") { Processes.canConnect(relayPort) }
+    }
+
+    /// SIGKILL: a crash is the harder restart (nothing is flushed on the way out).
+    func killRelay() {
+        if let r = relayProcess { procs.kill(r) }
+        relayProcess = nil
+    }
+
+    /// The relay's `/metrics` value of `sample` (name with labels), nil when absent.
+    func metric(_ sample: String) -> Int? {
+        guard let text = Processes.httpGet(port: relayPort, path: "/metrics") else { return nil }
+        return text.split(separator: "\n").first { $0.hasPrefix(sample + " ") }
+            .flatMap { Int($0.split(separator: " ").last ?? "") }
+    }
+
+    // MARK: the Homebase
+
+    var hostArgs: [String] { ["--data-dir", procs.work + "/host"] }
+
+    func homebase(_ args: [String]) throws -> String {
+        let r = try procs.run(bin.path("homebase"), hostArgs + args)
+        guard r.status == 0 else { throw Failure("homebase \(args.joined(separator: " ")) exited \(r.status): \(r.out)") }
+        return r.out
+    }
+
+    /// `homebase run` with adverts at start and on change only (the pulse is an hour), and
+    /// CLI changes picked up within 200 ms; waits for its advert to reach `devices` devices.
+    func startHomebase(_ extra: [String] = [], devices: Int = 1) throws {
+        let before = procs.read("homebase.log").components(separatedBy: "to \(devices) device(s)").count
+        host = try procs.start(bin.path("homebase"), hostArgs + ["run", "--relay", relay, "--advert-pulse", "1h",
+                                                                 "--reload-interval", "200ms"] + extra, log: "homebase.log")
+        try procs.waitUntil(30, "the Homebase's advert") {
+            procs.read("homebase.log").components(separatedBy: "to \(devices) device(s)").count > before
+        }
+    }
+
+    func killHomebase() {
+        guard let host else { return }
+        Glibc.kill(host.processIdentifier, SIGCONT)
+        procs.kill(host)
+        self.host = nil
+    }
+
+    func signalHomebase(_ signal: Int32) {
+        if let host { Glibc.kill(host.processIdentifier, signal) }
+    }
+
+    // MARK: guests
+
+    /// A new device of the account: `guest init --account`, `homebase devices add` (the
+    /// record exchange), `relay set --homebase`, then routed to the own Homebase's `model`.
+    func addGuest(_ name: String) throws -> Guest {
+        let g = Guest(loopback: self, directory: procs.work + "/" + name)
+        let record = String(try g.run(["init", "--name", name, "--account", account]).prefix { $0 != "\n" })
+        _ = try homebase(["devices", "add", record])
+        _ = try g.run(["relay", "set", relay, "--homebase", hostRecord])
+        _ = try g.run(["settings", "set", "model.source", "external"])
+        _ = try g.run(["settings", "set", "ollama.model", model])
+        return g
+    }
+
+    static func field(_ text: String, _ prefix: String) throws -> String {
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else {
+            throw Failure("no \(prefix) in \(text)")
+        }
+        return String(line.dropFirst(prefix.count))
+    }
+}

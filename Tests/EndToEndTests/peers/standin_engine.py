@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""A STAND-IN inference engine for the fault suite (EndToEndTests/FaultSuite*): not a model.
+
+It speaks the OpenAI API the way an engine does (GET /v1/models and /health, streamed
+POST /v1/chat/completions with SSE), so `homebase runtime add` verifies it like any engine,
+and then fails the way a real engine can, which llama-server cannot be made to do on demand:
+
+  --mode stall   a few chunks of the answer, then silence (the connection stays open)
+  --mode error   a few chunks, then an in-band error event, then the end of the stream
+
+The one-token trial of `runtime add` and of re-verification (max_tokens 1) is always answered
+properly. Every answer starts with PARTIAL (below), which the tests look for.
+Usage: standin_engine.py --port N --mode stall|error [--model NAME]. Runs until killed.
+"""
+import argparse
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+PARTIAL = ["Stand-in ", "engine, ", "partial ", "answer: "]
+ARGS = None
+SERVED = {"requests": 0, "trials": 0}
+LOCK = threading.Lock()
+
+
+def chunk(text=None, finish=None):
+    delta = {} if text is None else {"content": text}
+    body = {"object": "chat.completion.chunk", "model": ARGS.model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    return "data: " + json.dumps(body) + "\n\n"
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def reply(self, status, obj):
+        data = json.dumps(obj).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def send(self, text):
+        data = text.encode()
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+        self.wfile.flush()
+
+    def do_GET(self):
+        if self.path == "/health":
+            return self.reply(200, {"status": "ok"})
+        if self.path == "/v1/models":
+            return self.reply(200, {"object": "list", "data": [{"id": ARGS.model, "object": "model", "owned_by": "stand-in"}]})
+        if self.path == "/served":
+            with LOCK:
+                return self.reply(200, SERVED)
+        self.reply(404, {"error": "not found"})
+
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+        if self.path != "/v1/chat/completions":
+            return self.reply(404, {"error": "not found"})
+        trial = body.get("max_tokens") == 1
+        with LOCK:
+            SERVED["trials" if trial else "requests"] += 1
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        try:
+            if trial:
+                for part in [chunk("ok"), chunk(finish="length"), "data: [DONE]\n\n"]:
+                    self.send(part)
+                return self.send("")  # the empty chunk ends the chunked body
+            for text in PARTIAL:
+                self.send(chunk(text))
+                time.sleep(0.02)
+            if ARGS.mode == "error":
+                self.send('data: {"error": {"message": "stand-in engine: out of memory", "type": "server_error"}}\n\n')
+                return self.send("")
+            time.sleep(60)  # stall: silent until the reader gives up (bounded: the test kills us)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.close_connection = True
+
+
+def main():
+    global ARGS
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--mode", choices=["stall", "error"], required=True)
+    parser.add_argument("--model", default="standin")
+    ARGS = parser.parse_args()
+    server = ThreadingHTTPServer(("127.0.0.1", ARGS.port), Handler)
+    server.daemon_threads = True
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
