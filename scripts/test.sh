@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs every test target in turn (each target's tests in parallel, the end-to-end suite one test
+# at a time). One `swift test` over everything starts dozens of relays, Homebases and llama-servers
+# at once; on a 2-core machine their timers then fire on load, not on faults.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+failed=()
+for dir in Tests/*/; do
+    target=$(basename "$dir")
+    flags=()
+    [[ $target == EndToEndTests ]] && flags=(--no-parallel)
+    echo "== $target"
+    if ! swift test --skip-build --filter "^$target\." "${flags[@]}" "$@"; then
+        failed+=("$target")
+    fi
+done
+if (( ${#failed[@]} )); then
+    echo "FAILED: ${failed[*]}" >&2
+    exit 1
+fi
+echo "all test targets passed"
