@@ -16,7 +16,7 @@ engine: setup
 
 test: setup engine
 	swift build --build-tests $(SWIFT_FLAGS)
-	swift test --skip-build $(SWIFT_FLAGS)
+	scripts/test.sh
 
 # The loopback demo: relay, homebase, guest, an answer through the relay, then a fallback.
 demo:
