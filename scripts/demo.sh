@@ -70,25 +70,28 @@ HB=("$BIN/homebase" --data-dir "$WORK/host")
 guest() { local cmd="$1"; shift; "$BIN/guest" "$cmd" --data-dir "$WORK/guest" --llama-server "$ENGINE" --model-path "$MODEL" "$@"; }
 
 say "homebase init, runtime add"
-"${HB[@]}" init --name demo-homebase | tee "$WORK/init.txt"
-ACCOUNT="$(sed -n 's/^account key: //p' "$WORK/init.txt")"
-HOST_RECORD="$(sed -n 's/^device record: //p' "$WORK/init.txt")"
+"${HB[@]}" init --name demo-homebase
 "${HB[@]}" runtime add "http://127.0.0.1:$ENGINE_PORT"
-
-say "guest init --account (the record exchange: homebase devices add, guest relay set --homebase)"
-GUEST_INIT="$(guest init --name demo-laptop --account "$ACCOUNT")"
-GUEST_RECORD="${GUEST_INIT%%$'\n'*}"  # its first line; no `| head`, which can SIGPIPE the guest under pipefail
-"${HB[@]}" devices add "$GUEST_RECORD"
-guest relay set "$RELAY" --homebase "$HOST_RECORD"
-guest settings set model.source external
-guest settings set ollama.model tiny
 
 say "homebase run"
 "$BIN/homebase" --data-dir "$WORK/host" run --relay "$RELAY" >"$WORK/homebase.log" 2>&1 &
 HB_PID=$!
 PIDS+=($HB_PID)
-wait_for 30 "the Homebase's first advert" grep -q "advert .* to 1 device" "$WORK/homebase.log"
-tail -n 4 "$WORK/homebase.log"
+wait_for 30 "the Homebase to connect" grep -q "connected to the relay" "$WORK/homebase.log"
+
+say "pairing: homebase pair prints a one-time code, guest pair CODE joins the account"
+"${HB[@]}" pair --relay "$RELAY" --wait 60s >"$WORK/pair.txt" 2>&1 &
+PAIR_PID=$!
+PIDS+=($PAIR_PID)
+wait_for 30 "the pairing code" grep -qE '^hbpair1-' "$WORK/pair.txt"
+CODE="$(grep -oE '^hbpair1-[^ ]+' "$WORK/pair.txt")"
+echo "code: ${CODE:0:24}… (${#CODE} characters, single use, valid 10 minutes)"
+guest pair "$CODE" --name demo-laptop
+wait "$PAIR_PID" || { cat "$WORK/pair.txt"; say "demo FAILED: homebase pair did not complete"; exit 1; }
+echo "homebase pair: $(tail -n 1 "$WORK/pair.txt")"
+guest settings set model.source external
+guest settings set ollama.model tiny
+tail -n 2 "$WORK/homebase.log"   # the welcome carried the roster and the Homebase's advert
 
 FAILED=0
 ask() {  # ask EXPECTED_BRAIN PROMPT
