@@ -66,12 +66,17 @@ import Sealing
         if let crowd, let hostRecord = DeviceRecordHex.parse(host.recordHex) {
             Crowd.print(try await crowd.run(o, relayURL: relay.url, relay: relay.child, host: homebase, hostRecord: hostRecord), o)
         }
+        var last = guest
         if o.sections.contains("faults") {
-            Faults.print(try await Faults.run(o, world: world, host: homebase, guest: guest), cold: ms(cold))
+            let (rows, g) = try await Faults.run(o, world: world, host: homebase, guest: guest) {
+                try await BenchGuest(world, dataDir: guestDir, watchdog: WatchdogLimits())
+            }
+            last = g
+            Faults.print(rows, cold: ms(cold))
         }
         print("load average at end: \(Machine.loadAverage)  ")
         print("logs: \(procs.work)")
-        await guest.stop()
+        await last.stop()
     }
 }
 
