@@ -51,7 +51,21 @@ import Sealing
         let crowd = o.sections.contains("crowd") ? try Crowd(devices: o.crowdDevices, hostDataDir: host.dataDir) : nil
         let homebase = try host.run(relay: relay.url, ["--max-concurrent", "\(o.slots)", "--queue-length", "\(o.streams)",
                                                        "--queue-wait", "300s"])
+        if crowd != nil { try await Task.sleep(for: .seconds(2)) }  // its adverts to the grantees are stored first
         let guest = try await BenchGuest(world, dataDir: guestDir, watchdog: WatchdogLimits())
+        do {
+            try await measure(o, world: world, relay: relay, engineURL: engine.url, host: host, homebase: homebase,
+                              guest: guest, crowd: crowd)
+        } catch {
+            await guest.stop()  // its on-device llama-server too
+            throw error
+        }
+    }
+
+    static func measure(_ o: Options, world: World, relay: (url: String, child: Child), engineURL: String,
+                        host: HomebaseSetup, homebase: Child, guest: BenchGuest, crowd: Crowd?) async throws {
+        let procs = world.procs
+        let guestDir = procs.work + "/guest"
         let decision = guest.context.router.resolve()
         print("setup: relay `homebase-relay serve` (ws, loopback\(o.relayRate.map { ", --rate/--burst \($0)" } ?? ", default limits")); "
               + "`homebase run` (max-concurrent \(o.slots), batch-delay 20 ms); llama-server on the tiny model "
@@ -61,7 +75,7 @@ import Sealing
         print("")
 
         if o.sections.contains("latency") {
-            Latency.print(try await Latency.run(o, engineURL: engine.url, guest: guest), o)
+            Latency.print(try await Latency.run(o, engineURL: engineURL, guest: guest), o)
         }
         if let crowd, let hostRecord = DeviceRecordHex.parse(host.recordHex) {
             Crowd.print(try await crowd.run(o, relayURL: relay.url, relay: relay.child, host: homebase, hostRecord: hostRecord), o)

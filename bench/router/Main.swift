@@ -59,11 +59,16 @@ import Routing
         let homebase = try host.run(relay: relay.url, [])
         let guest = try await BenchGuest(world, dataDir: dir, watchdog: WatchdogLimits())
         print("")
-        try Decisions.print(Decisions.measure(guest, calls: calls))
-        let cold = try await guest.warmOnDevice()
-        procs.kill(homebase)
-        try await Task.sleep(for: .milliseconds(300))
-        NotHere.print(try await NotHere.measure(guest, runs: runs), cold: ms(cold))
+        do {
+            try Decisions.print(Decisions.measure(guest, calls: calls))
+            let cold = try await guest.warmOnDevice()
+            procs.kill(homebase)
+            try await Task.sleep(for: .milliseconds(300))
+            NotHere.print(try await NotHere.measure(guest, runs: runs), cold: ms(cold))
+        } catch {
+            await guest.stop()  // its on-device llama-server too
+            throw error
+        }
         print("load average at end: \(Machine.loadAverage)  ")
         print("logs: \(procs.work)")
         await guest.stop()
