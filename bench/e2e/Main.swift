@@ -31,6 +31,10 @@ import Sealing
 
     static func run(_ o: Options) async throws {
         let bin = try Binaries.locate(needs: ["homebase-relay", "homebase", "guest"])
+        let files = Machine.raiseFileLimit()
+        if o.sections.contains("crowd"), files < 2 * o.crowdDevices + 100 {
+            throw BenchError("the open-file limit is \(files): \(o.crowdDevices) devices need about \(2 * o.crowdDevices + 100) (ulimit -n)")
+        }
         let procs = try Processes(prefix: "bench-e2e")
         defer { procs.stopAll() }
         let world = World(procs: procs, bin: bin)

@@ -61,3 +61,16 @@ extension StringProtocol {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\n" }.reversed())
     }
 }
+
+extension Machine {
+    /// Raises the soft open-file limit to the hard one (inherited by the children started after):
+    /// a thousand connections need more than a default 1,024 descriptors. Returns the limit.
+    @discardableResult
+    public static func raiseFileLimit() -> Int {
+        var r = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &r)
+        r.rlim_cur = r.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &r)
+        return Int(r.rlim_cur)
+    }
+}
