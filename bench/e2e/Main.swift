@@ -8,6 +8,7 @@ import Sealing
 
 @main struct BenchE2E {
     static func main() async {
+        lineBufferedOutput()
         let options: Options
         do {
             options = try Options(Array(CommandLine.arguments.dropFirst()))

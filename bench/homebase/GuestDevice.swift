@@ -45,6 +45,9 @@ final class GuestDevice: Sendable {
             messages: [.init(role: .user, content: "Go")], inline: true, maxTokens: UInt32(tokens), temperaturePerMille: 0)
         let start = ContinuousClock.now
         let (_, replies) = await courier.sendRequest(request, to: host)
+        // A bound, not a measure: a lost answer ends the bench instead of hanging it.
+        let guardTask = Task { try await Task.sleep(for: .seconds(60)); replies.cancel() }
+        defer { guardTask.cancel() }
         var first: ContinuousClock.Instant?
         for await reply in replies {
             switch reply {
@@ -57,7 +60,7 @@ final class GuestDevice: Sendable {
             default: continue
             }
         }
-        throw BenchError("the answer ended without done")
+        throw BenchError("the answer ended without done (relay.log says whether the relay closed a link)")
     }
 }
 

@@ -17,6 +17,7 @@ import Foundation
         """
 
     static func main() async {
+        lineBufferedOutput()
         var rounds = 8, tokens = 512, delays = [20, 0]
         var args = Array(CommandLine.arguments.dropFirst())
         func fail(_ m: String) -> Never {
@@ -60,7 +61,9 @@ import Foundation
         print("command: `bench-homebase \(CommandLine.arguments.dropFirst().joined(separator: " "))`  ")
         print("machine: \(Machine.summary)  ")
         print("load average at start: \(Machine.loadAverage)  ")
-        let relay = try world.startRelay()
+        // The relay's per-key rate limit lifted (as bench-relay does): at batch-delay 0 the
+        // Homebase sends one frame per token, ~5,000 per second, and the default 500 closes it.
+        let relay = try world.startRelay(["--rate", "1000000", "--burst", "1000000"])
         let engine = try await world.startEngine(slots: 4, context: 4096)
         let host = try HomebaseSetup.create(world, engineURL: engine.url)
         let guest = try GuestDevice(relayURL: relay.url, hostRecordHex: host.recordHex)

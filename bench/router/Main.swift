@@ -20,6 +20,7 @@ import Routing
         """
 
     static func main() async {
+        lineBufferedOutput()
         var calls = 2000, runs = 20
         var args = Array(CommandLine.arguments.dropFirst())
         while !args.isEmpty {
