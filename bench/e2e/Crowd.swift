@@ -26,6 +26,9 @@ struct CrowdResult {
     var rssIdleKiB = 0, rssConnectedKiB = 0, rssPeakKiB = 0, rssAfterKiB = 0
     var connectMs = 0.0
     var hostPeakKiB = 0
+    /// The same streams straight to llama-server, `slots` at a time (the engine's own pace).
+    var directWallMs = 0.0
+    var directTTFT = Samples()
 }
 
 final class Crowd: Sendable {
@@ -44,7 +47,8 @@ final class Crowd: Sendable {
         }
     }
 
-    func run(_ o: Options, relayURL: String, relay: Child, host: Child, hostRecord: DeviceRecord) async throws -> CrowdResult {
+    func run(_ o: Options, relayURL: String, engineURL: String, relay: Child, host: Child,
+             hostRecord: DeviceRecord) async throws -> CrowdResult {
         var r = CrowdResult()
         r.streams = o.streams
         r.devices = identities.count
@@ -83,7 +87,7 @@ final class Crowd: Sendable {
             }
         }
         // Generous rungs: every stream waits its turn for one of the Homebase's slots.
-        let limits = WatchdogLimits(accept: .seconds(300), firstOutput: .seconds(300), stall: .seconds(60))
+        let limits = WatchdogLimits(accept: .seconds(60), firstOutput: .seconds(60), stall: .seconds(30))
         let hostKey = hostRecord.signingKey
         let tokens = o.crowdTokens
         let start = ContinuousClock.now
@@ -128,7 +132,40 @@ final class Crowd: Sendable {
         for d in drains { d.cancel() }
         try await Task.sleep(for: .milliseconds(300))
         for l in loops { l.shutdown() }
+        (r.directWallMs, r.directTTFT) = await Self.direct(o, engineURL: engineURL)
         return r
+    }
+
+    /// The same number of streams straight to llama-server, started at once but `slots` at a
+    /// time (the Homebase's admission), each timed from the start like the relayed ones.
+    static func direct(_ o: Options, engineURL: String) async -> (Double, Samples) {
+        let client = OpenAIChatClient(.init(baseURL: engineURL))
+        let next = Counter()
+        let start = ContinuousClock.now
+        let ttfts = await withTaskGroup(of: [Double].self) { group in
+            for _ in 0..<o.slots {
+                group.addTask {
+                    var mine: [Double] = []
+                    while true {
+                        let s = next.take()
+                        guard s < o.streams else { return mine }
+                        let request = ChatRequest(model: "tiny", messages: [.init(role: .user, content: "Stream \(s): hello.")],
+                                                  maxTokens: o.crowdTokens, temperature: 0.7)
+                        var first: Double?
+                        do {
+                            for try await e in client.stream(request) {
+                                if case .text(let t) = e, !t.isEmpty, first == nil { first = ms(.now - start) }
+                            }
+                        } catch {}
+                        if let first { mine.append(first) }
+                    }
+                }
+            }
+            var all: [Double] = []
+            for await part in group { all += part }
+            return all
+        }
+        return (ms(.now - start), Samples(ttfts))
     }
 
     static func print(_ r: CrowdResult, _ o: Options) {
@@ -145,6 +182,7 @@ final class Crowd: Sendable {
             | completed | \(r.completed) of \(r.streams) |
             | time to first token p50 / p99 / max | \(fmt(r.ttft.p50, 0)) / \(fmt(r.ttft.p99, 0)) / \(fmt(r.ttft.max, 0)) ms |
             | all streams done in | \(fmt(r.wallMs, 0)) ms |
+            | the same \(r.streams) streams straight to llama-server, \(o.slots) at a time: done in / TTFT p50 / p99 | \(fmt(r.directWallMs, 0)) ms / \(fmt(r.directTTFT.p50, 0)) / \(fmt(r.directTTFT.p99, 0)) ms (relayed wall time = \(fmt(r.wallMs / r.directWallMs, 2))x) |
             | \(r.devices) devices connected and authenticated in | \(fmt(r.connectMs, 0)) ms |
             | relay RSS: idle → \(r.devices) connected → peak while streaming → after | \(kib(r.rssIdleKiB)) → \(kib(r.rssConnectedKiB)) → \(kib(r.rssPeakKiB)) → \(kib(r.rssAfterKiB)) |
             | relay RSS per connected device | \(fmt(Double(r.rssConnectedKiB - r.rssIdleKiB) / Double(max(1, r.devices)), 2)) KiB |
@@ -161,4 +199,10 @@ final class Directory: DeviceDirectory {
     let records: [PublicKey: DeviceRecord]
     init(_ list: [DeviceRecord]) { records = Dictionary(uniqueKeysWithValues: list.map { ($0.signingKey, $0) }) }
     func record(for key: PublicKey) -> DeviceRecord? { records[key] }
+}
+
+/// Hands out 0, 1, 2, ... to concurrent workers.
+final class Counter: Sendable {
+    private let n = Mutex(0)
+    func take() -> Int { n.withLock { v in defer { v += 1 }; return v } }
 }

@@ -83,7 +83,7 @@ import Sealing
             Latency.print(try await Latency.run(o, engineURL: engineURL, guest: guest), o)
         }
         if let crowd, let hostRecord = DeviceRecordHex.parse(host.recordHex) {
-            Crowd.print(try await crowd.run(o, relayURL: relay.url, relay: relay.child, host: homebase, hostRecord: hostRecord), o)
+            Crowd.print(try await crowd.run(o, relayURL: relay.url, engineURL: engineURL, relay: relay.child, host: homebase, hostRecord: hostRecord), o)
         }
         var last = guest
         if o.sections.contains("faults") {

@@ -61,6 +61,7 @@ import Foundation
         print("command: `bench-homebase \(CommandLine.arguments.dropFirst().joined(separator: " "))`  ")
         print("machine: \(Machine.summary)  ")
         print("load average at start: \(Machine.loadAverage)  ")
+        print("relay: `homebase-relay serve --rate 1000000 --burst 1000000` (per-key rate limit lifted)  ")
         // The relay's per-key rate limit lifted (as bench-relay does): at batch-delay 0 the
         // Homebase sends one frame per token, ~5,000 per second, and the default 500 closes it.
         let relay = try world.startRelay(["--rate", "1000000", "--burst", "1000000"])
