@@ -37,8 +37,8 @@ final class GuestDevice: Sendable {
 
     func stop() { courier.stop() }
 
-    /// One answer through the Homebase: time to the first chunk and to `done`; the completion tokens.
-    func ask(tokens: Int) async throws -> (ttft: Double, total: Double, completion: Int) {
+    /// One answer through the Homebase: time to the first chunk, to `done` and to `accept`; the completion tokens.
+    func ask(tokens: Int) async throws -> (ttft: Double, total: Double, completion: Int, accept: Double) {
         let request = AppMessage.Request(
             requestID: Bytes16(unchecked: (0..<16).map { _ in UInt8.random(in: 0...255) }), model: "tiny",
             conversationID: Bytes16(unchecked: (0..<16).map { _ in UInt8.random(in: 0...255) }), prefixHash: .zero,
@@ -48,13 +48,14 @@ final class GuestDevice: Sendable {
         // A bound, not a measure: a lost answer ends the bench instead of hanging it.
         let guardTask = Task { try await Task.sleep(for: .seconds(60)); replies.cancel() }
         defer { guardTask.cancel() }
-        var first: ContinuousClock.Instant?
+        var first: ContinuousClock.Instant?, accepted: ContinuousClock.Instant?
         for await reply in replies {
             switch reply {
+            case .message(.accept): accepted = .now
             case .chunk(let data, _) where !data.isEmpty: if first == nil { first = .now }
             case .message(.done(let d)):
                 let end = ContinuousClock.now
-                return (ms((first ?? end) - start), ms(end - start), Int(d.completionTokens))
+                return (ms((first ?? end) - start), ms(end - start), Int(d.completionTokens), ms((accepted ?? end) - start))
             case .message(.error(let e)): throw BenchError("the Homebase answered error \(e.code): \(e.message)")
             case .streamFailure(let e): throw BenchError("stream failure: \(e)")
             default: continue

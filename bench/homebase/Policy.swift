@@ -7,7 +7,7 @@ import Synchronization
 struct Policy {
     let delayMs: Int
     var direct = Samples(), relayed = Samples(), ratio = Samples()
-    var directTTFT = Samples(), relayedTTFT = Samples()
+    var directTTFT = Samples(), relayedTTFT = Samples(), accept = Samples()
     var waitsUs = Samples()
     var chunks = 0
     var tokens = 0
@@ -31,7 +31,7 @@ struct Policy {
         }
         let client = OpenAIChatClient(.init(baseURL: engineURL))
         for round in -1..<rounds {  // one warm-up pair
-            var d: (ttft: Double, total: Double)?, r: (ttft: Double, total: Double, completion: Int)?
+            var d: (ttft: Double, total: Double)?, r: (ttft: Double, total: Double, completion: Int, accept: Double)?
             if round.isMultiple(of: 2) {
                 d = try await direct(client, tokens)
                 r = try await guest.ask(tokens: tokens)
@@ -43,7 +43,7 @@ struct Policy {
             guard let d, let r else { continue }
             let dr = Double(tokens) / (d.total / 1000), rr = Double(r.completion) / (r.total / 1000)
             p.direct.add(dr); p.relayed.add(rr); p.ratio.add(rr / dr)
-            p.directTTFT.add(d.ttft); p.relayedTTFT.add(r.ttft)
+            p.directTTFT.add(d.ttft); p.relayedTTFT.add(r.ttft); p.accept.add(r.accept)
             p.tokens += r.completion
         }
         let waits = probe.all
@@ -80,13 +80,13 @@ struct Policy {
             tokens/s = completion tokens / (request to done); "ratio" is relayed over direct per pair. \
             Chunk wait: engine text arriving → its sealed chunk handed to the link (the agent's chunk probe).
 
-            | batch-delay | engine alone tokens/s p50 | through the Homebase tokens/s p50 | ratio p50 (min) | TTFT direct / relayed p50 ms | chunks per answer | chunk wait p50 / p99 µs |
-            |---|---:|---:|---:|---:|---:|---:|
+            | batch-delay | engine alone tokens/s p50 | through the Homebase tokens/s p50 | ratio p50 (min) | TTFT direct / relayed p50 ms | relayed: send → accept p50 ms | chunks per answer | chunk wait p50 / p99 µs |
+            |---|---:|---:|---:|---:|---:|---:|---:|
             """)
         for p in rows {
             let perAnswer = Double(p.chunks) / Double(max(1, p.direct.count))
             Swift.print("| \(p.delayMs) ms | \(fmt(p.direct.p50, 0)) | \(fmt(p.relayed.p50, 0)) | \(fmt(100 * p.ratio.p50, 1))% "
-                        + "(\(fmt(100 * p.ratio.min, 1))%) | \(fmt(p.directTTFT.p50, 2)) / \(fmt(p.relayedTTFT.p50, 2)) "
+                        + "(\(fmt(100 * p.ratio.min, 1))%) | \(fmt(p.directTTFT.p50, 2)) / \(fmt(p.relayedTTFT.p50, 2)) | \(fmt(p.accept.p50, 2)) "
                         + "| \(fmt(perAnswer, 1)) for \(tokens) tokens | \(fmt(p.waitsUs.p50, 0)) / \(fmt(p.waitsUs.p99, 0)) |")
         }
         Swift.print("")
