@@ -87,7 +87,7 @@ final class Crowd: Sendable {
             }
         }
         // Generous rungs: every stream waits its turn for one of the Homebase's slots.
-        let limits = WatchdogLimits(accept: .seconds(60), firstOutput: .seconds(60), stall: .seconds(30))
+        let limits = WatchdogLimits(accept: .seconds(o.crowdWaitS), firstOutput: .seconds(o.crowdWaitS), stall: .seconds(30))
         let hostKey = hostRecord.signingKey
         let tokens = o.crowdTokens
         let start = ContinuousClock.now
@@ -175,7 +175,7 @@ final class Crowd: Sendable {
 
             \(r.devices) guest devices (grantees), each its own relay connection; \(r.streams) streams started at once \
             (max_tokens \(o.crowdTokens)); the Homebase admits \(o.slots) at a time (max-concurrent = llama-server \
-            slots) and queues the rest (queue-length \(o.streams)); the guests' watchdog is relaxed so queued streams wait.
+            slots) and queues the rest (queue-length \(o.streams)); the guests' accept and first-output rungs are \(o.crowdWaitS) s so queued streams wait.
 
             | measure | value |
             |---|---|

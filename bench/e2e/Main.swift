@@ -55,7 +55,7 @@ import Sealing
         try host.addDevice(guestRecord)
         let crowd = o.sections.contains("crowd") ? try Crowd(devices: o.crowdDevices, hostDataDir: host.dataDir) : nil
         let homebase = try host.run(relay: relay.url, ["--max-concurrent", "\(o.slots)", "--queue-length", "\(o.streams)",
-                                                       "--queue-wait", "300s"])
+                                                       "--queue-wait", "\(o.crowdWaitS)s"])
         if crowd != nil { try await Task.sleep(for: .seconds(2)) }  // its adverts to the grantees are stored first
         let guest = try await BenchGuest(world, dataDir: guestDir, watchdog: WatchdogLimits())
         do {

@@ -20,6 +20,8 @@ struct Options {
     var slots = 16
     /// max_tokens of each crowd stream.
     var crowdTokens = 16
+    /// The crowd's accept and first-output rungs: how long a queued stream may wait its turn.
+    var crowdWaitS = 300
     /// `homebase-relay --rate/--burst` (frames per second per device key); nil: its defaults.
     var relayRate: Int?
     var sections: Set<String> = ["latency", "faults", "crowd"]
@@ -27,7 +29,7 @@ struct Options {
     static let usage = """
         usage: bench-e2e [--runs N] [--tokens N] [--fault-runs N] [--accept-ms MS] [--stall-ms MS]
                          [--advert-window-ms MS] [--streams N] [--devices N] [--slots N]
-                         [--crowd-tokens N] [--relay-rate N] [--only latency,faults,crowd]
+                         [--crowd-tokens N] [--crowd-wait-s S] [--relay-rate N] [--only latency,faults,crowd]
 
         Starts a real relay (homebase-relay), llama-server on the tiny model, and a Homebase
         (homebase run) on loopback; drives a guest in-process through its own libraries (as
@@ -37,7 +39,8 @@ struct Options {
           faults   time to the first fallback token: Homebase frozen (accept rung --accept-ms),
                    stalled mid-stream (--stall-ms), gone (not-here), advert stale (--advert-window-ms)
           crowd    --streams concurrent streams from --devices guest devices (default: one each)
-                   through one relay: completed, time to first token, relay RSS
+                   through one relay: completed, time to first token, relay RSS; a queued
+                   stream waits up to --crowd-wait-s (300) for accept and first output
 
         Binaries: .build/release (HOMEBASE_BIN_DIR) and ~/.cache/homebase/engine (HOMEBASE_ENGINE_DIR);
         `make bench-e2e` builds them. Flags through make: BENCH_E2E_FLAGS="--runs 5".
@@ -63,6 +66,7 @@ struct Options {
             case "--devices": devices = max(1, try int("--devices"))
             case "--slots": slots = max(1, try int("--slots"))
             case "--crowd-tokens": crowdTokens = max(1, try int("--crowd-tokens"))
+            case "--crowd-wait-s": crowdWaitS = max(1, try int("--crowd-wait-s"))
             case "--relay-rate": relayRate = max(1, try int("--relay-rate"))
             case "--only":
                 i += 1
