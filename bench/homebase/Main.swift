@@ -14,6 +14,7 @@ import Foundation
         process against them and a guest device beside it; for each batch-delay policy (default 20,0)
         runs --rounds (default 8) pairs of one --tokens (default 512) answer on the engine alone and
         one through the Homebase and the relay, alternating which goes first. Prints a markdown table.
+        BENCH_VERBOSE=1 also prints each round on stderr (the outliers of a loaded machine).
         """
 
     static func main() async {

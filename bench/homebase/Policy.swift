@@ -1,5 +1,6 @@
 // One batching policy: a Homebase agent started with it, N paired rounds, the chunk probe.
 import BenchSupport
+import Foundation
 import HomebaseAgent
 import Inference
 import Synchronization
@@ -11,6 +12,9 @@ struct Policy {
     var waitsUs = Samples()
     var chunks = 0
     var tokens = 0
+
+    /// BENCH_VERBOSE=1: one line per round on stderr.
+    static let verbose = ProcessInfo.processInfo.environment["BENCH_VERBOSE"] == "1"
 
     static func measure(delayMs: Int, rounds: Int, tokens: Int, relayURL: String, hostDataDir: String,
                         engineURL: String, guest: GuestDevice) async throws -> Policy {
@@ -45,6 +49,9 @@ struct Policy {
             p.direct.add(dr); p.relayed.add(rr); p.ratio.add(rr / dr)
             p.directTTFT.add(d.ttft); p.relayedTTFT.add(r.ttft); p.accept.add(r.accept)
             p.tokens += r.completion
+            if verbose {
+                FileHandle.standardError.write(Data("round \(round): direct \(Int(dr)) tok/s (\(Int(d.total)) ms), relayed \(Int(rr)) tok/s (\(Int(r.total)) ms, accept \(fmt(r.accept, 2)) ms, first chunk \(fmt(r.ttft, 2)) ms)\n".utf8))
+            }
         }
         let waits = probe.all
         p.chunks = waits.count
