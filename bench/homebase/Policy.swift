@@ -9,6 +9,8 @@ struct Policy {
     let delayMs: Int
     var direct = Samples(), relayed = Samples(), ratio = Samples()
     var directTTFT = Samples(), relayedTTFT = Samples(), accept = Samples()
+    /// Per round: relayed request-to-done minus direct, ms.
+    var addedDone = Samples()
     var waitsUs = Samples()
     var chunks = 0
     var tokens = 0
@@ -48,6 +50,7 @@ struct Policy {
             let dr = Double(tokens) / (d.total / 1000), rr = Double(r.completion) / (r.total / 1000)
             p.direct.add(dr); p.relayed.add(rr); p.ratio.add(rr / dr)
             p.directTTFT.add(d.ttft); p.relayedTTFT.add(r.ttft); p.accept.add(r.accept)
+            p.addedDone.add(r.total - d.total)
             p.tokens += r.completion
             if verbose {
                 FileHandle.standardError.write(Data("round \(round): direct \(Int(dr)) tok/s (\(Int(d.total)) ms), relayed \(Int(rr)) tok/s (\(Int(r.total)) ms, accept \(fmt(r.accept, 2)) ms, first chunk \(fmt(r.ttft, 2)) ms)\n".utf8))
@@ -87,13 +90,13 @@ struct Policy {
             tokens/s = completion tokens / (request to done); "ratio" is relayed over direct per pair. \
             Chunk wait: engine text arriving → its sealed chunk handed to the link (the agent's chunk probe).
 
-            | batch-delay | engine alone tokens/s p50 | through the Homebase tokens/s p50 | ratio p50 (min) | TTFT direct / relayed p50 ms | relayed: send → accept p50 ms | chunks per answer | chunk wait p50 / p99 µs |
-            |---|---:|---:|---:|---:|---:|---:|---:|
+            | batch-delay | engine alone tokens/s p50 | through the Homebase tokens/s p50 | ratio p50 (min) | TTFT direct / relayed p50 ms | relayed: send → accept p50 ms | added time to done p50 ms | chunks per answer | chunk wait p50 / p99 µs |
+            |---|---:|---:|---:|---:|---:|---:|---:|---:|
             """)
         for p in rows {
             let perAnswer = Double(p.chunks) / Double(max(1, p.direct.count))
             Swift.print("| \(p.delayMs) ms | \(fmt(p.direct.p50, 0)) | \(fmt(p.relayed.p50, 0)) | \(fmt(100 * p.ratio.p50, 1))% "
-                        + "(\(fmt(100 * p.ratio.min, 1))%) | \(fmt(p.directTTFT.p50, 2)) / \(fmt(p.relayedTTFT.p50, 2)) | \(fmt(p.accept.p50, 2)) "
+                        + "(\(fmt(100 * p.ratio.min, 1))%) | \(fmt(p.directTTFT.p50, 2)) / \(fmt(p.relayedTTFT.p50, 2)) | \(fmt(p.accept.p50, 2)) | \(fmt(p.addedDone.p50, 1)) "
                         + "| \(fmt(perAnswer, 1)) for \(tokens) tokens | \(fmt(p.waitsUs.p50, 0)) / \(fmt(p.waitsUs.p99, 0)) |")
         }
         Swift.print("")
