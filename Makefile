@@ -1,6 +1,6 @@
 # The README's two commands are `make demo` and `make test`. Everything else is for developers.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
-.PHONY: test demo build fuzz bench bench-relay setup vectors engine
+.PHONY: test demo build fuzz bench bench-relay bench-e2e bench-router bench-homebase setup vectors engine
 
 setup:
 	@scripts/setup.sh
@@ -43,3 +43,28 @@ bench-relay: setup
 	swift build -c release --product homebase-relay $(SWIFT_FLAGS)
 	swift build -c release --product bench-relay $(SWIFT_FLAGS)
 	.build/release/bench-relay $(BENCH_RELAY_FLAGS)
+
+# The product end to end on loopback (bench/e2e): a real relay, Homebase and llama-server, the
+# guest in-process: TTFT and tokens/s beside the engine alone, time to the first fallback token
+# per fault, 1,000 concurrent streams. BENCH_E2E_FLAGS: see `.build/release/bench-e2e --help`.
+bench-e2e: setup engine
+	swift build -c release --product homebase-relay $(SWIFT_FLAGS)
+	swift build -c release --product homebase $(SWIFT_FLAGS)
+	swift build -c release --product guest $(SWIFT_FLAGS)
+	swift build -c release --product bench-e2e $(SWIFT_FLAGS)
+	.build/release/bench-e2e $(BENCH_E2E_FLAGS)
+
+# The guest's routing decision per call and not-here -> first on-device token (bench/router).
+bench-router: setup engine
+	swift build -c release --product homebase-relay $(SWIFT_FLAGS)
+	swift build -c release --product homebase $(SWIFT_FLAGS)
+	swift build -c release --product guest $(SWIFT_FLAGS)
+	swift build -c release --product bench-router $(SWIFT_FLAGS)
+	.build/release/bench-router $(BENCH_ROUTER_FLAGS)
+
+# The Homebase's cost per chunk and its tokens/s beside the engine alone (bench/homebase).
+bench-homebase: setup engine
+	swift build -c release --product homebase-relay $(SWIFT_FLAGS)
+	swift build -c release --product homebase $(SWIFT_FLAGS)
+	swift build -c release --product bench-homebase $(SWIFT_FLAGS)
+	.build/release/bench-homebase $(BENCH_HOMEBASE_FLAGS)

@@ -75,6 +75,21 @@ let package = Package(
         // make bench-relay: the relay beside Mosquitto, nats-server and raw TCP, thin blocking clients.
         .executableTarget(name: "bench-relay", dependencies: ["Wire", "Signing", "COpenSSL", "CLinux"],
                           path: "bench/relay", exclude: ["README.md"]),
+        // What the end-to-end benches share: real processes on loopback, the guest in-process, stats.
+        .target(name: "BenchSupport", dependencies: ["GuestAgent", "RelayRouting", "Routing", "Inference"],
+                path: "bench/support"),
+        // make bench-e2e: guest → relay → Homebase → llama-server beside the engine alone, faults, 1,000 streams.
+        .executableTarget(name: "bench-e2e", dependencies: ["BenchSupport", "GuestAgent", "RelayRouting", "Routing",
+                                                            "Inference", "HomebaseAgent", "Courier", "PeerLink", "Sealing",
+                                                            "Signing", "Transport", "Wire"],
+                          path: "bench/e2e"),
+        // make bench-router: the routing decision per call, and not-here → first on-device token.
+        .executableTarget(name: "bench-router", dependencies: ["BenchSupport", "GuestAgent", "Routing", "Inference", "RelayRouting"],
+                          path: "bench/router"),
+        // make bench-homebase: the Homebase's cost per chunk and its tokens/s beside the engine alone.
+        .executableTarget(name: "bench-homebase", dependencies: ["BenchSupport", "HomebaseAgent", "Courier", "PeerLink",
+                                                                 "Sealing", "Signing", "Wire", "Inference"],
+                          path: "bench/homebase"),
 
         .testTarget(name: "SigningTests", dependencies: ["Signing"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "Signing"]),

@@ -1,0 +1,137 @@
+// Time to the first fallback token for each fault, with the real Homebase process made to
+// fail as a machine would: frozen (SIGSTOP), stalled mid-stream (SIGSTOP after its first
+// text), gone (SIGKILL: the relay answers not-here), silent past the advert window.
+import BenchSupport
+import Foundation
+import Inference
+import RelayRouting
+import Routing
+
+struct FaultRow {
+    let fault: String
+    let limit: String
+    /// What the time is measured from.
+    let from: String
+    var total = Samples()
+    /// Of `total`: from the fault's start to the fallback's start (detection).
+    var detect = Samples()
+    var onDevice = 0
+    var continued = 0
+    var runs = 0
+    var limitMs: Double = 0
+}
+
+enum Faults {
+    static func request(_ tokens: Int, _ i: Int) -> ChatRequest {
+        ChatRequest(model: "default", messages: [.init(role: .user, content: "Fault run \(i): say something.")], maxTokens: tokens)
+    }
+
+    static func run(_ o: Options, world: World, host: Child, guest: BenchGuest,
+                    reopen: () async throws -> BenchGuest) async throws -> (rows: [FaultRow], guest: BenchGuest) {
+        var rows: [FaultRow] = []
+        let procs = world.procs
+        let runner = guest.runner()
+
+        // Frozen: connected to the relay, reading nothing. The accept rung fires.
+        var frozen = FaultRow(fault: "Homebase frozen (SIGSTOP) → accept rung", limit: "accept \(o.acceptMs) ms", from: "send")
+        frozen.limitMs = Double(o.acceptMs)
+        guest.use(WatchdogLimits(accept: .milliseconds(o.acceptMs)))
+        for i in 0..<o.faultRuns {
+            procs.freeze(host)
+            let t = try await guest.ask(runner, request(16, i))
+            procs.thaw(host)
+            record(&frozen, t, from: t.start)
+            try await Task.sleep(for: .milliseconds(500))  // the Homebase drains the stale request and the cancel
+        }
+        rows.append(frozen)
+
+        // Stalled: frozen right after its first text reached the guest. The stall rung fires and
+        // the answer is continued on-device from the text already shown.
+        var stall = FaultRow(fault: "Homebase stalls mid-stream (SIGSTOP after first text) → stall rung",
+                             limit: "stall \(o.stallMs) ms", from: "last Homebase text")
+        stall.limitMs = Double(o.stallMs)
+        guest.use(WatchdogLimits(stall: .milliseconds(o.stallMs)))
+        for i in 0..<o.faultRuns {
+            let frozeAt = Stamps()
+            let t = try await guest.ask(runner, request(400, i)) {
+                procs.freeze(host)
+                frozeAt.add(.now)
+            }
+            procs.thaw(host)
+            // The last Homebase text: everything that arrived before the fallback began.
+            let fellBackAt = t.fallbackAt ?? t.end
+            let last = t.texts.last(where: { text in text < fellBackAt }) ?? frozeAt.all.first ?? t.start
+            record(&stall, t, from: last)
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        rows.append(stall)
+
+        // Gone: the process is killed; its advert is still fresh, so the router picks it and the
+        // relay answers not-here at once.
+        procs.kill(host)
+        try await Task.sleep(for: .milliseconds(300))
+        guest.use(WatchdogLimits())
+        var gone = FaultRow(fault: "Homebase gone (SIGKILL) → not-here", limit: "none (relay answers)", from: "send")
+        for i in 0..<o.faultRuns {
+            record(&gone, try await guest.ask(runner, request(16, i)), from: nil)
+        }
+        rows.append(gone)
+
+        // Stale: silent past the advert window: the router goes on-device with no network wait.
+        try await Task.sleep(for: .milliseconds(o.advertWindowMs + 100))
+        let stale = guest.router(limits: FreshnessLimits(ownAdvertMaxAgeMs: Int64(o.advertWindowMs)))
+        var staleRow = FaultRow(fault: "advert older than the window → on-device directly",
+                                limit: "advert window \(o.advertWindowMs) ms", from: "send")
+        let staleRunner = guest.runner(stale)
+        for i in 0..<o.faultRuns {
+            record(&staleRow, try await guest.ask(staleRunner, request(16, i)), from: nil)
+        }
+        rows.append(staleRow)
+
+        // A guest that has just started (as `guest chat` does): its on-device engine is not
+        // running yet, so its cold start is in the figure.
+        var cold = FaultRow(fault: "Homebase gone, guest just started (on-device engine cold)", limit: "none", from: "send")
+        var current = guest
+        for i in 0..<min(3, o.faultRuns) {
+            await current.stop()
+            current = try await reopen()
+            record(&cold, try await current.ask(current.runner(), request(16, i)), from: nil)
+        }
+        rows.append(cold)
+        return (rows, current)
+    }
+
+    /// `from`: when the fault began for the reader (nil: the call).
+    static func record(_ row: inout FaultRow, _ t: Timed, from: ContinuousClock.Instant?) {
+        row.runs += 1
+        guard t.brain == .onDevice else { return }
+        row.onDevice += 1
+        if t.metadata.seamOffset != nil { row.continued += 1 }
+        let origin = from ?? t.start
+        // The on-device brain's first text: after the fallback began, or the first text when
+        // the router chose on-device itself.
+        guard let first = t.fallbackAt == nil ? t.texts.first : t.fallbackText else { return }
+        row.total.add(ms(first - origin))
+        if let f = t.fallbackAt { row.detect.add(ms(f - origin)) }
+    }
+
+    static func print(_ rows: [FaultRow], cold: Double) {
+        Swift.print("""
+            ### Time to the first fallback token
+
+            The guest's on-device llama-server (the same tiny model) was started once before these runs \
+            (cold start: \(fmt(cold, 0)) ms), except in the cold row. "detect" is the part before the \
+            fallback began (the watchdog rung or not-here); the rest is the on-device engine's first token.
+
+            | fault | limit | measured from | answered on-device | first fallback token p50 ms | p99 ms | detect p50 ms | over the limit p50 ms |
+            |---|---|---|---:|---:|---:|---:|---:|
+            """)
+        for r in rows {
+            let over = r.limitMs > 0 ? fmt(r.total.p50 - r.limitMs, 1) : "-"
+            let cont = r.continued > 0 ? " (\(r.continued) continued)" : ""
+            Swift.print("| \(r.fault) | \(r.limit) | \(r.from) | \(r.onDevice) of \(r.runs)\(cont) | \(fmt(r.total.p50, 1)) "
+                        + "| \(fmt(r.total.p99, 1)) | \(r.detect.count > 0 ? fmt(r.detect.p50, 1) : "-") | \(over) |")
+        }
+        Swift.print("")
+    }
+}

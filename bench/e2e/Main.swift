@@ -1,0 +1,104 @@
+// bench-e2e: the product end to end on loopback, real processes, one run, markdown tables.
+// Run: make bench-e2e (BENCH_E2E_FLAGS="..."), or .build/release/bench-e2e --help.
+import BenchSupport
+import Foundation
+import Inference
+import RelayRouting
+import Sealing
+
+@main struct BenchE2E {
+    static func main() async {
+        lineBufferedOutput()
+        let options: Options
+        do {
+            options = try Options(Array(CommandLine.arguments.dropFirst()))
+        } catch let e as UsageError {
+            if let m = e.message {
+                FileHandle.standardError.write(Data("bench-e2e: \(m)\n\(Options.usage)\n".utf8))
+                exit(2)
+            }
+            print(Options.usage)
+            exit(0)
+        } catch {
+            exit(2)
+        }
+        do {
+            try await run(options)
+        } catch {
+            FileHandle.standardError.write(Data("bench-e2e: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func run(_ o: Options) async throws {
+        let bin = try Binaries.locate(needs: ["homebase-relay", "homebase", "guest"])
+        let files = Machine.raiseFileLimit()
+        if o.sections.contains("crowd"), files < 2 * o.crowdDevices + 100 {
+            throw BenchError("the open-file limit is \(files): \(o.crowdDevices) devices need about \(2 * o.crowdDevices + 100) (ulimit -n)")
+        }
+        let procs = try Processes(prefix: "bench-e2e")
+        defer { procs.stopAll() }
+        let world = World(procs: procs, bin: bin)
+        print("## bench-e2e")
+        print("")
+        print("command: `bench-e2e \(CommandLine.arguments.dropFirst().joined(separator: " "))`  ")
+        print("machine: \(Machine.summary)  ")
+        print("load average at start: \(Machine.loadAverage)  ")
+
+        // The three programs, set up through their CLIs as a user would.
+        let relay = try world.startRelay(o.relayRate.map { ["--rate", "\($0)", "--burst", "\($0)"] } ?? [])
+        let engine = try await world.startEngine(slots: o.slots, context: o.slots * 512)
+        let host = try HomebaseSetup.create(world, engineURL: engine.url)
+        let guestDir = procs.work + "/guest"
+        let guestRecord = try BenchGuest.setUp(world, dataDir: guestDir, account: host.accountKey, relay: relay.url,
+                                               hostRecord: host.recordHex)
+        try host.addDevice(guestRecord)
+        let crowd = o.sections.contains("crowd") ? try Crowd(devices: o.crowdDevices, hostDataDir: host.dataDir) : nil
+        let homebase = try host.run(relay: relay.url, ["--max-concurrent", "\(o.slots)", "--queue-length", "\(o.streams)",
+                                                       "--queue-wait", "\(o.crowdWaitS)s"])
+        if crowd != nil { try await Task.sleep(for: .seconds(2)) }  // its adverts to the grantees are stored first
+        let guest = try await BenchGuest(world, dataDir: guestDir, watchdog: WatchdogLimits())
+        do {
+            try await measure(o, world: world, relay: relay, engineURL: engine.url, host: host, homebase: homebase,
+                              guest: guest, crowd: crowd)
+        } catch {
+            await guest.stop()  // its on-device llama-server too
+            throw error
+        }
+    }
+
+    static func measure(_ o: Options, world: World, relay: (url: String, child: Child), engineURL: String,
+                        host: HomebaseSetup, homebase: Child, guest: BenchGuest, crowd: Crowd?) async throws {
+        let procs = world.procs
+        let guestDir = procs.work + "/guest"
+        let decision = guest.context.router.resolve()
+        print("setup: relay `homebase-relay serve` (ws, loopback\(o.relayRate.map { ", --rate/--burst \($0)" } ?? ", default limits")); "
+              + "`homebase run` (max-concurrent \(o.slots), batch-delay 20 ms); llama-server on the tiny model "
+              + "(\(o.slots) slots, ctx \(o.slots * 512)); the guest in this process through its libraries "
+              + "(GuestContext, GuestLink, Router, AnswerRunner: what `guest chat` runs). Route: \(decision.reason)  ")
+        let cold = try await guest.warmOnDevice()
+        print("")
+
+        if o.sections.contains("latency") {
+            Latency.print(try await Latency.run(o, engineURL: engineURL, guest: guest), o)
+        }
+        if let crowd, let hostRecord = DeviceRecordHex.parse(host.recordHex) {
+            Crowd.print(try await crowd.run(o, relayURL: relay.url, engineURL: engineURL, relay: relay.child, host: homebase, hostRecord: hostRecord), o)
+        }
+        var last = guest
+        if o.sections.contains("faults") {
+            let (rows, g) = try await Faults.run(o, world: world, host: homebase, guest: guest) {
+                try await BenchGuest(world, dataDir: guestDir, watchdog: WatchdogLimits())
+            }
+            last = g
+            Faults.print(rows, cold: ms(cold))
+        }
+        print("load average at end: \(Machine.loadAverage)  ")
+        print("logs: \(procs.work)")
+        await last.stop()
+    }
+}
+
+enum DeviceRecordHex {
+    static func parse(_ text: String) -> DeviceRecord? { unhex(text).flatMap { try? DeviceRecord(encoded: $0) } }
+}

@@ -1,0 +1,91 @@
+// bench-e2e's flags: every count and every limit, so a quick run takes seconds.
+import Foundation
+
+struct Options {
+    /// Paired latency runs (direct and through the relay, alternating which goes first).
+    var runs = 20
+    /// max_tokens of the latency runs.
+    var tokens = 256
+    /// Runs of each fault.
+    var faultRuns = 5
+    /// The guest's accept rung for the frozen case, and its stall rung for the stall case.
+    var acceptMs = 500
+    var stallMs = 500
+    /// The own-advert window for the stale case (the product's is 10 min).
+    var advertWindowMs = 1000
+    /// Concurrent streams through one relay, and the guest devices they come from.
+    var streams = 1000
+    var devices: Int?
+    /// llama-server slots (= the Homebase's max-concurrent); each slot gets 512 tokens of context.
+    var slots = 16
+    /// max_tokens of each crowd stream.
+    var crowdTokens = 16
+    /// The crowd's accept and first-output rungs: how long a queued stream may wait its turn.
+    var crowdWaitS = 300
+    /// `homebase-relay --rate/--burst` (frames per second per device key); nil: its defaults.
+    var relayRate: Int?
+    var sections: Set<String> = ["latency", "faults", "crowd"]
+
+    static let usage = """
+        usage: bench-e2e [--runs N] [--tokens N] [--fault-runs N] [--accept-ms MS] [--stall-ms MS]
+                         [--advert-window-ms MS] [--streams N] [--devices N] [--slots N]
+                         [--crowd-tokens N] [--crowd-wait-s S] [--relay-rate N] [--only latency,faults,crowd]
+
+        Starts a real relay (homebase-relay), llama-server on the tiny model, and a Homebase
+        (homebase run) on loopback; drives a guest in-process through its own libraries (as
+        `guest chat` does) and prints markdown tables:
+          latency  time to first token and tokens/s, guest -> relay -> Homebase -> llama-server
+                   beside a client talking to the same llama-server directly (--runs, --tokens)
+          faults   time to the first fallback token: Homebase frozen (accept rung --accept-ms),
+                   stalled mid-stream (--stall-ms), gone (not-here), advert stale (--advert-window-ms)
+          crowd    --streams concurrent streams from --devices guest devices (default: one each)
+                   through one relay: completed, time to first token, relay RSS; a queued
+                   stream waits up to --crowd-wait-s (300) for accept and first output
+
+        Binaries: .build/release (HOMEBASE_BIN_DIR) and ~/.cache/homebase/engine (HOMEBASE_ENGINE_DIR);
+        `make bench-e2e` builds them. Flags through make: BENCH_E2E_FLAGS="--runs 5".
+        """
+
+    init(_ args: [String]) throws {
+        var i = 0
+        func int(_ name: String) throws -> Int {
+            i += 1
+            guard i < args.count, let n = Int(args[i]), n >= 0 else { throw UsageError("\(name) takes a whole number") }
+            return n
+        }
+        while i < args.count {
+            switch args[i] {
+            case "--help", "-h": throw UsageError(nil)
+            case "--runs": runs = max(1, try int("--runs"))
+            case "--tokens": tokens = max(1, try int("--tokens"))
+            case "--fault-runs": faultRuns = max(1, try int("--fault-runs"))
+            case "--accept-ms": acceptMs = try int("--accept-ms")
+            case "--stall-ms": stallMs = try int("--stall-ms")
+            case "--advert-window-ms": advertWindowMs = max(1, try int("--advert-window-ms"))
+            case "--streams": streams = max(1, try int("--streams"))
+            case "--devices": devices = max(1, try int("--devices"))
+            case "--slots": slots = max(1, try int("--slots"))
+            case "--crowd-tokens": crowdTokens = max(1, try int("--crowd-tokens"))
+            case "--crowd-wait-s": crowdWaitS = max(1, try int("--crowd-wait-s"))
+            case "--relay-rate": relayRate = max(1, try int("--relay-rate"))
+            case "--only":
+                i += 1
+                guard i < args.count else { throw UsageError("--only takes a list: latency,faults,crowd") }
+                sections = Set(args[i].split(separator: ",").map(String.init))
+                guard sections.isSubset(of: ["latency", "faults", "crowd"]), !sections.isEmpty else {
+                    throw UsageError("--only takes latency, faults and/or crowd, comma-separated")
+                }
+            default: throw UsageError("unknown flag \(args[i])")
+            }
+            i += 1
+        }
+        if tokens + 64 > 512 { throw UsageError("--tokens at most 448 (each engine slot holds 512 tokens)") }
+    }
+
+    var crowdDevices: Int { min(devices ?? streams, streams) }
+}
+
+struct UsageError: Error {
+    let message: String?
+    init(_ m: String?) { message = m }
+}

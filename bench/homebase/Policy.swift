@@ -1,0 +1,118 @@
+// One batching policy: a Homebase agent started with it, N paired rounds, the chunk probe.
+import BenchSupport
+import Foundation
+import HomebaseAgent
+import Inference
+import Synchronization
+
+struct Policy {
+    let delayMs: Int
+    var direct = Samples(), relayed = Samples(), ratio = Samples()
+    var directTTFT = Samples(), relayedTTFT = Samples(), accept = Samples()
+    /// Per round: relayed request-to-done minus direct, ms.
+    var addedDone = Samples()
+    var waitsUs = Samples()
+    var chunks = 0
+    var tokens = 0
+
+    /// BENCH_VERBOSE=1: one line per round on stderr.
+    static let verbose = ProcessInfo.processInfo.environment["BENCH_VERBOSE"] == "1"
+
+    static func measure(delayMs: Int, rounds: Int, tokens: Int, relayURL: String, hostDataDir: String,
+                        engineURL: String, guest: GuestDevice) async throws -> Policy {
+        var p = Policy(delayMs: delayMs)
+        let probe = Probe()
+        let logged = Probe.Lines()
+        var c = try HomebaseAgent.Configuration(relayURL: relayURL)
+        c.batchDelay = .milliseconds(delayMs)
+        c.chunkProbe = { _, ns in probe.add(ns) }
+        c.log = { logged.add($0) }
+        let agent = try HomebaseAgent(configuration: c, files: HostFiles(dataDir: hostDataDir))
+        agent.start()
+        // Serving once the runtime is verified and the first advert is out.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !logged.contains("advert ") {
+            guard ContinuousClock.now < deadline else { throw BenchError("the Homebase agent sent no advert in 60 s") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let client = OpenAIChatClient(.init(baseURL: engineURL))
+        for round in -1..<rounds {  // one warm-up pair
+            var d: (ttft: Double, total: Double)?, r: (ttft: Double, total: Double, completion: Int, accept: Double)?
+            if round.isMultiple(of: 2) {
+                d = try await direct(client, tokens)
+                r = try await guest.ask(tokens: tokens)
+            } else {
+                r = try await guest.ask(tokens: tokens)
+                d = try await direct(client, tokens)
+            }
+            if round < 0 { probe.reset(); continue }
+            guard let d, let r else { continue }
+            let dr = Double(tokens) / (d.total / 1000), rr = Double(r.completion) / (r.total / 1000)
+            p.direct.add(dr); p.relayed.add(rr); p.ratio.add(rr / dr)
+            p.directTTFT.add(d.ttft); p.relayedTTFT.add(r.ttft); p.accept.add(r.accept)
+            p.addedDone.add(r.total - d.total)
+            p.tokens += r.completion
+            if verbose {
+                FileHandle.standardError.write(Data("round \(round): direct \(Int(dr)) tok/s (\(Int(d.total)) ms), relayed \(Int(rr)) tok/s (\(Int(r.total)) ms, accept \(fmt(r.accept, 2)) ms, first chunk \(fmt(r.ttft, 2)) ms)\n".utf8))
+            }
+        }
+        let waits = probe.all
+        p.chunks = waits.count
+        p.waitsUs = Samples(waits.map { Double($0) / 1000 })
+        await agent.stop()
+        return p
+    }
+
+    /// The engine alone: request sent to `.done`, as the Homebase's own engine client sees it.
+    static func direct(_ client: OpenAIChatClient, _ tokens: Int) async throws -> (ttft: Double, total: Double) {
+        let start = ContinuousClock.now
+        var first: ContinuousClock.Instant?, usage: Usage?
+        for try await e in client.stream(ChatRequest(model: "tiny", messages: [.init(role: .user, content: "Go")],
+                                                     maxTokens: tokens, temperature: 0)) {
+            switch e {
+            case .text(let t) where !t.isEmpty: if first == nil { first = .now }
+            case .done(_, let u): usage = u
+            default: break
+            }
+        }
+        let end = ContinuousClock.now
+        guard usage?.completionTokens == tokens else { throw BenchError("the engine answered \(usage?.completionTokens ?? 0) of \(tokens) tokens") }
+        return (ms((first ?? end) - start), ms(end - start))
+    }
+
+    static func print(_ rows: [Policy], rounds: Int, tokens: Int) {
+        Swift.print("""
+            ### Homebase: serving through the relay
+
+            \(rounds) paired rounds per policy after one warm-up pair, alternating which goes first: one \
+            \(tokens)-token answer on the engine alone (OpenAIChatClient, request to `.done`) and one through \
+            the Homebase and the relay (the guest device seals and sends the request; time to `done` opened). \
+            tokens/s = completion tokens / (request to done); "ratio" is relayed over direct per pair. \
+            Chunk wait: engine text arriving → its sealed chunk handed to the link (the agent's chunk probe).
+
+            | batch-delay | engine alone tokens/s p50 | through the Homebase tokens/s p50 | ratio p50 (min) | TTFT direct / relayed p50 ms | relayed: send → accept p50 ms | added time to done p50 ms | chunks per answer | chunk wait p50 / p99 µs |
+            |---|---:|---:|---:|---:|---:|---:|---:|---:|
+            """)
+        for p in rows {
+            let perAnswer = Double(p.chunks) / Double(max(1, p.direct.count))
+            Swift.print("| \(p.delayMs) ms | \(fmt(p.direct.p50, 0)) | \(fmt(p.relayed.p50, 0)) | \(fmt(100 * p.ratio.p50, 1))% "
+                        + "(\(fmt(100 * p.ratio.min, 1))%) | \(fmt(p.directTTFT.p50, 2)) / \(fmt(p.relayedTTFT.p50, 2)) | \(fmt(p.accept.p50, 2)) | \(fmt(p.addedDone.p50, 1)) "
+                        + "| \(fmt(perAnswer, 1)) for \(tokens) tokens | \(fmt(p.waitsUs.p50, 0)) / \(fmt(p.waitsUs.p99, 0)) |")
+        }
+        Swift.print("")
+    }
+}
+
+/// The chunk probe's samples (nanoseconds), from the agent's tasks.
+final class Probe: Sendable {
+    private let waits = Mutex<[UInt64]>([])
+    func add(_ ns: UInt64) { waits.withLock { $0.append(ns) } }
+    func reset() { waits.withLock { $0 = [] } }
+    var all: [UInt64] { waits.withLock { $0 } }
+
+    final class Lines: Sendable {
+        private let lines = Mutex<[String]>([])
+        func add(_ l: String) { lines.withLock { $0.append(l) } }
+        func contains(_ s: String) -> Bool { lines.withLock { $0.contains { $0.contains(s) } } }
+    }
+}
