@@ -81,12 +81,14 @@ extension HomebaseAgent {
         defer { gate.release() }
         guard !Task.isCancelled else { return }
         remember(plan, answer: nil)
-        let accepted = await writer.accept()
-        if accepted == .notHere || accepted == .failed(.linkDown) { return count("requester-gone") }
         let client = OpenAIChatClient(.init(baseURL: plan.runtimeURL, timeouts: configuration.engineTimeouts,
                                             brain: .localEndpoint))
+        // The engine starts on the prompt while `accept` travels; no chunk leaves before it.
         let result = await StreamPump.run(client.stream(plan.chat), policy: configuration.batchPolicy,
-                                          probe: configuration.chunkProbe) { text in await writer.chunk(text: text) }
+                                          probe: configuration.chunkProbe, opening: {
+            let accepted = await writer.accept()
+            return !(accepted == .notHere || accepted == .failed(.linkDown))
+        }) { text in await writer.chunk(text: text) }
         switch result {
         case .done(let reason, let usage, let text):
             remember(plan, answer: text)

@@ -43,6 +43,9 @@ struct ChunkBatcher: Sendable {
         pendingBytes += text.utf8.count
     }
 
+    /// Enough text is pending to be sent without waiting for the window.
+    var isFull: Bool { pendingBytes >= policy.maxBytes }
+
     /// No more text will come: what is pending is due at once.
     mutating func finish() { ended = true }
 

@@ -25,8 +25,11 @@ enum StreamPump {
     /// event that made it due to the chunk's hand-off to the link (benchmarks, never logs of text).
     typealias Probe = @Sendable (_ bytes: Int, _ waitedNs: UInt64) -> Void
 
+    /// `opening` (the `accept`) runs while the engine already works on the prompt: nothing is
+    /// sent before it returns, and false (the requester is gone) ends the engine request.
     static func run(_ events: AsyncThrowingStream<ChatEvent, Error>, policy: ChunkBatcher.Policy,
-                    probe: Probe? = nil, send: @escaping @Sendable (String) async -> LiveOutcome) async -> PumpResult {
+                    probe: Probe? = nil, opening: (@Sendable () async -> Bool)? = nil,
+                    send: @escaping @Sendable (String) async -> LiveOutcome) async -> PumpResult {
         let shared = Shared(policy: policy)
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -44,6 +47,10 @@ enum StreamPump {
                 } catch {
                     shared.end(Task.isCancelled ? .cancelled : .engineFailed(.malformed("\(type(of: error))"), text: ""))
                 }
+            }
+            if let opening, await opening() == false {
+                group.cancelAll()
+                return .requesterGone
             }
             let outcome = await sendLoop(shared, probe: probe, send: send)
             group.cancelAll()
@@ -67,7 +74,13 @@ enum StreamPump {
                     return .requesterGone
                 }
             case .wait(let until):
-                try? await Task.sleep(nanoseconds: until &- min(until, DispatchTime.now().uptimeNanoseconds))
+                // Until the batch window closes, or sooner: the end, or a full batch, wakes us.
+                let timer = Task { [shared] in
+                    try? await Task.sleep(nanoseconds: until &- min(until, DispatchTime.now().uptimeNanoseconds))
+                    if !Task.isCancelled { shared.poke() }
+                }
+                _ = await wakeups.next()
+                timer.cancel()
             case .idle:
                 _ = await wakeups.next()
             case .finished(let end):
@@ -92,14 +105,20 @@ enum StreamPump {
             (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         }
 
+        /// Wakes the send loop only when that changes what it should do: the first pending text
+        /// (it may be idle) or a full batch (it may be waiting out the window), not every token.
         func append(_ text: String) {
             let now = DispatchTime.now().uptimeNanoseconds
-            state.withLock { s in
+            let wakeUp = state.withLock { s in
+                let wasEmpty = s.firstPendingNs == nil
                 s.batcher.append(text)
-                if s.firstPendingNs == nil { s.firstPendingNs = now }
+                if wasEmpty { s.firstPendingNs = now }
+                return wasEmpty || s.batcher.isFull
             }
-            wake.yield()
+            if wakeUp { wake.yield() }
         }
+
+        func poke() { wake.yield() }
 
         func end(_ result: PumpResult) {
             state.withLock { s in
