@@ -56,8 +56,10 @@ import Testing
         #expect(try w.homebase(["grants", "revoke", id]).contains("revoked \(id)"))
         let after = try w.chat("laptop", "still there?")
         #expect(after.brain == "on-device", "\(after.line)")
+        // The notice is mail: any linked command reads it (it may already have come with the chat).
         try w.procs.waitUntil(30, "the revoke notice through relay A") {
-            w.log("laptop").contains("revoke from")
+            _ = try w.guest("laptop", ["status"] + w.linkFlags)
+            return w.log("laptop").contains("revoke from")
         }
         // Revoked: no reason left to hold a link to A.
         let last = try w.guest("laptop", ["status"] + w.linkFlags).out
