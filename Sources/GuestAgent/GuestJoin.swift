@@ -57,7 +57,7 @@ public enum GuestJoin {
                                pin: String? = nil) throws -> (DeviceIdentity, Bool) {
         let paths = context.paths
         if let pin {
-            do { _ = try PeerLink.Trust.pinned(hex: pin) } catch { throw GuestError.join("--pin: \(error) (64 hex digits)") }
+            do { _ = try PeerLink.Trust.pinned(hex: pin) } catch { throw GuestError.join("--pin: \(error)") }
         }
         let created: Bool
         let identity: DeviceIdentity

@@ -127,7 +127,9 @@ public final class GuestLink: Sendable {
         switch ls {
         case .connected: return "connected to \(relay)" + (drained ? ", mail backlog read" : "")
         case .connecting, .authenticating: return "connecting to \(relay)"
-        case .waiting(let retry): return "cannot reach \(relay) (retry in \(retry))"
+        case .waiting(let retry):
+            let ms = retry.components.seconds * 1000 + retry.components.attoseconds / 1_000_000_000_000_000
+            return "cannot reach \(relay) (retry in \(ms < 1000 ? "\(ms) ms" : "\(ms / 1000) s"))"
         case .refused(let why, _): return "refused by \(relay): \(why)"
         case .relayRestarting: return "\(relay) is restarting"
         case .stopped: return "not connected (\(relay))"

@@ -83,4 +83,24 @@ import Testing
         let answer = try w.chat("nomad", "hello")
         #expect(answer.brain == "joined-homebase", "\(answer.line)\n\(w.log("nomad"))")
     }
+
+    @Test func aSelfSignedRelayIsTrustedOnlyWithThePinGivenAtJoin() throws {
+        let w = try CrossRelayWorld(tls: true)
+        defer { w.procs.stopAll() }
+        let pin = try #require(w.tlsA?.pin)
+        _ = try w.startHost("friend-workstation")
+        #expect(try w.guest("laptop", ["relay", "set", w.relayB]).status == 0)
+        // The invite carries no pin: the system roots do not know this certificate.
+        let unpinned = try w.guest("laptop", ["join", try w.share(["--models", "tiny"]), "--wait", "3s"] + w.linkFlags)
+        #expect(unpinned.status == 1, "\(unpinned.out) \(unpinned.err)")
+        let refused = try w.guest("laptop", ["status"] + w.linkFlags).out
+        #expect(refused.contains("joined relay:  refused by \(w.relayA)"), "\(refused)")
+        // With the pin the friend was told out of band, the same relay is trusted for this Homebase.
+        let pinned = try w.guest("laptop", ["join", try w.share(["--models", "tiny"]), "--pin", pin, "--wait", "30s"] + w.linkFlags)
+        #expect(pinned.status == 0 && pinned.out.contains("joined: models tiny"), "\(pinned.out) \(pinned.err)")
+        let status = try w.guest("laptop", ["status"] + w.linkFlags).out
+        #expect(status.contains("joined relay:  connected to \(w.relayA)"), "\(status)")
+        #expect(status.contains("relay link:    connected to \(w.relayB)"), "\(status)")
+        #expect(try w.guest("laptop", ["relay", "show"]).out.contains("pin") == false)
+    }
 }

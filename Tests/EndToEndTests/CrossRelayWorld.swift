@@ -7,7 +7,9 @@ final class CrossRelayWorld {
     let bin: Binaries
     let procs: Processes
     let portA: Int, portB: Int, enginePort: Int
-    var relayA: String { "ws://127.0.0.1:\(portA)" }
+    /// Relay A's self-signed certificate and its pin (SHA-256, hex with colons), when A is wss://.
+    let tlsA: (cert: String, key: String, pin: String)?
+    var relayA: String { (tlsA == nil ? "ws" : "wss") + "://127.0.0.1:\(portA)" }
     var relayB: String { "ws://127.0.0.1:\(portB)" }
     private var processA: Process?
     private var startsOfA = 0
@@ -15,9 +17,10 @@ final class CrossRelayWorld {
     let chatFlags = ["--relay-wait", "3s", "--connect-timeout", "2s", "--accept-timeout", "5s",
                      "--first-output-timeout", "30s", "--stall-timeout", "10s"]
 
-    init() throws {
+    init(tls: Bool = false) throws {
         bin = try Binaries.locate()
         procs = try Processes()
+        tlsA = tls ? try Self.selfSigned(in: procs) : nil
         portA = try Processes.freePort()
         portB = try Processes.freePort()
         enginePort = try Processes.freePort()
@@ -30,11 +33,26 @@ final class CrossRelayWorld {
         try procs.waitUntil(60, "llama-server") { Processes.canConnect(enginePort) }
     }
 
+    /// A self-signed certificate for 127.0.0.1 (the openssl CLI) and its SHA-256 pin.
+    static func selfSigned(in procs: Processes) throws -> (cert: String, key: String, pin: String) {
+        let cert = procs.work + "/relay-a.crt", key = procs.work + "/relay-a.key"
+        let made = try procs.capture("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+                                                          "-nodes", "-keyout", key, "-out", cert, "-days", "2",
+                                                          "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1"])
+        guard made.status == 0 else { throw Failure("openssl req failed: \(made.err)") }
+        let fp = try procs.capture("/usr/bin/openssl", ["x509", "-in", cert, "-noout", "-fingerprint", "-sha256"])
+        guard let pin = fp.out.split(separator: "=").last?.trimmingCharacters(in: .whitespacesAndNewlines), fp.status == 0 else {
+            throw Failure("openssl x509 -fingerprint failed: \(fp.err)")
+        }
+        return (cert, key, pin)
+    }
+
     /// Starts relay A (again: same port, same mailbox).
     func startRelayA() throws {
         startsOfA += 1
         processA = try procs.start(bin.path("homebase-relay"),
-                                   ["serve", "--listen", "127.0.0.1:\(portA)", "--data-dir", procs.work + "/relay-a"],
+                                   ["serve", "--listen", "127.0.0.1:\(portA)", "--data-dir", procs.work + "/relay-a"]
+                                    + (tlsA.map { ["--tls-cert", $0.cert, "--tls-key", $0.key] } ?? []),
                                    log: "relay-a-\(startsOfA).log")
         try procs.waitUntil(30, "relay A") { Processes.canConnect(portA) }
     }
@@ -73,7 +91,8 @@ final class CrossRelayWorld {
             (try? homebase(["runtime", "add", "http://127.0.0.1:\(enginePort)"])) != nil
         }
         try procs.start(bin.path("homebase"), ["--data-dir", hostDir, "run", "--relay", relayA, "--reload-interval", "200ms",
-                                               "--advert-pulse", "2s"], log: "homebase.log")
+                                               "--advert-pulse", "2s"] + (tlsA.map { ["--pin", $0.pin] } ?? []),
+                        log: "homebase.log")
         try procs.waitUntil(30, "the Homebase to connect") { procs.read("homebase.log").contains("connected to the relay") }
         return String(line.dropFirst("device key: ".count))
     }

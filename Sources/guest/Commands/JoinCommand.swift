@@ -12,7 +12,8 @@ enum JoinCommand {
             + "the Homebase as invited (an invitation not accepted never routes), sends a sealed join through the\n"
             + "invite's relay and waits for the answer. The invite's relay may differ from this device's own\n"
             + "(guest relay set): the guest then keeps a link to each. Invites carry no certificate pin: a wss://\n"
-            + "relay is checked against the system roots unless --pin gives its certificate's SHA-256.\n"
+            + "relay is checked against the system roots unless --pin gives its certificate's SHA-256 (a relay that\n"
+            + "is also this device's own uses the pin of guest relay set).\n"
             + "Once joined, select one of its models:\n"
             + "  guest settings set model.source external\n"
             + "  guest settings set ollama.host HOST-KEY\n"
@@ -20,7 +21,7 @@ enum JoinCommand {
             + "If the owner approves joins by hand, the grant arrives later by mail (guest status shows it).",
         flags: [Flag("--as", "NAME", "how your account is shown to the owner (default: this device's name)"),
                 Flag("--wait", "TIME", "longest wait for the answer: 250ms, 10s, 2m (default 20s)"),
-                Flag("--pin", "SHA256", "the invite's relay certificate's SHA-256 (64 hex digits; a self-signed relay)")]
+                Flag("--pin", "SHA256", "the invite's relay certificate's SHA-256 (64 hex digits), kept with this Homebase")]
             + Flag.relayLink,
         run: run)
 
@@ -34,7 +35,7 @@ enum JoinCommand {
         let nameFlag = inv.arguments.value("--as")
         if let n = nameFlag, !(1...64).contains(n.utf8.count) { throw inv.usageError("--as takes 1 to 64 bytes") }
         let pin = inv.arguments.value("--pin")
-        if let pin { do { _ = try PeerLink.Trust.pinned(hex: pin) } catch { throw inv.usageError("--pin: \(error) (64 hex digits)") } }
+        if let pin { do { _ = try PeerLink.Trust.pinned(hex: pin) } catch { throw inv.usageError("--pin: \(error)") } }
         let checked = try GuestJoin.check(inv.positionals[0], nowMs: Int64(Date().timeIntervalSince1970 * 1000))
         let host = checked.host
         let (identity, created) = try await prepared(inv, checked, pin: pin)
