@@ -93,7 +93,14 @@ public enum GuestJoin {
         let sent = try await withDeadline(wait) {
             try await link.courier.introduce(join, toSigningKey: host, hpkeKey: checked.host.hpkeKey, deliveryClass: .mail)
         }
-        guard let sent else { throw GuestError.join("the relay \(checked.invite.relayURL) did not take the join within \(wait)") }
+        guard let sent else {
+            var why = "the relay \(checked.invite.relayURL) did not take the join within \(wait): \(link.linkDescription)"
+            if case .certificate = link.refusal {
+                why += "\n(invites carry no pin: for a relay with a self-signed certificate, ask its owner for the "
+                    + "certificate's SHA-256 and join with --pin SHA256)"
+            }
+            throw GuestError.join(why)
+        }
         guard sent == .stored else { throw GuestError.join("the Homebase's mailbox at the relay is full: try again later") }
         let deadline = ContinuousClock.now + wait
         while ContinuousClock.now < deadline {

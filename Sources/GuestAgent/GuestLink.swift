@@ -117,6 +117,12 @@ public final class GuestLink: Sendable {
         }
     }
 
+    /// Why the relay will not have us, while it refuses (its certificate, an admission policy).
+    public var refusal: LinkRefusal? {
+        if case .refused(let why, _) = state.withLock({ $0.link }) { return why }
+        return nil
+    }
+
     /// Whether the link is up (authenticated).
     public var isConnected: Bool { state.withLock { $0.link.isConnected } }
 

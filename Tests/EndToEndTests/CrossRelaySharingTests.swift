@@ -92,7 +92,7 @@ import Testing
         #expect(try w.guest("laptop", ["relay", "set", w.relayB]).status == 0)
         // The invite carries no pin: the system roots do not know this certificate.
         let unpinned = try w.guest("laptop", ["join", try w.share(["--models", "tiny"]), "--wait", "3s"] + w.linkFlags)
-        #expect(unpinned.status == 1, "\(unpinned.out) \(unpinned.err)")
+        #expect(unpinned.status == 1 && unpinned.err.contains("join with --pin SHA256"), "\(unpinned.out) \(unpinned.err)")
         let refused = try w.guest("laptop", ["status"] + w.linkFlags).out
         #expect(refused.contains("joined relay:  refused by \(w.relayA)"), "\(refused)")
         // With the pin the friend was told out of band, the same relay is trusted for this Homebase.
