@@ -49,21 +49,15 @@ public enum GuestJoin {
     }
 
     /// Makes this guest ready to send the join: its identity (created when missing, named
-    /// `name`), the relay (the invite's, when none is set; a different one is refused: one
-    /// relay per guest for now), the host kept as `invited` and its record on file.
+    /// `name`), the host kept as `invited` with its record, its relay and the relay's certificate
+    /// pin (`pin`, nil: the system roots) on file. The invite's relay is the joined Homebase's,
+    /// not the account's: `relay.json` is left as it is, whichever relay it names (or none).
     /// Returns the identity and whether it was created.
-    public static func prepare(_ checked: Checked, context: GuestContext, name: String) throws -> (DeviceIdentity, Bool) {
+    public static func prepare(_ checked: Checked, context: GuestContext, name: String,
+                               pin: String? = nil) throws -> (DeviceIdentity, Bool) {
         let paths = context.paths
-        let relayFile = RelayFile(path: paths.relaySetting)
-        if let setting = try relayFile.read() {
-            guard sameRelay(setting.url, checked.invite.relayURL) else {
-                throw GuestError.join("""
-                    the invite's Homebase is on relay \(checked.invite.relayURL), but this guest uses \(setting.url); \
-                    one guest reaches one relay for now (use another --data-dir for this invite, or guest relay unset)
-                    """)
-            }
-        } else {
-            try relayFile.write(RelayFile.Setting(url: checked.invite.relayURL))
+        if let pin {
+            do { _ = try PeerLink.Trust.pinned(hex: pin) } catch { throw GuestError.join("--pin: \(error)") }
         }
         let created: Bool
         let identity: DeviceIdentity
@@ -80,13 +74,17 @@ public enum GuestJoin {
         let files = JoinedHostFiles(paths: paths)
         try files.save(checked.host)
         files.setNote(checked.host.signingKey, nil)
+        try files.setPin(checked.host.signingKey, pin)
         return (identity, created)
     }
 
-    /// Sends the join through `link` (an introduction, as mail: it waits at the relay if the
-    /// host is offline) and waits up to `wait` for the host's answer.
-    public static func send(_ checked: Checked, identity: DeviceIdentity, accountName: String, link: GuestLink,
+    /// Sends the join through the link to the invite's relay (an introduction, as mail: it
+    /// waits at the relay if the host is offline) and waits up to `wait` for the host's answer.
+    public static func send(_ checked: Checked, identity: DeviceIdentity, accountName: String, links: GuestLinks,
                             context: GuestContext, wait: Duration) async throws -> Answer {
+        guard let link = links.link(forRelay: checked.invite.relayURL) else {
+            throw GuestError.join("no link to the invite's relay \(checked.invite.relayURL) opened (see guest.log)")
+        }
         let host = checked.host.signingKey
         let proof = InviteProof.make(secret: checked.invite.inviteSecret.bytes, host: host,
                                      joinerRecord: identity.record.encoded)
@@ -95,7 +93,14 @@ public enum GuestJoin {
         let sent = try await withDeadline(wait) {
             try await link.courier.introduce(join, toSigningKey: host, hpkeKey: checked.host.hpkeKey, deliveryClass: .mail)
         }
-        guard let sent else { throw GuestError.join("the relay \(checked.invite.relayURL) did not take the join within \(wait)") }
+        guard let sent else {
+            var why = "the relay \(checked.invite.relayURL) did not take the join within \(wait): \(link.linkDescription)"
+            if case .certificate = link.refusal {
+                why += "\n(invites carry no pin: for a relay with a self-signed certificate, ask its owner for the "
+                    + "certificate's SHA-256 and join with --pin SHA256)"
+            }
+            throw GuestError.join(why)
+        }
         guard sent == .stored else { throw GuestError.join("the Homebase's mailbox at the relay is full: try again later") }
         let deadline = ContinuousClock.now + wait
         while ContinuousClock.now < deadline {

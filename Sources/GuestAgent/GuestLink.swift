@@ -6,15 +6,10 @@ import Sealing
 import Signing
 import Synchronization
 
-/// The guest's link to its account's relay for one command's duration (`guest chat`,
-/// `guest status`, `guest serve`): PeerLink + Courier, the account's mail handled by
-/// `GuestMail` (acked once persisted), and the relay-routed providers installed in the
-/// context's `RelayProviderSlot`.
-///
-///     let link = try GuestLink.open(context, slot: slot)   // nil: no relay configured
-///     await link?.waitForBacklog()                          // a fresh advert is on file
-///     ...
-///     link?.stop()
+/// The guest's link to one relay for one command's duration (`guest chat`, `guest status`,
+/// `guest serve`): PeerLink + Courier, its mail handled by `GuestMail` (acked once persisted).
+/// `GuestLinks` opens one per relay (the account's, and each joined Homebase's) and installs
+/// the relay-routed providers.
 public final class GuestLink: Sendable {
     /// Every wait of the link, configurable (tests use milliseconds).
     public struct Options: Sendable {
@@ -37,6 +32,7 @@ public final class GuestLink: Sendable {
     }
 
     public let setting: RelayFile.Setting
+    public let role: Role
     public let courier: Courier
     public let directory: GuestDirectory
     let mail: GuestMail
@@ -45,41 +41,32 @@ public final class GuestLink: Sendable {
     private let state = Mutex(State())
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
-    /// Opens the link when `relay.json` names a relay and this device has an identity;
-    /// nil otherwise. Installs the relay-routed providers in `slot`.
-    public static func open(_ context: GuestContext, slot: RelayProviderSlot, options: Options = Options()) throws -> GuestLink? {
-        let paths = context.paths
-        guard let setting = try RelayFile(path: paths.relaySetting).read() else { return nil }
-        guard FileManager.default.fileExists(atPath: paths.identity + "/" + DeviceIdentity.signingKeyFile) else {
-            context.log.write("relay: no device identity (guest init): not connecting")
-            return nil
-        }
-        let identity = try DeviceIdentity.load(from: paths.identity)
-        let roster = AccountKeyFile(path: paths.accountKey).read().flatMap { RosterFile(path: paths.roster).read(account: $0) }
-        let directory = GuestDirectory(me: identity.signingKey.publicKey, bootstrap: setting.homebaseRecord,
-                                       roster: roster?.records ?? [])
+    /// Which relay this is to the device: its account's (`relay.json`) or one a joined
+    /// Homebase lives on (its invite named it). Mail from either goes to the same `GuestMail`.
+    public enum Role: Sendable, Equatable {
+        case account
+        case joined
+    }
+
+    /// A link (not started) to the relay of `setting`, authenticating with `identity`'s key:
+    /// the device key is the same on every relay, each proves it by its own challenge.
+    static func make(setting: RelayFile.Setting, role: Role, identity: DeviceIdentity, directory: GuestDirectory,
+                     peers: JoinedDirectory, mail: GuestMail, options: Options, log: EventLog) throws -> GuestLink {
         var config = try PeerLink.Configuration(relayURL: setting.url,
                                                 trust: try setting.pin.map { try PeerLink.Trust.pinned(hex: $0) } ?? .systemRoots)
         config.connectTimeout = options.connectTimeout
         config.authTimeout = options.connectTimeout
-        let log = context.log
-        config.log = { log.write("relay: \($0)") }
-        let peers = JoinedDirectory(account: directory, joined: JoinedHostFiles(paths: paths).all())
+        let prefix = role == .account ? "relay: " : "relay \(setting.url): "
+        config.log = { log.write(prefix + $0) }
         let courier = Courier(link: try PeerLink(configuration: config, identity: identity.signingKey),
                               identity: identity, directory: peers)
-        var mail = GuestMail(paths: paths, directory: directory, database: context.routingDatabase)
-        let models = context.modelStore
-        mail.localModelChoice = { LocalModelChoice.apply($0, store: models, log: log) }
-        let link = GuestLink(setting: setting, courier: courier, directory: directory, mail: mail, options: options, log: log)
-        slot.install(HomebaseProviderFactory(courier: courier, directory: peers, limits: options.watchdog,
-                                             log: { log.write("homebase: \($0)") }))
-        link.start()
-        return link
+        return GuestLink(setting: setting, role: role, courier: courier, directory: directory, mail: mail,
+                         options: options, log: log)
     }
 
-    init(setting: RelayFile.Setting, courier: Courier, directory: GuestDirectory, mail: GuestMail,
+    init(setting: RelayFile.Setting, role: Role, courier: Courier, directory: GuestDirectory, mail: GuestMail,
          options: Options, log: EventLog) {
-        self.setting = setting; self.courier = courier; self.directory = directory
+        self.setting = setting; self.role = role; self.courier = courier; self.directory = directory
         self.mail = mail; self.options = options; self.log = log
     }
 
@@ -119,15 +106,25 @@ public final class GuestLink: Sendable {
     }
 
     /// Waits until the relay's backlog for us has been handled (`queue-empty` seen and every
-    /// opened message consumed), at most `options.backlogWait`.
+    /// opened message consumed), at most `options.backlogWait`; not at all once the relay
+    /// could not be reached or refused us (no backlog can come before the retry).
     public func waitForBacklog() async {
         let deadline = ContinuousClock.now + options.backlogWait
         while ContinuousClock.now < deadline {
             let opened = courier.stats.opened
-            if state.withLock({ $0.backlogDrained && $0.handled >= opened }) { return }
+            if state.withLock({ ($0.backlogDrained && $0.handled >= opened) || $0.link.isDown }) { return }
             try? await Task.sleep(for: .milliseconds(10))
         }
     }
+
+    /// Why the relay will not have us, while it refuses (its certificate, an admission policy).
+    public var refusal: LinkRefusal? {
+        if case .refused(let why, _) = state.withLock({ $0.link }) { return why }
+        return nil
+    }
+
+    /// Whether the link is up (authenticated).
+    public var isConnected: Bool { state.withLock { $0.link.isConnected } }
 
     /// The link in words: "connected to ws://…", "waiting (retry in 2 s)", ...
     public var linkDescription: String {
@@ -136,7 +133,9 @@ public final class GuestLink: Sendable {
         switch ls {
         case .connected: return "connected to \(relay)" + (drained ? ", mail backlog read" : "")
         case .connecting, .authenticating: return "connecting to \(relay)"
-        case .waiting(let retry): return "cannot reach \(relay) (retry in \(retry))"
+        case .waiting(let retry):
+            let ms = retry.components.seconds * 1000 + retry.components.attoseconds / 1_000_000_000_000_000
+            return "cannot reach \(relay) (retry in \(ms < 1000 ? "\(ms) ms" : "\(ms / 1000) s"))"
         case .refused(let why, _): return "refused by \(relay): \(why)"
         case .relayRestarting: return "\(relay) is restarting"
         case .stopped: return "not connected (\(relay))"
@@ -150,5 +149,15 @@ public final class GuestLink: Sendable {
     public func stop() {
         courier.stop()
         for t in tasks.withLock({ $0 }) { t.cancel() }
+    }
+}
+
+extension LinkState {
+    /// The relay could not be reached or refused us: nothing comes from it until a retry.
+    var isDown: Bool {
+        switch self {
+        case .waiting, .refused: return true
+        default: return false
+        }
     }
 }

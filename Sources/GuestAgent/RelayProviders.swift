@@ -3,8 +3,9 @@ import RelayRouting
 import Routing
 import Synchronization
 
-/// The `RelayProviderMaker` a guest is built with: empty until a `GuestLink` opens, then
-/// RelayRouting's `HomebaseProviderFactory` over that link's Courier. Empty, it fails at once
+/// The `RelayProviderMaker` a guest is built with: empty until `GuestLinks` open, then
+/// RelayRouting's `HomebaseProviderFactory` over their Couriers (a joined Homebase's requests
+/// over the link to its own relay). Empty, it fails at once
 /// (`UnlinkedRelayProviders`) so the runner answers on-device.
 public final class RelayProviderSlot: RelayProviderMaker {
     private let factory = Mutex<HomebaseProviderFactory?>(nil)

@@ -44,8 +44,13 @@ extension Invocation {
 
     /// Like `withContext`, with the relay link open for the body's duration when a relay is
     /// configured (`guest relay set`): the mail backlog is read first (at most `--relay-wait`),
-    /// so a fresh advert is on file before anything is routed.
+    /// so a fresh advert is on file before anything is routed. The body gets the account's link.
     func withLinkedContext(_ body: (GuestContext, GuestLink?) async throws -> Int32) async throws -> Int32 {
+        try await withLinks { try await body($0, $1?.account) }
+    }
+
+    /// `withLinkedContext` with every link: the account's relay and each joined Homebase's.
+    func withLinks(_ body: (GuestContext, GuestLinks?) async throws -> Int32) async throws -> Int32 {
         let options = try linkOptions
         let slot = RelayProviderSlot()
         var config = try configuration
@@ -57,23 +62,27 @@ extension Invocation {
         let context = try GuestContext(config)
         let signals = ShutdownSignals.install(context)  // SIGTERM/SIGINT still stop the engine
         defer { signals.forEach { $0.cancel() } }
-        let link: GuestLink?
+        let links: GuestLinks?
         do {
-            link = try GuestLink.open(context, slot: slot, options: options)
+            links = try GuestLinks.open(context, slot: slot, options: options)
         } catch {
             // A broken relay setting must not stop an answer: the router falls back on-device.
             context.log.write("relay: not linked: \(error)")
             Console.err("guest: relay link not opened: \(error)\n")
-            link = nil
+            links = nil
         }
-        await link?.waitForBacklog()
+        for failure in links?.failures ?? [] {
+            context.log.write("relay: not linked: \(failure)")
+            Console.err("guest: relay link not opened: \(failure)\n")
+        }
+        await links?.waitForBacklog()
         do {
-            let status = try await body(context, link)
-            link?.stop()
+            let status = try await body(context, links)
+            links?.stop()
             await context.shutdown()
             return status
         } catch {
-            link?.stop()
+            links?.stop()
             await context.shutdown()
             throw error
         }

@@ -18,7 +18,7 @@ import Testing
         let invite = try w.share(["--models", "tiny", "--rate", "100/min"])
         #expect(invite.hasPrefix("hb-invite-"))
 
-        // The friend's guest has nothing yet: join creates its identity and sets the relay.
+        // The friend's guest has nothing yet: join creates its identity (relay.json stays unset).
         let joined = try w.guest("guest", ["join", invite, "--as", "alice", "--wait", "30s"] + w.linkFlags)
         #expect(joined.status == 0, "\(joined.err)")
         #expect(joined.out.contains("created this device's identity"), "\(joined.out)")

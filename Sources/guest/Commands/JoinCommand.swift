@@ -1,21 +1,27 @@
 import Foundation
 import GuestAgent
+import PeerLink
 import Sealing
 
 /// `guest join INVITE`: use a friend's Homebase (the invite came from `homebase share`).
 enum JoinCommand {
     static let command = Command(
         name: "join", summary: "join another account's Homebase with the invite its owner sent you",
-        usage: "[--as NAME] [--wait TIME] INVITE",
+        usage: "[--as NAME] [--wait TIME] [--pin SHA256] INVITE",
         details: "Checks the invite here (mangled, expired), creates this device's identity if there is none, keeps\n"
             + "the Homebase as invited (an invitation not accepted never routes), sends a sealed join through the\n"
-            + "invite's relay and waits for the answer. Once joined, select one of its models:\n"
+            + "invite's relay and waits for the answer. The invite's relay may differ from this device's own\n"
+            + "(guest relay set): the guest then keeps a link to each. Invites carry no certificate pin: a wss://\n"
+            + "relay is checked against the system roots unless --pin gives its certificate's SHA-256 (a relay that\n"
+            + "is also this device's own uses the pin of guest relay set).\n"
+            + "Once joined, select one of its models:\n"
             + "  guest settings set model.source external\n"
             + "  guest settings set ollama.host HOST-KEY\n"
             + "  guest settings set ollama.model MODEL\n"
             + "If the owner approves joins by hand, the grant arrives later by mail (guest status shows it).",
         flags: [Flag("--as", "NAME", "how your account is shown to the owner (default: this device's name)"),
-                Flag("--wait", "TIME", "longest wait for the answer: 250ms, 10s, 2m (default 20s)")]
+                Flag("--wait", "TIME", "longest wait for the answer: 250ms, 10s, 2m (default 20s)"),
+                Flag("--pin", "SHA256", "the invite's relay certificate's SHA-256 (64 hex digits), kept with this Homebase")]
             + Flag.relayLink,
         run: run)
 
@@ -28,15 +34,17 @@ enum JoinCommand {
         }
         let nameFlag = inv.arguments.value("--as")
         if let n = nameFlag, !(1...64).contains(n.utf8.count) { throw inv.usageError("--as takes 1 to 64 bytes") }
+        let pin = inv.arguments.value("--pin")
+        if let pin { do { _ = try PeerLink.Trust.pinned(hex: pin) } catch { throw inv.usageError("--pin: \(error)") } }
         let checked = try GuestJoin.check(inv.positionals[0], nowMs: Int64(Date().timeIntervalSince1970 * 1000))
         let host = checked.host
-        let (identity, created) = try await prepared(inv, checked)
+        let (identity, created) = try await prepared(inv, checked, pin: pin)
         if created { Console.out("created this device's identity \(identity.signingKey.publicKey.hex)\n") }
         Console.out("joining Homebase \"\(host.name)\" \(host.signingKey.hex) via \(checked.invite.relayURL)\n")
-        return try await inv.withLinkedContext { context, link in
-            guard let link else { throw GuestError.join("the relay link did not open (see guest.log)") }
+        return try await inv.withLinks { context, links in
+            guard let links else { throw GuestError.join("the relay link did not open (see guest.log)") }
             let answer = try await GuestJoin.send(checked, identity: identity, accountName: nameFlag ?? identity.record.name,
-                                                  link: link, context: context, wait: wait)
+                                                  links: links, context: context, wait: wait)
             switch answer {
             case .joined(let models):
                 let offered = models.isEmpty ? "none of the granted models is served right now" : models.joined(separator: ", ")
@@ -59,10 +67,10 @@ enum JoinCommand {
     }
 
     /// The identity (named after this machine when created) and the host on file as invited.
-    static func prepared(_ inv: Invocation, _ checked: GuestJoin.Checked) async throws -> (DeviceIdentity, Bool) {
+    static func prepared(_ inv: Invocation, _ checked: GuestJoin.Checked, pin: String?) async throws -> (DeviceIdentity, Bool) {
         try await withoutEngine(inv) { context in
             let host = String(ProcessInfo.processInfo.hostName.prefix(32))
-            return try GuestJoin.prepare(checked, context: context, name: host.isEmpty ? "guest" : host)
+            return try GuestJoin.prepare(checked, context: context, name: host.isEmpty ? "guest" : host, pin: pin)
         }
     }
 

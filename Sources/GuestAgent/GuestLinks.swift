@@ -1,0 +1,136 @@
+import Courier
+import Foundation
+import PeerLink
+import RelayRouting
+import Routing
+import Sealing
+import Signing
+
+/// Every relay link of one command: the account's (`relay.json`) and one per other relay a
+/// joined Homebase lives on (its invite named it; invited or joined, not revoked). All feed the
+/// same `GuestMail`, their backlogs are awaited together, and the installed factory sends each
+/// joined Homebase's requests over the courier of its own relay. A relay that is down costs no
+/// more than the existing waits: its requests fail at once (`unreachable`), the router falls back.
+///
+///     let links = try GuestLinks.open(context, slot: slot)   // nil: no relay at all
+///     await links?.waitForBacklog()
+///     ...
+///     links?.stop()
+public final class GuestLinks: Sendable {
+    /// The link to the account's relay (`relay.json`), nil when none is set.
+    public let account: GuestLink?
+    /// Links to the relays of joined Homebases that are not the account's, one per relay.
+    public let joined: [GuestLink]
+    /// Why a link could not be made (a malformed setting): for stderr, never fatal.
+    public let failures: [String]
+    let hosts: [String: [String]]
+
+    init(account: GuestLink?, joined: [GuestLink], failures: [String], hosts: [String: [String]]) {
+        self.account = account; self.joined = joined; self.failures = failures; self.hosts = hosts
+    }
+
+    public var all: [GuestLink] { (account.map { [$0] } ?? []) + joined }
+
+    /// Opens (and starts) every link this device has a reason for, and installs the relay-routed
+    /// providers in `slot`. Nil when there is no relay at all or no device identity.
+    public static func open(_ context: GuestContext, slot: RelayProviderSlot,
+                            options: GuestLink.Options = GuestLink.Options()) throws -> GuestLinks? {
+        let paths = context.paths, log = context.log
+        var failures: [String] = []
+        var accountSetting: RelayFile.Setting?
+        do { accountSetting = try RelayFile(path: paths.relaySetting).read() } catch {
+            failures.append("\(error)")  // the joined Homebases' relays still link
+        }
+        let relays = JoinedRelay.all(context).filter { r in !(accountSetting.map { GuestJoin.sameRelay($0.url, r.url) } ?? false) }
+        guard accountSetting != nil || !relays.isEmpty else { return failures.isEmpty ? nil : GuestLinks(failures) }
+        guard FileManager.default.fileExists(atPath: paths.identity + "/" + DeviceIdentity.signingKeyFile) else {
+            log.write("relay: no device identity (guest init): not connecting")
+            return nil
+        }
+        let identity = try DeviceIdentity.load(from: paths.identity)
+        let roster = AccountKeyFile(path: paths.accountKey).read().flatMap { RosterFile(path: paths.roster).read(account: $0) }
+        let directory = GuestDirectory(me: identity.signingKey.publicKey, bootstrap: accountSetting?.homebaseRecord,
+                                       roster: roster?.records ?? [])
+        let peers = JoinedDirectory(account: directory, joined: JoinedHostFiles(paths: paths).all())
+        var mail = GuestMail(paths: paths, directory: directory, database: context.routingDatabase)
+        let models = context.modelStore
+        mail.localModelChoice = { LocalModelChoice.apply($0, store: models, log: log) }
+        func make(_ setting: RelayFile.Setting, _ role: GuestLink.Role) -> GuestLink? {
+            do {
+                return try GuestLink.make(setting: setting, role: role, identity: identity, directory: directory,
+                                          peers: peers, mail: mail, options: options, log: log)
+            } catch {
+                failures.append("\(setting.url): \(error)")
+                return nil
+            }
+        }
+        let account = accountSetting.flatMap { make($0, .account) }
+        let joined = relays.compactMap { make(RelayFile.Setting(url: $0.url, pin: $0.pin), .joined) }
+        let links = GuestLinks(account: account, joined: joined, failures: failures,
+                               hosts: Dictionary(relays.map { (relayKey($0.url), $0.hosts) }, uniquingKeysWith: { a, _ in a }))
+        guard let fallback = links.all.first?.courier else { return links }
+        // Each joined Homebase over its relay's courier; the account's relay is the default.
+        let byRelay = Dictionary(links.all.map { (relayKey($0.setting.url), $0.courier) }, uniquingKeysWith: { a, _ in a })
+        slot.install(HomebaseProviderFactory(courier: fallback, directory: peers,
+                                             joinedCourier: { byRelay[relayKey($0.relayURL)] },
+                                             limits: options.watchdog, log: { log.write("homebase: \($0)") }))
+        for link in links.all { link.start() }
+        return links
+    }
+
+    convenience init(_ failures: [String]) { self.init(account: nil, joined: [], failures: failures, hosts: [:]) }
+
+    /// The link to `url` (the same relay spelled alike or not), nil when none is open.
+    public func link(forRelay url: String) -> GuestLink? {
+        all.first { GuestJoin.sameRelay($0.setting.url, url) }
+    }
+
+    /// Waits for every link's backlog at once: the longest wait is `backlogWait`, not its sum.
+    public func waitForBacklog() async {
+        await withTaskGroup(of: Void.self) { group in
+            for link in all { group.addTask { await link.waitForBacklog() } }
+        }
+    }
+
+    /// One line per link for `guest status`: whose relay, and connected or why not.
+    public var statusLines: [String] {
+        var lines = account.map { ["relay link:    \($0.linkDescription)"] } ?? []
+        for link in joined {
+            let names = hosts[relayKey(link.setting.url)] ?? []
+            lines.append("joined relay:  \(link.linkDescription) (for \(names.joined(separator: ", ")))")
+        }
+        return lines
+    }
+
+    /// Stops every link. Final.
+    public func stop() { for link in all { link.stop() } }
+}
+
+/// A relay a joined Homebase (invited or joined, not revoked) lives on, with the pin given at
+/// `guest join --pin` (nil: the system roots) and the Homebases there, by name.
+struct JoinedRelay: Equatable {
+    var url: String
+    var pin: String?
+    var hosts: [String]
+
+    static func all(_ context: GuestContext) -> [JoinedRelay] {
+        let files = JoinedHostFiles(paths: context.paths)
+        let names = Dictionary(files.all().map { ($0.signingKey, $0.name) }, uniquingKeysWith: { a, _ in a })
+        var relays: [JoinedRelay] = []
+        let records = ((try? context.joined.all()) ?? []).filter { $0.state != .revoked }
+        for record in records.sorted(by: { $0.relayURL < $1.relayURL }) {
+            let name = "\"\(names[record.hostKey] ?? "?")\" \(record.hostKey.hex.prefix(8))…"
+            let pin = files.pin(record.hostKey)
+            if let i = relays.firstIndex(where: { GuestJoin.sameRelay($0.url, record.relayURL) }) {
+                relays[i].hosts.append(name)
+                relays[i].pin = relays[i].pin ?? pin
+            } else {
+                relays.append(JoinedRelay(url: record.relayURL, pin: pin, hosts: [name]))
+            }
+        }
+        return relays
+    }
+}
+
+/// A relay URL as one key however it is spelled (`ws://h:80/` and `ws://h` alike).
+func relayKey(_ url: String) -> String { (try? RelayURL(parsing: url))?.description ?? url }
