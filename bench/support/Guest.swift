@@ -37,7 +37,7 @@ public final class BenchGuest: Sendable {
         var options = GuestLink.Options()
         options.watchdog = watchdog
         options.backlogWait = .seconds(10)
-        guard let link = try GuestLink.open(context, slot: slot, options: options) else {
+        guard let link = try GuestLinks.open(context, slot: slot, options: options)?.account else {
             throw BenchError("the guest has no relay link (relay set did not take)")
         }
         self.link = link
