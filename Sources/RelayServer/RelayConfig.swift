@@ -34,9 +34,11 @@ public struct RelayConfig: Sendable, Equatable {
     /// Largest relay frame accepted (header + body); at most the protocol's `Limits.maxFrame`.
     public var maxFrameSize = Limits.maxFrame
     /// Per device key: frames per second (token bucket refill); beyond it: `error rate-limited`.
-    public var rate = 500.0
+    /// A Homebase streaming an answer sends about 50 chunk frames/s (20 ms batching), so the
+    /// default leaves room for 40 answers at once; at 500 a 16-slot engine got its link closed.
+    public var rate = 2_000.0
     /// Per device key: frames that may arrive at once (token bucket size).
-    public var burst = 1_000.0
+    public var burst = 4_000.0
     /// Data frames held per connection for a slow receiver; beyond it live frames are dropped.
     public var sendQueueFrames = 256
     /// Data bytes held per connection for a slow receiver; beyond it live frames are dropped.
