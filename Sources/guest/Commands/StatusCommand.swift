@@ -13,7 +13,7 @@ enum StatusCommand {
     static func run(_ inv: Invocation) async throws -> Int32 {
         guard inv.positionals.isEmpty else { throw inv.usageError("unexpected argument \(inv.positionals[0])") }
         return try await inv.withLinkedContext { context, link in
-            let s = GuestStatus.gather(context)
+            let s = GuestStatus.gather(context, link: link)
             if inv.arguments.has("--json") {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -30,10 +30,8 @@ enum StatusCommand {
             Console.out("local runtime: \(s.localEndpoint ?? "none")\n")
             Console.out("keys:          \(s.keys.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))\n")
             if let f = s.lastFallback { Console.out("last fallback: \(f)\n") }
-            if inv.arguments.has("--explain") {
-                Console.out(RelayStatus.lines(context, link))
-                Console.out("\n\(s.explanation)\n")
-            }
+            Console.out(s.relay.lines)
+            if inv.arguments.has("--explain") { Console.out("\n\(s.explanation)\n") }
             return 0
         }
     }
