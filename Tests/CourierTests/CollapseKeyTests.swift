@@ -39,11 +39,13 @@ import Wire
         let ia = try identity("host"), ib = try identity("laptop")
         let a = try Device(ia, knows: [ib.record], relay: relay, loop: loop)
         try await a.start()
-        let key = a.courier.collapseKey("advert", to: ib.record.signingKey)
         let old = AppMessage.modelChoice(.init(modelID: "old", vision: false, sequence: 1, originDevice: .zero))
         let new = AppMessage.modelChoice(.init(modelID: "new", vision: false, sequence: 2, originDevice: .zero))
-        #expect(try await a.courier.sendMail(old, to: ib.record, ttl: .seconds(60), collapseKey: key) == .stored)
-        #expect(try await a.courier.sendMail(new, to: ib.record, ttl: .seconds(60), collapseKey: key) == .stored)
+        // Each send derives its key afresh, as the agents do.
+        for m in [old, new] {
+            let key = a.courier.collapseKey("model-choice ollama", to: ib.record.signingKey)
+            #expect(try await a.courier.sendMail(m, to: ib.record, ttl: .seconds(60), collapseKey: key) == .stored)
+        }
         let b = try Device(ib, knows: [ia.record], relay: relay, loop: loop)
         try await b.start()
         try await eventually("B drained its mailbox") { b.events.contains(.queueEmpty) && !b.deliveries.isEmpty }
