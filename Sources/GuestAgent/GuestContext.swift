@@ -100,11 +100,18 @@ public final class GuestContext: Sendable {
     public func shutdown() async { await supervisor.stop() }
 
     /// The store's load check: the shared engine loads the files and answers `/health`.
-    /// An engine that exits on them means the model can never run here (`unsupported`).
-    static func loadCheck(_ candidate: LoadCandidate, _ supervisor: LlamaServerSupervisor) async throws {
+    /// An engine that exits on them means the model can never run here (`unsupported`), but
+    /// only when the engine itself runs (`--version`): a broken engine is `engineBroken`, which
+    /// leaves the model `failed` (pull it again once the engine is fixed).
+    static func loadCheck(_ candidate: LoadCandidate, _ supervisor: LlamaServerSupervisor,
+                          engineCheck: EngineCheck = EngineCheck()) async throws {
         do {
             _ = try await supervisor.endpoint(for: GGUFTarget(path: candidate.modelPath, alias: candidate.id))
         } catch GuestError.engineExited(let how) {
+            let binary = (try? supervisor.configuration.locator.locate()) ?? "llama-server"
+            if let problem = await engineCheck.problem(binary: binary) {
+                throw GuestError.engineBroken(path: binary, detail: problem)
+            }
             throw ModelStoreError.unsupported(model: candidate.id, detail: "llama-server could not load it (\(how))")
         }
     }

@@ -12,6 +12,8 @@ public enum GuestError: Error, Equatable, Sendable, CustomStringConvertible {
     case spawnFailed(binary: String, errno: Int32)
     /// `llama-server` exited before it answered `/health` with 200.
     case engineExited(how: String)
+    /// The engine binary does not run at all (`--version` fails): no model is to blame.
+    case engineBroken(path: String, detail: String)
     /// `/health` did not answer 200 within the deadline.
     case engineNotHealthy(deadlineMs: Int64)
     /// The supervisor was stopped (the guest is shutting down).
@@ -35,6 +37,8 @@ public enum GuestError: Error, Equatable, Sendable, CustomStringConvertible {
         case .modelFileMissing(let path): "model file \(path) does not exist"
         case let .spawnFailed(binary, errno): "could not start \(binary) (errno \(errno))"
         case .engineExited(let how): "llama-server exited before it was ready (\(how)): see its log"
+        case let .engineBroken(path, detail):
+            "the engine at \(path) does not run: \(detail) (reinstall it: scripts/engine/install.sh, or set llama_server in the config)"
         case .engineNotHealthy(let ms): "llama-server did not become healthy within \(ms) ms"
         case .stopped: "the on-device engine was stopped"
         case .noFreePort(let errno): "no free loopback port (errno \(errno))"

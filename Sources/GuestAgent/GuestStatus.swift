@@ -22,11 +22,14 @@ public struct GuestStatus: Sendable, Equatable, Codable {
     public var localEndpoint: String?
     /// The last fallback line of `guest.log`.
     public var lastFallback: String?
+    /// The relay link, the own Homebase's key and last advert.
+    public var relay: RelayStatus
 
     /// True when the next answer would be the floor notice.
     public var isFloor: Bool { brain == "none" }
 
-    public static func gather(_ context: GuestContext) -> GuestStatus {
+    /// `link`: the command's open relay link, nil when none was opened.
+    public static func gather(_ context: GuestContext, links: GuestLinks? = nil) -> GuestStatus {
         let decision = context.router.resolve()
         let resolution = context.factory.resolver.resolve(decision.localModel)
         let onDeviceBrain: String
@@ -47,7 +50,7 @@ public struct GuestStatus: Sendable, Equatable, Codable {
             host: settings[.ollamaHost] ?? "own", keys: keys, localModel: local,
             llamaServer: try? context.factory.supervisor.configuration.locator.locate(),
             localEndpoint: ((try? context.runtime.verifiedEndpoint()) ?? nil)?.url,
-            lastFallback: context.log.lastLine(containing: "fallback:"))
+            lastFallback: context.log.lastLine(containing: "fallback:"), relay: .gather(context, links))
     }
 
     /// A short paragraph for a newcomer (`status --explain`).

@@ -23,8 +23,9 @@ extension GuestLink {
         let homebase = HomebaseKeyFile(path: context.paths.homebaseKey).read() ?? setting.homebaseRecord?.signingKey
         var stored = 0
         for sibling in directory.siblings where sibling.signingKey != homebase {
+            let key = courier.collapseKey(kind.collapseKind, to: sibling.signingKey)
             do {
-                if try await courier.sendMail(.modelChoice(choice), to: sibling, ttl: ttl, collapseKey: kind.collapseKey) == .stored {
+                if try await courier.sendMail(.modelChoice(choice), to: sibling, ttl: ttl, collapseKey: key) == .stored {
                     stored += 1
                 }
             } catch {

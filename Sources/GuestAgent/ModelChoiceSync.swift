@@ -34,8 +34,9 @@ public struct ModelChoiceSync: Sendable {
             }
         }
 
-        /// Opaque collapse key: a newer choice of a kind replaces the older one in a mailbox.
-        var collapseKey: [UInt8] { Array("mc1".utf8) + [UInt8(Kind.allCases.firstIndex(of: self)!)] }
+        /// The kind under which a newer choice replaces the older one in a mailbox (the relay sees
+        /// only `Courier.collapseKey` of it, never this).
+        var collapseKind: String { "model-choice " + rawValue }
     }
 
     public let database: Database

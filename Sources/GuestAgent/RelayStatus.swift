@@ -1,34 +1,79 @@
 import Foundation
+import PeerLink
 import Routing
+import Sealing
 
-/// The relay part of `guest status`: one line per link (`links`), and with `--explain` the own
-/// Homebase's last advert (host, age, models). Keys appear as their public hex prefix only.
-public enum RelayStatus {
-    /// One line per relay link: the account's, then each joined Homebase's relay.
-    public static func linkLines(_ context: GuestContext, _ links: GuestLinks?) -> String {
-        var s = ""
+/// The relay part of `guest status`: the link, the last mail handled, the own Homebase's key and
+/// its last advert. One value feeds both `--json` (under `relay`) and the `--explain` lines, so
+/// the two say the same things. Public keys only; the text shows their hex prefix.
+public struct RelayStatus: Sendable, Equatable, Codable {
+    /// The relay URL of `relay.json`; nil when no relay is configured.
+    public var url: String?
+    /// `none` (no relay configured), `not-opened` (no device identity), `connected`,
+    /// `connecting`, `waiting`, `refused`, `restarting`, `stopped`.
+    public var linkState: String
+    /// The link in words, as the text shows it.
+    public var link: String
+    /// The last mail handled, in words (never content); nil when none this run.
+    public var lastMail: String?
+    /// The own Homebase's device key (hex): `homebase.key`, else the record in `relay.json`.
+    public var homebaseKey: String?
+    /// The own Homebase's last advert: age in seconds at this status, host key, sequence, models.
+    public var advertAgeSeconds: Int64?
+    public var advertHost: String?
+    public var advertSequence: UInt64?
+    public var advertModels: [String]?
+    /// One line per link to a joined Homebase's relay (not the account's): whose, and its state.
+    public var joinedLinks: [String] = []
+
+    public static func gather(_ context: GuestContext, _ links: GuestLinks?) -> RelayStatus {
+        let link = links?.account
         let setting = try? RelayFile(path: context.paths.relaySetting).read()
-        if links?.account == nil {
-            s += setting == nil ? "relay link:    none configured (guest relay set URL --homebase RECORD)\n"
-                : "relay link:    not opened (no device identity? run guest init)\n"
+        var s = RelayStatus(url: setting?.url, linkState: "none",
+                            link: "none configured (guest relay set URL --homebase RECORD)")
+        if let link {
+            s.linkState = Self.name(link.courier.link.state)
+            s.link = link.linkDescription
+        } else if setting != nil {
+            s.linkState = "not-opened"
+            s.link = "not opened (no device identity? run guest init)"
         }
-        for line in links?.statusLines ?? [] { s += line + "\n" }
+        s.lastMail = links?.all.compactMap(\.lastMail).last
+        s.joinedLinks = links?.statusLines.filter { $0.hasPrefix("joined relay:") } ?? []
+        s.homebaseKey = (HomebaseKeyFile(path: context.paths.homebaseKey).read() ?? setting?.homebaseRecord?.signingKey)?.hex
+        let advert = (try? AccountAdverts(account: context.account, database: context.routingDatabase).latestOwnAdvert()) ?? nil
+        if let advert {
+            s.advertAgeSeconds = max(0, SystemWallClock().nowMs() - advert.receiptMs) / 1000
+            s.advertHost = HexBytes.encode(advert.advert.hostKey.bytes)
+            s.advertSequence = advert.advert.sequence
+            s.advertModels = advert.modelTags
+        }
         return s
     }
 
-    /// The own Homebase's last advert and the last mail handled (`status --explain`).
-    public static func lines(_ context: GuestContext, _ links: GuestLinks?) -> String {
-        var s = ""
-        let advert = (try? AccountAdverts(account: context.account, database: context.routingDatabase).latestOwnAdvert()) ?? nil
-        if let advert {
-            let age = max(0, SystemWallClock().nowMs() - advert.receiptMs) / 1000
-            let host = String(HexBytes.encode(advert.advert.hostKey.bytes).prefix(16)) + "…"
-            s += "last advert:   \(age) s old, from Homebase \(host) (sequence \(advert.advert.sequence)), "
-                + "models: \(advert.modelTags.joined(separator: ", "))\n"
+    static func name(_ state: LinkState) -> String {
+        switch state {
+        case .connected: "connected"
+        case .connecting, .authenticating: "connecting"
+        case .waiting: "waiting"
+        case .refused: "refused"
+        case .relayRestarting: "restarting"
+        case .stopped: "stopped"
+        }
+    }
+
+    /// The lines `guest status` prints.
+    public var lines: String {
+        var s = "relay link:    \(link)\n"
+        for line in joinedLinks { s += line + "\n" }
+        if let homebaseKey { s += "homebase key:  \(homebaseKey.prefix(16))…\n" }
+        if let age = advertAgeSeconds, let host = advertHost, let sequence = advertSequence {
+            s += "last advert:   \(age) s old, from Homebase \(host.prefix(16))… (sequence \(sequence)), "
+                + "models: \((advertModels ?? []).joined(separator: ", "))\n"
         } else {
             s += "last advert:   none received from the own Homebase\n"
         }
-        if let mail = links?.all.compactMap(\.lastMail).last { s += "last mail:     \(mail)\n" }
+        if let lastMail { s += "last mail:     \(lastMail)\n" }
         return s
     }
 }

@@ -8,10 +8,11 @@ struct AdvertSigner: Sendable {
     let identity: DeviceIdentity
     let store: HostStore
 
-    /// Collapse keys of the mail this host sends: the relay keeps only the newest stored frame
-    /// per (sender, recipient, key), so adverts and rosters never pile up for an offline device.
-    static let advertCollapseKey = Array("advert".utf8)
-    static let rosterCollapseKey = Array("roster".utf8)
+    /// Kinds of the mail this host sends with a collapse key (`Courier.collapseKey` makes the key
+    /// opaque): the relay keeps only the newest stored frame per (sender, recipient, key), so
+    /// adverts and rosters never pile up for an offline device.
+    static let advertKind = "advert"
+    static let rosterKind = "roster"
 
     func next(models: [AppMessage.ModelInfo], nowMs: Int64) throws(HomebaseError) -> AppMessage.Advert {
         let sequence = try store.nextAdvertSequence(nowMs: nowMs, modelCount: models.count)

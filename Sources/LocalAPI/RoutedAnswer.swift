@@ -32,5 +32,5 @@ public protocol AnswerReporting: ChatProvider {
 /// Picks the brain for a request: called once per request, never cached.
 public typealias AnswerRouter = @Sendable (ChatRequest) async -> RoutedAnswer
 
-/// The model names `GET /v1/models` and `GET /api/tags` list.
-public typealias ModelLister = @Sendable () async -> [String]
+/// The models `GET /v1/models` and `GET /api/tags` list.
+public typealias ModelLister = @Sendable () async -> [ListedModel]

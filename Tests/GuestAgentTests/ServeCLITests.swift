@@ -31,7 +31,12 @@ import Testing
         let stream = try #require(o["openai_stream"] as? [String: Any])
         #expect((stream["chunks"] as? Int ?? 0) > 2, "streamed as several chunks")
         #expect((o["ollama_stream"] as? [String: Any])?["parts"] as? Int ?? 0 > 2)
-        #expect(o["openai_models"] as? [String] == ["default"])
+        // What the router can serve: `default` and the on-device model, each with its brain.
+        #expect(o["openai_models"] as? [String] == ["default", "tiny-seed0"], "\(o)")
+        #expect(o["ollama_tags"] as? [String] == ["default", "tiny-seed0"], "\(o)")
+        for key in ["openai_model_brains", "ollama_tag_brains"] {
+            #expect(o[key] as? [String: String] == ["default": "on-device", "tiny-seed0": "on-device"], "\(key): \(o)")
+        }
 
         // SIGTERM ends serve and its llama-server with it.
         let engines = childPIDs(of: serving.process.processIdentifier)

@@ -96,6 +96,29 @@ import Testing
         #expect(homebase["brain"] == "homebase")
         #expect(homebase["route_reason"]?.contains("Ollama model tiny on own Homebase") == true, "\(homebase)")
         #expect(homebase["fell_back_from"] == nil)
-        #expect(o["openai_models"] as? [String] == ["default", "tiny"])
+        // The own Homebase's advert models and the on-device model, each with its brain.
+        let listed = ["default", "tiny", "tiny-seed0"]
+        #expect(o["openai_models"] as? [String] == listed, "\(o)")
+        #expect(o["ollama_tags"] as? [String] == listed, "\(o)")
+        let brains = ["default": "homebase", "tiny": "homebase", "tiny-seed0": "on-device"]
+        for key in ["openai_model_brains", "ollama_tag_brains"] { #expect(o[key] as? [String: String] == brains, "\(key): \(o)") }
+
+        // A local runtime serving `tiny` too: the list names `tiny` once (the own Homebase's, the
+        // first source), and `default` now goes to the runtime (the router's shape 2).
+        try waitUntil(120, "guest runtime add to pass its probe") {
+            try g.run("runtime", "add", "http://127.0.0.1:\(enginePort)").status == 0
+        }
+        let models = try getJSON("http://\(serving.hostPort)/v1/models")
+        let entries = try #require(models["data"] as? [[String: Any]], "\(models)")
+        #expect(entries.compactMap { $0["id"] as? String } == listed, "\(models)")
+        #expect(entries.first?["homebase_brain"] as? String == "local-endpoint", "\(models)")
+        #expect(entries.first { $0["id"] as? String == "tiny" }?["homebase_brain"] as? String == "homebase")
+    }
+
+    /// GET `url` with Python's urllib (the venv's interpreter): the JSON object it answered.
+    func getJSON(_ url: String) throws -> [String: Any] {
+        let code = "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=30).read().decode())"
+        let out = try run(try venvPython(), ["-c", code, url]).out
+        return try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any], "\(out)")
     }
 }

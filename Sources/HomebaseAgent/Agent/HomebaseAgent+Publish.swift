@@ -92,7 +92,7 @@ extension HomebaseAgent {
                 guard let narrowed = try? signer.narrowed(advert, to: g.models) else { continue }
                 message = .advert(narrowed)
             }
-            mail.send(message, to: device, ttl: ttl, collapseKey: AdvertSigner.advertCollapseKey)
+            mail.send(message, to: device, ttl: ttl, collapseKey: courier.collapseKey(AdvertSigner.advertKind, to: device.signingKey))
         }
         log("advert \(advert.sequence): \(advert.models.count) model(s) to \(recipients.count) device(s)")
     }
@@ -108,7 +108,7 @@ extension HomebaseAgent {
         }
         let ttl = configuration.rosterTTL
         for device in siblings + removed {
-            mail.send(.roster(roster), to: device, ttl: ttl, collapseKey: AdvertSigner.rosterCollapseKey)
+            mail.send(.roster(roster), to: device, ttl: ttl, collapseKey: courier.collapseKey(AdvertSigner.rosterKind, to: device.signingKey))
         }
         log("roster \(roster.version) to \(siblings.count) sibling(s)" + (removed.isEmpty ? "" : " and \(removed.count) removed device(s)"))
     }

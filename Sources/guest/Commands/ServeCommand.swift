@@ -24,11 +24,10 @@ enum ServeCommandLine {
         let config = try configuration(inv)
         return try await inv.withLinkedContext { context, _ in
             let runner = context.runner
-            let router = context.router
             return await ServeCommand.run(
                 configuration: config, output: { Console.out($0) },
                 router: { _ in RoutedAnswer(provider: RunnerBrain(runner: runner)) },
-                models: { Array(Set([router.provider(model: nil).decision.model ?? "default", "default"])).sorted() })
+                models: { ServableModels.list(context).map { ListedModel(name: $0.name, brain: $0.brain) } })
         }
     }
 

@@ -13,7 +13,7 @@ enum StatusCommand {
     static func run(_ inv: Invocation) async throws -> Int32 {
         guard inv.positionals.isEmpty else { throw inv.usageError("unexpected argument \(inv.positionals[0])") }
         return try await inv.withLinks { context, links in
-            let s = GuestStatus.gather(context)
+            let s = GuestStatus.gather(context, links: links)
             if inv.arguments.has("--json") {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -27,14 +27,11 @@ enum StatusCommand {
             Console.out("llama-server:  \(s.llamaServer ?? "not found (scripts/engine/install.sh)")\n")
             Console.out("own advert:    \(s.ownAdvertAgeSeconds.map { "\($0) s old" } ?? "none received")\n")
             Console.out("host:          \(s.host)\n")
-            Console.out(RelayStatus.linkLines(context, links))
             Console.out("local runtime: \(s.localEndpoint ?? "none")\n")
             Console.out("keys:          \(s.keys.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))\n")
             if let f = s.lastFallback { Console.out("last fallback: \(f)\n") }
-            if inv.arguments.has("--explain") {
-                Console.out(RelayStatus.lines(context, links))
-                Console.out("\n\(s.explanation)\n")
-            }
+            Console.out(s.relay.lines)
+            if inv.arguments.has("--explain") { Console.out("\n\(s.explanation)\n") }
             return 0
         }
     }

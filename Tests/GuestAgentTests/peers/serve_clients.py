@@ -8,6 +8,7 @@ usage: serve_clients.py HOST:PORT MAX_TOKENS
 """
 import json
 import sys
+import urllib.request
 
 import ollama
 from openai import OpenAI
@@ -34,7 +35,9 @@ with oa.chat.completions.with_streaming_response.create(model="default", message
     out["openai_stream"] = {"content": text, "chunks": chunks, "finish_reason": finish,
                             "header": resp.headers.get("x-homebase-brain"), "homebase": homebase}
 
-out["openai_models"] = [m.id for m in oa.models.list()]
+listed = oa.models.list().data
+out["openai_models"] = [m.id for m in listed]
+out["openai_model_brains"] = {m.id: (m.model_extra or {}).get("homebase_brain") for m in listed}
 
 # The ollama library drops fields it does not know (the final `homebase` object): the brain is
 # read from the response header, through the httpx hook the client accepts.
@@ -51,4 +54,7 @@ for part in ol.chat(model="default", messages=messages, stream=True, options={"n
     last = part
 out["ollama_stream"] = {"content": text, "parts": parts, "done": last.done, "header": seen.get("header")}
 out["ollama_tags"] = [m.model for m in ol.list().models]
+# The brain of each tag: the library drops the extra field, so read the same list raw.
+with urllib.request.urlopen(f"http://{hostport}/api/tags", timeout=30) as resp:
+    out["ollama_tag_brains"] = {m["name"]: m.get("homebase_brain") for m in json.load(resp)["models"]}
 print(json.dumps(out))

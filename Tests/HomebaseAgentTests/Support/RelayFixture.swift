@@ -8,13 +8,16 @@ import Transport
 final class RelayFixture: @unchecked Sendable {
     let loop: EventLoop
     let relay: Relay
+    /// The relay's data directory (its mailbox database lives there).
+    let dataDir: String
     var url: String { "ws://127.0.0.1:\(relay.port)/v1/connect" }
 
     init() throws {
         var c = RelayConfig()
         c.listenHost = "127.0.0.1"
         c.listenPort = 0
-        c.dataDir = try temporaryDirectory("relay")
+        dataDir = try temporaryDirectory("relay")
+        c.dataDir = dataDir
         c.handshakeTimeout = .seconds(5)
         c.headerTimeout = .seconds(5)
         c.closeTimeout = .milliseconds(200)

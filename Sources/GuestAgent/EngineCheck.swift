@@ -1,0 +1,32 @@
+import Foundation
+import Glibc
+
+/// Whether the engine binary runs at all: `llama-server --version` exits 0. Asked before a
+/// model is blamed for an engine that exited on it: a broken binary (missing library, wrong
+/// architecture) would otherwise mark every model `unsupported`, for good.
+struct EngineCheck: Sendable {
+    /// Longest wait for `--version` (it answers at once when the binary runs).
+    var timeout: Duration = .seconds(10)
+    var poll: Duration = .milliseconds(10)
+
+    /// nil when `binary --version` exits 0; else why not, with the last line it printed.
+    func problem(binary: String) async -> String? {
+        let out = NSTemporaryDirectory() + "homebase-engine-check-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        defer { unlink(out) }
+        let child: ChildProcess
+        do { child = try ChildProcess.spawn(binary, ["--version"], logPath: out) } catch { return "\(error)" }
+        let start = ContinuousClock.now
+        while child.isRunning, ContinuousClock.now - start < timeout {
+            try? await Task.sleep(for: poll)
+        }
+        if child.isRunning {
+            await child.terminate(grace: .milliseconds(200))
+            return "no answer to --version within \(timeout)"
+        }
+        let status = child.exitStatus() ?? 0
+        if status == 0 { return nil }
+        let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        let last = text.split(whereSeparator: \.isNewline).last.map { String($0.prefix(200)) }
+        return "--version: " + ChildProcess.describe(status) + (last.map { ": \($0)" } ?? "")
+    }
+}

@@ -1,0 +1,32 @@
+import Inference
+import Routing
+
+/// What `guest serve` lists at `GET /v1/models` and `/api/tags`: every model a brain this
+/// guest can reach right now would answer with, and that brain. `default` (whatever the router
+/// picks) comes first; a name two brains offer is listed once, for the first of: the own
+/// Homebase (advert within the freshness window), joined Homebases (joined, heard from within
+/// their window), the verified local runtime, the on-device model.
+public enum ServableModels {
+    public struct Entry: Sendable, Equatable {
+        public var name: String
+        public var brain: BrainKind
+    }
+
+    public static func list(_ context: GuestContext) -> [Entry] {
+        let limits = context.configuration.freshness
+        let now = SystemWallClock().nowMs()
+        var out = [Entry(name: "default", brain: context.router.provider(model: nil).brain)]
+        func add(_ names: [String], _ brain: BrainKind) {
+            for n in names where !n.isEmpty && !out.contains(where: { $0.name == n }) { out.append(Entry(name: n, brain: brain)) }
+        }
+        let own = (try? AccountAdverts(account: context.account, database: context.routingDatabase).latestOwnAdvert()) ?? nil
+        if let own, now - own.receiptMs < limits.ownAdvertMaxAgeMs { add(own.modelTags, .ownHomebase) }
+        for joined in (try? context.joined.all()) ?? [] where joined.state == .joined {
+            if let heard = joined.lastHeardMs, now - heard < limits.joinedMaxSilenceMs { add(joined.models, .joinedHomebase) }
+        }
+        if let local = (try? context.runtime.verifiedEndpoint()) ?? nil { add(local.models, .localEndpoint) }
+        let decision = context.router.resolve()
+        if case .model(let target) = context.factory.resolver.resolve(decision.localModel) { add([target.alias], .onDevice) }
+        return out
+    }
+}
