@@ -59,7 +59,7 @@ extension HomebaseAgent {
             return
         }
         let sender = d.sender.signingKey
-        if state.withLock({ $0.siblings[sender] == nil }) { refreshGrants() }  // a revoke holds at once
+        if state.withLock({ $0.siblings[sender] == nil }) { refreshGrants(of: sender) }  // a revoke holds at once
         if !r.inline { warmReplica(r.conversationID.bytes, sender: sender) }
         let decision = state.withLock { s in
             Admission.decide(r, from: sender, view: AdmissionView(siblings: Set(s.siblings.keys), grants: s.grants,
