@@ -38,24 +38,11 @@ extension Courier {
 
     private func open(_ bytes: [UInt8], from record: DeviceRecord, frame: Inbound) {
         let now = configuration.now()
-        let opened = inbound.withLock { s -> OpenedMessage? in
-            do {
-                let m = try Envelope.open(bytes, by: identity, from: record, replay: &s.replay, now: now)
-                s.stats.opened += 1
-                return m
-            } catch SealingError.replayed {
-                s.stats.replays += 1
-            } catch {
-                s.stats.openFailed += 1
-            }
-            return nil
+        let opened = counting(\.opened) { s in
+            try Envelope.open(bytes, by: identity, from: record, replay: &s.replay, now: now)
         }
         guard let opened else { link.ack(frame); return }
-        let message: AppMessage
-        do { message = try AppMessage.decode(opened.body) } catch {
-            count(\.malformed, dropping: frame)
-            return
-        }
+        guard let message = decode(opened.body, frame: frame) else { return }
         if case .part(let part) = message {
             collect(part, opened: opened, record: record, frame: frame, nowMs: now)
         } else {
@@ -123,6 +110,32 @@ extension Courier {
     }
 
     /// Counts one event; acks `frame` (a no-op for live) since it is dropped for good.
+    /// Runs one open under the inbound lock and counts its outcome: `counter` when it opened,
+    /// `replays` or `openFailed` when not (nil then; the caller acks the frame).
+    func counting<T>(_ counter: WritableKeyPath<CourierStats, Int>,
+                     _ open: (inout InboundState) throws -> T) -> T? {
+        inbound.withLock { s in
+            do {
+                let m = try open(&s)
+                s.stats[keyPath: counter] += 1
+                return m
+            } catch SealingError.replayed {
+                s.stats.replays += 1
+            } catch {
+                s.stats.openFailed += 1
+            }
+            return nil
+        }
+    }
+
+    /// The opened bytes as a message; malformed ones are counted and their frame acked (nil).
+    func decode(_ body: [UInt8], frame: Inbound) -> AppMessage? {
+        do { return try AppMessage.decode(body) } catch {
+            count(\.malformed, dropping: frame)
+            return nil
+        }
+    }
+
     func count(_ counter: WritableKeyPath<CourierStats, Int>, dropping frame: Inbound?) {
         inbound.withLock { $0.stats[keyPath: counter] += 1 }
         if let frame { link.ack(frame) }

@@ -54,25 +54,11 @@ extension Courier {
     /// is expected (`join`, pairing). Never a reply, never a part, never a reply stream.
     func handleIntroduction(_ bytes: [UInt8], frame: Inbound) {
         let now = configuration.now()
-        let opened = inbound.withLock { s -> OpenedIntroduction? in
-            do {
-                let m = try Introduction.open(bytes, by: identity, from: frame.sender,
-                                                replay: &s.introductionReplay, now: now)
-                s.stats.introductions += 1
-                return m
-            } catch SealingError.replayed {
-                s.stats.replays += 1
-            } catch {
-                s.stats.openFailed += 1
-            }
-            return nil
+        let opened = counting(\.introductions) { s in
+            try Introduction.open(bytes, by: identity, from: frame.sender, replay: &s.introductionReplay, now: now)
         }
         guard let opened else { link.ack(frame); return }
-        let message: AppMessage
-        do { message = try AppMessage.decode(opened.body) } catch {
-            count(\.malformed, dropping: frame)
-            return
-        }
+        guard let message = decode(opened.body, frame: frame) else { return }
         switch message {
         case .unknown: link.ack(frame); return
         case .part: count(\.malformed, dropping: frame); return
