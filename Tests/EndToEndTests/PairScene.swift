@@ -32,10 +32,7 @@ final class PairScene: @unchecked Sendable {  // used from one test task only
         }
     }
 
-    func stop() {
-        for p in interactive where p.isRunning { kill(p.processIdentifier, SIGKILL) }
-        procs.stopAll()
-    }
+    func stop() { procs.stopAll() }
 
     /// The three programs, without requiring the engine (for scenes that never answer a chat).
     static func programsOnly() throws -> Binaries {
@@ -57,44 +54,14 @@ final class PairScene: @unchecked Sendable {  // used from one test task only
 
     /// Runs a program to its end, stdout and stderr captured apart.
     func run(_ program: String, _ args: [String]) throws -> Run {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: program)
-        p.arguments = args
-        p.environment = environment
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        // Read both pipes while the process runs (a full pipe would block it).
-        let errData = LockedData()
-        let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        while !errData.done { Thread.sleep(forTimeInterval: 0.01) }
-        return Run(status: p.terminationStatus, out: String(decoding: outData, as: UTF8.self),
-                   err: String(decoding: errData.value, as: UTF8.self))
+        let r = try procs.capture(program, args, environment: environment)
+        return Run(status: r.status, out: r.out, err: r.err)
     }
 
     /// Starts a program whose stdin stays open (an interactive `guest chat`); output to `work/<log>`.
     func startInteractive(_ program: String, _ args: [String], log: String) throws -> (Process, FileHandle) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: program)
-        p.arguments = args
-        p.environment = environment
-        _ = FileManager.default.createFile(atPath: procs.work + "/" + log, contents: nil)
-        let handle = FileHandle(forWritingAtPath: procs.work + "/" + log)!
-        p.standardOutput = handle
-        p.standardError = handle
-        let input = Pipe()
-        p.standardInput = input
-        try p.run()
-        interactive.append(p)
-        return (p, input.fileHandleForWriting)
+        try procs.startInteractive(program, args, log: log, environment: environment)
     }
-
-    private var interactive: [Process] = []
 
     var hostArgs: [String] { ["--data-dir", procs.work + "/host"] }
 

@@ -5,11 +5,12 @@ import Glibc
 // that runs the stand-in engine, and a plain HTTP GET (the relay's `/metrics`).
 extension Processes {
     /// Starts `program` with a pipe on stdin (returned) and stdout and stderr to `work/<log>`.
-    func startInteractive(_ program: String, _ args: [String], log: String) throws -> (Process, FileHandle) {
+    func startInteractive(_ program: String, _ args: [String], log: String,
+                          environment: [String: String]? = nil) throws -> (Process, FileHandle) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: program)
         p.arguments = args
-        p.environment = environment
+        p.environment = environment ?? self.environment
         _ = FileManager.default.createFile(atPath: work + "/" + log, contents: nil)
         let handle = FileHandle(forWritingAtPath: work + "/" + log)!
         p.standardOutput = handle

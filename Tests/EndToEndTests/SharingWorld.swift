@@ -66,25 +66,27 @@ struct SharingWorld {
 }
 
 extension Processes {
-    /// Runs `program` to its end; its exit status, stdout and stderr.
-    func capture(_ program: String, _ args: [String]) throws -> (status: Int32, out: String, err: String) {
+    /// Runs `program` to its end; its exit status, stdout and stderr (`environment` defaults to
+    /// the work directory's).
+    func capture(_ program: String, _ args: [String],
+                 environment: [String: String]? = nil) throws -> (status: Int32, out: String, err: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: program)
         p.arguments = args
-        p.environment = environment
+        p.environment = environment ?? self.environment
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
         p.standardInput = FileHandle.nullDevice
         try p.run()
         // Both pipes drained at once, so a chatty stderr cannot block the child.
-        nonisolated(unsafe) var errData = Data()
-        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        let errData = LockedData()
+        let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
         reader.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        while reader.isExecuting || !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-        return (p.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        while !errData.done { Thread.sleep(forTimeInterval: 0.01) }
+        return (p.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData.value, as: UTF8.self))
     }
 }
 
