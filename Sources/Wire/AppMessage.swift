@@ -21,6 +21,8 @@
 //   0x36  pair-request  PairingMessages.swift
 //   0x37  pair-welcome  PairingMessages.swift
 //   0x38  pair-refused  PairingMessages.swift
+//   0x39  pair-code-request  PairCodeMessages.swift
+//   0x3a  pair-code     PairCodeMessages.swift
 //   0x40  part          Part.swift: one piece of a message too large for one frame
 //   other unknown       skipped: decoded as .unknown(type:), never an error
 
@@ -46,6 +48,8 @@ public enum AppMessage: Equatable, Sendable {
     case pairRequest(PairRequest)
     case pairWelcome(PairWelcome)
     case pairRefused(PairRefused)
+    case pairCodeRequest(PairCodeRequest)
+    case pairCode(PairCode)
     case part(Part)
     /// A type this version does not know; its body was skipped.
     case unknown(type: UInt8)
@@ -57,6 +61,7 @@ public enum AppMessage: Equatable, Sendable {
         static let invite: UInt8 = 0x30, join: UInt8 = 0x31, grant: UInt8 = 0x32, revoke: UInt8 = 0x33
         static let modelChoice: UInt8 = 0x34, roster: UInt8 = 0x35, part: UInt8 = 0x40
         static let pairRequest: UInt8 = 0x36, pairWelcome: UInt8 = 0x37, pairRefused: UInt8 = 0x38
+        static let pairCodeRequest: UInt8 = 0x39, pairCode: UInt8 = 0x3A
     }
 
     /// The type byte of this message.
@@ -79,6 +84,8 @@ public enum AppMessage: Equatable, Sendable {
         case .pairRequest: TypeCode.pairRequest
         case .pairWelcome: TypeCode.pairWelcome
         case .pairRefused: TypeCode.pairRefused
+        case .pairCodeRequest: TypeCode.pairCodeRequest
+        case .pairCode: TypeCode.pairCode
         case .part: TypeCode.part
         case .unknown(let t): t
         }

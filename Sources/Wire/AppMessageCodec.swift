@@ -29,6 +29,8 @@ extension AppMessage {
         case TypeCode.pairRequest: message = .pairRequest(try .read(&r))
         case TypeCode.pairWelcome: message = .pairWelcome(try .read(&r))
         case TypeCode.pairRefused: message = .pairRefused(try .read(&r))
+        case TypeCode.pairCodeRequest: message = .pairCodeRequest(try .read(&r))
+        case TypeCode.pairCode: message = .pairCode(try .read(&r))
         case TypeCode.part: message = .part(try .read(&r))
         default: return .unknown(type: type)  // forward compatibility: skip, never fail
         }
@@ -57,6 +59,8 @@ extension AppMessage {
         case .pairRequest(let m): try m.write(to: &w)
         case .pairWelcome(let m): try m.write(to: &w)
         case .pairRefused(let m): try m.write(to: &w)
+        case .pairCodeRequest(let m): try m.write(to: &w)
+        case .pairCode(let m): try m.write(to: &w)
         case .part(let m): try m.write(to: &w)
         case .unknown: break
         }

@@ -62,6 +62,8 @@ extension AppMessage: CustomStringConvertible, CustomDebugStringConvertible {
         case .pairRequest(let p): "pair-request(code \(p.codeID.hex))"
         case .pairWelcome(let p): "pair-welcome(code \(p.codeID.hex), roster v\(p.roster.version))"
         case .pairRefused(let p): "pair-refused(code \(p.codeID.hex), reason \(p.reason.code))"
+        case .pairCodeRequest(let p): "pair-code-request(\(p.requestID))"
+        case .pairCode(let p): "pair-code(\(p.requestID), \(p.result.isIssued ? "issued" : "refused"))"  // never the code
         case .part(let p): "part(\(p.messageID), \(p.index)/\(p.count), \(p.bytes.count) B)"
         case .unknown(let t): "unknown(type \(t))"
         }

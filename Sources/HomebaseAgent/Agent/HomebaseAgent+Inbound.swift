@@ -32,6 +32,7 @@ extension HomebaseAgent {
             let task = state.withLock { $0.active.removeValue(forKey: ActiveRequest(sender: sender, requestID: id)) }
             task?.cancel()
             if task != nil { count("cancelled") }
+        case .pairCodeRequest(let r): pairCodeRequest(d, r)
         case .syncDelta(let delta):
             let key = delta.conversationID.bytes
             warmReplica(key, sender: sender)

@@ -44,8 +44,9 @@ enum PairCommand {
         guard let valid = Settings.parseDuration(validText), valid > .zero else {
             throw Flags.UsageError(description: "--valid takes a duration above zero: 90s, 10m, 1h")
         }
-        guard let tries = Int(f.values["tries"] ?? "3"), (1...100).contains(tries) else {
-            throw Flags.UsageError(description: "--tries takes a whole number from 1 to 100")
+        let range = PairingIssue.triesRange
+        guard let tries = Int(f.values["tries"] ?? "\(PairingIssue.defaultTries)"), range.contains(tries) else {
+            throw Flags.UsageError(description: "--tries takes a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         var waitMax: Duration?
         if let w = f.values["wait"] {
@@ -56,11 +57,11 @@ enum PairCommand {
         let identity = try c.files.loadIdentity()
         _ = try c.files.loadAccountKey()  // only the device holding the account key can add devices
         let now = nowMs()
-        let expires = now + valid.wholeMilliseconds
-        let code = PairingCode.issue(relayURL: relay, pin: pin, expiresMs: expires, inviter: identity.record)
         let store = try c.files.openStore()
         defer { store.close() }
-        try store.savePairing(codeID: code.codeID, secret: code.secret, createdMs: now, expiresMs: expires, maxTries: tries)
+        let code = try PairingIssue.issue(files: c.files, store: store, inviter: identity.record, relayURL: relay, pin: pin,
+                                          validMs: valid.wholeMilliseconds, maxTries: tries, nowMs: now)
+        let expires = code.expiresMs
 
         out("pairing code (single use, valid until \(PairingError.time(expires)), \(tries) wrong tr\(tries == 1 ? "y" : "ies") burn it):\n")
         out(code.text)
