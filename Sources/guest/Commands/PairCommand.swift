@@ -4,27 +4,41 @@ import Pairing
 import Sealing
 
 /// `guest pair CODE`: joins this device to the account whose Homebase printed CODE.
+/// `guest pair` (no code) on a device of the account: asks the Homebase for a code (below).
 enum PairCommand {
     static let command = Command(
-        name: "pair", summary: "join your account with a code from `homebase pair`",
-        usage: "CODE [--name NAME] [--wait TIME] [--connect-timeout TIME]",
-        details: "On the Homebase (the workstation holding the account key) run `homebase pair`; it prints a\n"
-            + "one-time code (valid 10 minutes). Run `guest pair CODE` here: this device gets an identity if it has\n"
-            + "none, joins through the relay named in the code, and stores the account, its roster and the relay.\n"
-            + "Both screens then show the same confirmation number; if they differ, remove the device on the Homebase.",
+        name: "pair", summary: "join your account with a code, or (no code, on a paired device) get a code for a new one",
+        usage: "CODE [--name NAME] [--wait TIME] [--connect-timeout TIME]\n"
+            + "       guest pair [--valid TIME] [--tries N] [--wait TIME] [--no-wait] [--answer-timeout TIME] [--connect-timeout TIME]",
+        details: "With a code: on the Homebase (the workstation holding the account key) run `homebase pair`, or\n"
+            + "`guest pair` on a device already paired; it prints a one-time code (valid 10 minutes). Run\n"
+            + "`guest pair CODE` here: this device gets an identity if it has none, joins through the relay named in\n"
+            + "the code, and stores the account, its roster and the relay. The screens then show the same\n"
+            + "confirmation number; if they differ, remove the device on the Homebase.\n\n"
+            + "Without a code, on a device already in the account: asks the Homebase (`homebase run` must be\n"
+            + "running there) for a code, prints it, then waits until the new device has joined and prints its\n"
+            + "name and the confirmation number. --wait is then the longest wait for the new device (default:\n"
+            + "until the code expires).",
         flags: [Flag("--name", "NAME", "this device's name if it has no identity yet (default: the host name)"),
-                Flag("--wait", "TIME", "longest wait for the Homebase's answer (default 30s)"),
-                Flag("--connect-timeout", "TIME", "relay connect and handshake, each (default 10s)")],
+                Flag("--wait", "TIME", "with a code: longest wait for the Homebase's answer (default 30s); without: for the new device"),
+                Flag("--connect-timeout", "TIME", "relay connect and handshake, each (default 10s; 5s without a code)"),
+                Flag("--valid", "TIME", "without a code: how long the code stays valid (default 10m)"),
+                Flag("--tries", "N", "without a code: wrong attempts that burn the code, 1 to 100 (default 3)"),
+                Flag("--no-wait", "without a code: print the code and return"),
+                Flag("--answer-timeout", "TIME", "without a code: longest wait for the Homebase's code (default 30s)")],
         run: run)
 
     static let whereToGetACode = """
-        no code given. This device does not hold the account key, so it cannot issue one: on your Homebase
-        (the workstation where you ran `homebase init`, with `homebase run` running) run `homebase pair`,
-        then run `guest pair CODE` here with the code it prints
+        no code given, and this device is not a device of an account yet (no account key, relay and Homebase
+        on file), so it cannot ask for one: on your Homebase (the workstation where you ran `homebase init`,
+        with `homebase run` running) run `homebase pair`, then run `guest pair CODE` here with the code it prints
         """
 
     static func run(_ inv: Invocation) async throws -> Int32 {
-        guard let raw = inv.positionals.first else { throw inv.usageError(whereToGetACode) }
+        guard let raw = inv.positionals.first else { return try await PairCodeCommand.run(inv) }
+        for flag in ["--valid", "--tries", "--no-wait", "--answer-timeout"] where inv.arguments.has(flag) {
+            throw inv.usageError("\(flag) is for `guest pair` without a code (asking the Homebase for one)")
+        }
         guard inv.positionals.count == 1 else { throw inv.usageError("give the code as one argument (quote it if it has spaces)") }
         var options = PairJoin.Options()
         func duration(_ flag: String) throws -> Duration? {
@@ -75,6 +89,86 @@ enum PairCommand {
                 Console.err("guest pair: \(error)\n")
                 return 1
             }
+        }
+    }
+}
+
+/// `guest pair` with no code, on a device of the account: the Homebase issues a code (this device
+/// does not hold the account key), this device prints it and waits for the new device.
+enum PairCodeCommand {
+    static func run(_ inv: Invocation) async throws -> Int32 {
+        var options = PairCodeAsk.Options()
+        func duration(_ flag: String) throws -> Duration? {
+            guard let text = inv.arguments.value(flag) else { return nil }
+            guard let d = Flag.duration(text), d > .zero else { throw inv.usageError("\(flag) takes a duration: 500ms, 30s, 10m") }
+            return d
+        }
+        if let d = try duration("--valid") {
+            let ms = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
+            guard ms >= 1, ms <= Int64(UInt32.max) else { throw inv.usageError("--valid takes 1ms to 49 days: 90s, 10m") }
+            options.validMs = UInt32(ms)
+        }
+        if let text = inv.arguments.value("--tries") {
+            guard let n = Int(text), (1...100).contains(n) else { throw inv.usageError("--tries takes a whole number from 1 to 100") }
+            options.maxTries = UInt8(n)
+        }
+        let wait = try duration("--wait")
+        if let d = try duration("--connect-timeout") { options.connectTimeout = d }
+        if let d = try duration("--answer-timeout") { options.answerWait = d }
+        guard inv.positionals.isEmpty else { throw inv.usageError("give the code as one argument") }
+        let paths = try inv.configuration.paths
+        guard let account = PairingAccount.load(paths) else { throw inv.usageError(PairCommand.whereToGetACode) }
+        let homebase = "\"\(account.homebase.name)\" (\(account.homebase.signingKey.hex.prefix(16))…)"
+        return try await inv.withContext { context in
+            let ask = try PairCodeAsk(account: account, paths: paths, database: context.routingDatabase,
+                                      options: options, log: context.log)
+            defer { ask.stop() }
+            let issued: PairCodeAsk.Issued
+            do {
+                try await ask.connect()
+                switch try await ask.request() {
+                case .issued(let i): issued = i
+                case .refused(_, let text):
+                    Console.err("guest pair: the Homebase \(homebase) refused to issue a code: \(text)\n")
+                    return 1
+                }
+            } catch PairingError.inviterOffline {
+                Console.err("guest pair: the Homebase \(homebase) is not connected to \(account.relay.url): `homebase run` "
+                            + "must be running on it (it holds the account key and issues the code); start it, then try again\n")
+                return 1
+            } catch {
+                context.log.write("pairing code: \(error)")
+                Console.err("guest pair: \(error)\n")
+                return 1
+            }
+            let code = issued.code
+            Console.out("""
+                pairing code from Homebase \(homebase) (single use, valid until \(PairingError.time(code.expiresMs)), \
+                \(issued.maxTries) wrong tr\(issued.maxTries == 1 ? "y" : "ies") burn it):
+                \(code.text)
+
+                on the new device run: guest pair \(code.text)
+
+                """)
+            if inv.arguments.has("--no-wait") { return 0 }
+            Console.out("waiting for the new device (Ctrl-C stops waiting; the code stays valid)…\n")
+            let deadline = wait.map { ContinuousClock.now + $0 }
+            guard let joined = await ask.waitForNewDevice(issued, until: deadline) else {
+                if let deadline, ContinuousClock.now >= deadline, Int64(Date().timeIntervalSince1970 * 1000) < code.expiresMs {
+                    Console.out("stopped waiting; the code stays valid until \(PairingError.time(code.expiresMs))\n")
+                    return 0
+                }
+                Console.err("guest pair: no device joined with the code before it expired (or it was burnt by wrong tries): "
+                            + "run `guest pair` again for a new one\n")
+                return 1
+            }
+            Console.out("""
+                paired "\(joined.device.name)" \(joined.device.signingKey.hex) (roster version \(joined.rosterVersion))
+                confirmation: \(joined.confirmation)   (the new device and the Homebase show the same; if not, run \
+                `homebase devices remove \(joined.device.signingKey.hex)` on the Homebase)
+
+                """)
+            return 0
         }
     }
 }
