@@ -115,7 +115,7 @@ enum PairCodeCommand {
         let wait = try duration("--wait")
         if let d = try duration("--connect-timeout") { options.connectTimeout = d }
         if let d = try duration("--answer-timeout") { options.answerWait = d }
-        guard inv.positionals.isEmpty else { throw inv.usageError("give the code as one argument") }
+        if inv.arguments.has("--name") { throw inv.usageError("--name is for `guest pair CODE` (naming a new device)") }
         let paths = try inv.configuration.paths
         guard let account = PairingAccount.load(paths) else { throw inv.usageError(PairCommand.whereToGetACode) }
         let homebase = "\"\(account.homebase.name)\" (\(account.homebase.signingKey.hex.prefix(16))…)"
