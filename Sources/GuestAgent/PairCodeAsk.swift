@@ -4,7 +4,6 @@ import Pairing
 import PeerLink
 import Sealing
 import Signing
-import Storage
 import Wire
 
 /// `guest pair` with no code, on a device of the account: this device does not hold the account
@@ -14,7 +13,7 @@ import Wire
 /// not there, and computes the confirmation from the code's secret: the number both other
 /// screens show.
 ///
-///     let ask = try PairCodeAsk(account: account, paths: paths, database: db, log: log)
+///     let ask = try PairCodeAsk(account: account, context: context)
 ///     defer { ask.stop() }
 ///     try await ask.connect()
 ///     switch try await ask.request() { case .issued(let i): ...; case .refused(_, let text): ... }
@@ -64,19 +63,21 @@ public final class PairCodeAsk: Sendable {
     let log: EventLog
     private let tasks: [Task<Void, Never>]
 
-    /// Opens (and starts) the link to the account's relay.
-    public init(account: PairingAccount, paths: GuestPaths, database: Database, options: Options = Options(),
-                log: EventLog) throws {
+    /// Opens (and starts) the link to the account's relay. Other mail that arrives meanwhile is
+    /// handled as by every linked command (`GuestLinks`).
+    public init(account: PairingAccount, context: GuestContext, options: Options = Options()) throws {
+        let paths = context.paths, log = context.log, models = context.modelStore
         self.account = account; self.paths = paths; self.options = options; self.log = log
         let directory = GuestDirectory(me: account.identity.signingKey.publicKey, bootstrap: account.homebase,
                                        roster: account.roster?.records ?? [])
+        var mail = GuestMail(paths: paths, directory: directory, database: context.routingDatabase)
+        mail.localModelChoice = { LocalModelChoice.apply($0, store: models, log: log) }
         var linkOptions = GuestLink.Options()
         linkOptions.connectTimeout = options.connectTimeout
         linkOptions.backlogWait = options.backlogWait
         link = try GuestLink.make(setting: account.relay, role: .account, identity: account.identity, directory: directory,
-                                  peers: JoinedDirectory(account: directory, joined: []),
-                                  mail: GuestMail(paths: paths, directory: directory, database: database),
-                                  options: linkOptions, log: log)
+                                  peers: JoinedDirectory(account: directory, joined: JoinedHostFiles(paths: paths).all()),
+                                  mail: mail, options: linkOptions, log: log)
         answers = PairCodeAnswers(homebase: account.homebase.signingKey)
         tasks = link.startAnswering(answers)
     }

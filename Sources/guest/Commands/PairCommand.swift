@@ -120,8 +120,7 @@ enum PairCodeCommand {
         guard let account = PairingAccount.load(paths) else { throw inv.usageError(PairCommand.whereToGetACode) }
         let homebase = "\"\(account.homebase.name)\" (\(account.homebase.signingKey.hex.prefix(16))…)"
         return try await inv.withContext { context in
-            let ask = try PairCodeAsk(account: account, paths: paths, database: context.routingDatabase,
-                                      options: options, log: context.log)
+            let ask = try PairCodeAsk(account: account, context: context, options: options)
             defer { ask.stop() }
             let issued: PairCodeAsk.Issued
             do {
