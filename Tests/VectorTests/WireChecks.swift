@@ -107,6 +107,7 @@ private let messageKeys: Set<String> = Set([
     "host-hpke-key", "invite-secret", "rate", "expires-ms", "token", "secret-proof", "device-record", "account-name",
     "grant-id", "reason", "model-id", "vision", "origin-device", "account-key", "version", "message-id", "index", "count",
     "total-length", "bytes", "code-id", "proof", "roster", "advert", "unproven-bytes", "tries-left",
+    "valid-ms", "max-tries", "result",
 ]).union(indexed("model", ["", "tag", "family", "parameter-size", "quantization", "context-length", "capabilities"]))
     .union(indexed("message", ["role", "content"])).union(indexed("device", [""]))
 
@@ -160,7 +161,14 @@ private func messageFields(_ m: AppMessage) throws -> [(String, String)] {
         if let a = w.advert { out.append(("advert", hx(Array(try AppMessage.advert(a).encode().dropFirst())))) }
     case .pairRefused(let r):
         out += [("code-id", hx(r.codeID.bytes)), ("reason", be(r.reason.code)), ("tries-left", be(r.triesLeft)), ("text", str(r.text))]
-    case .pairCodeRequest, .pairCode: break  // no vectors yet (guestcode branch)
+    case .pairCodeRequest(let p): out += [("request-id", hx(p.requestID.bytes)), ("valid-ms", be(p.validMs)), ("max-tries", be(p.maxTries))]
+    case .pairCode(let c):
+        out.append(("request-id", hx(c.requestID.bytes)))
+        switch c.result {
+        case .issued(let code, let expiresMs, let maxTries):
+            out += [("result", "00"), ("code", str(code)), ("expires-ms", be(expiresMs)), ("max-tries", be(maxTries))]
+        case .refused(let why, let text): out += [("result", be(why.code)), ("text", str(text))]
+        }
     case .part(let p):
         out += [("message-id", hx(p.messageID.bytes)), ("index", be(p.index)), ("count", be(p.count)),
                 ("total-length", be(p.totalLength)), ("bytes", hx(p.bytes))]
