@@ -53,9 +53,14 @@ import Testing
                                                           "--default-runtime", "http://127.0.0.1:1"], log: "second.log")
         try s.procs.waitUntil(30, "the second Homebase to connect") { s.procs.read("second.log").contains("connected to the relay") }
 
-        // Keep roster 2 aside (a restored backup replays it), then roster 3 adds a laptop.
+        // Keep roster 2 aside (a restored backup replays it; copied stopped: the WAL holds it),
+        // then roster 3 adds a laptop.
         let db = s.procs.work + "/host/homebase.sqlite3", backup = s.procs.work + "/roster-v2.sqlite3"
-        try FileManager.default.copyItem(atPath: db, toPath: backup)
+        s.stopHost()
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: db + suffix) {
+            try FileManager.default.copyItem(atPath: db + suffix, toPath: backup + suffix)
+        }
+        try s.startHost(log: "homebase-2.log")
         let laptop = try s.guest("laptop", ["init", "--name", "laptop", "--account", account])
         try s.homebase(["devices", "add", String(laptop.prefix { $0 != "\n" })])
         try s.procs.waitUntil(60, "roster 3 at the second") { s.procs.read("second.log").contains("roster 3 accepted: 3 device(s)") }
@@ -63,7 +68,9 @@ import Testing
 
         s.stopHost()
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
-        try FileManager.default.copyItem(atPath: backup, toPath: db)
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: backup + suffix) {
+            try FileManager.default.copyItem(atPath: backup + suffix, toPath: db + suffix)
+        }
         try s.startHost(log: "homebase-restored.log")
         try s.procs.waitUntil(60, "the replayed roster refused") {
             s.procs.read("second.log").contains("refused roster 2 from \"e2e-homebase\"") && s.procs.read("second.log").contains("not newer than 3")

@@ -20,6 +20,8 @@ extension HomebaseAgent {
             return false
         }
         switch verdict {
+        case .held(let version):
+            log("roster \(version) from \(from): already held")
         case .refused(let why):
             log("refused roster \(r.version) from \(from): \(why)")
             count("roster-refused")

@@ -7,6 +7,8 @@ import Wire
 public enum RosterVerdict: Equatable, Sendable {
     /// Stored; `listsThisHost` false means this Homebase was removed from the account.
     case accepted(version: UInt64, devices: Int, listsThisHost: Bool)
+    /// The very roster held already (the one a pairing stored comes again by mail).
+    case held(version: UInt64)
     /// Not stored: forged, for another account, or not newer than the one held.
     case refused(String)
 }
@@ -38,7 +40,7 @@ extension HostStore {
     public func acceptRoster(_ r: AppMessage.Roster, me: PublicKey, nowMs: Int64) throws(HomebaseError) -> RosterVerdict {
         try storing {
             try db.transaction { tx in
-                guard let row = try tx.query("SELECT account_key, version FROM roster WHERE id = 1").first,
+                guard let row = try tx.query("SELECT account_key, version, encoded FROM roster WHERE id = 1").first,
                       let account = PublicKey(bytes: try row.get(0, as: [UInt8].self)) else {
                     return .refused("no account on file (pair this Homebase first)")
                 }
@@ -47,6 +49,9 @@ extension HostStore {
                     return .refused("its signature does not verify under the account key")
                 }
                 let held = UInt64(try row.get(1, as: Int64.self))
+                if r.version == held, try row.get(2, as: [UInt8].self) == (try AppMessage.roster(r).encode()) {
+                    return .held(version: held)
+                }
                 guard r.version > held else { return .refused("not newer than \(held)") }
                 let records = r.deviceRecords.compactMap { try? DeviceRecord(encoded: $0) }
                 try Self.replace(tx, r, records, nowMs: nowMs)
