@@ -14,6 +14,11 @@ extension HomebaseAgent {
             count("roster-ignored")
             return true
         }
+        guard state.withLock({ $0.siblings[d.sender.signingKey] != nil }) else {
+            log("refused roster \(r.version) from \(from): not a device of this account")
+            count("roster-refused")
+            return true
+        }
         let verdict: RosterVerdict
         do { verdict = try store.acceptRoster(r, me: identity.signingKey.publicKey, nowMs: nowMs()) } catch {
             log("roster \(r.version) from \(from): \(error)")
