@@ -34,17 +34,20 @@ import Wire
             #expect(try f.agent.store.roster()?.version == 3)
             #expect(f.agent.state.withLock { $0.siblings[phone.signingKey] } != nil)
 
-            // Replayed older, foreign (another key names itself), tampered (one signature bit).
+            // Replayed older, another at the same version, foreign (another key names itself),
+            // tampered (one signature bit).
             try await send(try Self.roster(2, [f.host, f.guest.identity.record], signedBy: f.accountKey))
+            try await send(try Self.roster(3, [f.host, f.guest.identity.record], signedBy: f.accountKey))
             try await send(try Self.roster(9, [f.host, f.guest.identity.record], signedBy: SigningKey.generate()))
             var tampered = try Self.roster(9, [f.host, f.guest.identity.record], signedBy: f.accountKey)
             var sig = tampered.signature.bytes
             sig[0] ^= 1
             tampered.signature = Bytes64(unchecked: sig)
             try await send(tampered)
-            try await eventually("three refusals") { outcome(f, "roster-refused") == 3 }
+            try await eventually("four refusals") { outcome(f, "roster-refused") == 4 }
             #expect(try f.agent.store.roster()?.version == 3)
-            #expect(lines.contains("refused roster 2") && lines.contains("not newer than 3"), "\(lines.all)")
+            #expect(lines.contains("refused roster 2") && lines.contains("refused roster 3"), "\(lines.all)")
+            #expect(lines.all.components(separatedBy: "not newer than 3").count == 3, "\(lines.all)")
             #expect(lines.contains("names another account key"), "\(lines.all)")
             #expect(lines.contains("signature does not verify"), "\(lines.all)")
 
