@@ -50,8 +50,8 @@ let package = Package(
         .target(name: "RelayProbe", dependencies: ["PeerLink", "Wire", "Signing"]),
         .executableTarget(name: "homebase-relay", dependencies: ["RelayServer", "RelayProbe"]),
 
-        // Pairing codes and the MACs of the pairing exchange (shared by both agents).
-        .target(name: "Pairing", dependencies: ["Wire", "Sealing", "Signing", "CSodium"]),
+        // Pairing codes, the MACs and the joining side of the pairing exchange (shared by both agents).
+        .target(name: "Pairing", dependencies: ["Courier", "PeerLink", "Wire", "Sealing", "Signing", "CSodium"]),
 
         // The workstation agent: verified runtime, signed adverts, inference served through the relay.
         .target(name: "HomebaseAgent", dependencies: ["Pairing", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage"]),

@@ -7,6 +7,13 @@ public enum HomebaseError: Error, Equatable, Sendable, CustomStringConvertible {
     case alreadyInitialized(dataDir: String)
     /// This device does not hold the account key (it cannot re-sign the roster).
     case noAccountKey(path: String)
+    /// A Homebase that joined an account (no account key) was asked to change its roster;
+    /// `head` names the account's first Homebase when the roster tells.
+    case notAccountHolder(head: String?, account: String)
+    /// `homebase pair CODE` on a Homebase that heads its own account (it holds an account key).
+    case headsOwnAccount(dataDir: String)
+    /// Joining an account failed; the text says why and what to do.
+    case pairing(String)
     /// A key, record or roster file could not be read or written.
     case identity(String)
     /// The store failed (SQLite); the text says which operation.
@@ -37,6 +44,15 @@ public enum HomebaseError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notInitialized(let d): "no Homebase identity in \(d): run `homebase init` first"
         case .alreadyInitialized(let d): "\(d) already holds a Homebase identity; refusing to overwrite it"
         case .noAccountKey(let p): "this device does not hold the account key (\(p)): the roster is signed on the first device"
+        case .notAccountHolder(let head, let account):
+            "this Homebase joined account \(account.prefix(16))… and holds no account key: only the account's first Homebase, "
+                + (head.map { "\($0), the one where you ran `homebase init`," } ?? "the Homebase where you ran `homebase init`,")
+                + " can add or remove devices and issue pairing codes: run the command there"
+        case .headsOwnAccount(let d):
+            "this Homebase heads its own account (it holds the account key \(d)/account.key), so it cannot join another; "
+                + "nothing was changed. To add this workstation to another account, give it a fresh data directory and config: "
+                + "`homebase --data-dir NEW_DIR --config NEW_FILE pair CODE`, then `homebase --data-dir NEW_DIR --config NEW_FILE run`"
+        case .pairing(let m): "pairing: \(m)"
         case .identity(let m): "identity: \(m)"
         case .storage(let m): "store: \(m)"
         case .invalidRecord(let m): "invalid device record: \(m)"

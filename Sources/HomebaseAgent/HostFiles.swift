@@ -71,21 +71,42 @@ extension HostFiles {
     /// Creates the device identity and, on a first device, the account: an account signing key
     /// and a roster (version 1) listing this device, signed by it. Never overwrites an identity.
     public func initialize(name: String, nowMs: Int64) throws(HomebaseError) -> InitResult {
-        guard !isInitialized else { throw .alreadyInitialized(dataDir: dataDir) }
-        try makeDataDir()
-        let identity: DeviceIdentity
-        do {
-            identity = try DeviceIdentity.generate(name: name, now: UInt64(nowMs))
-            try identity.save(to: identityDir)
-        } catch {
-            throw .identity("cannot create the device identity: \(error)")
-        }
+        let identity = try createIdentity(name: name, nowMs: nowMs)
         let account = SigningKey.generate()
         do { try account.save(to: accountKeyPath) } catch { throw .identity("cannot write \(accountKeyPath): \(error)") }
         let store = try openStore()
         defer { store.close() }
         let roster = try store.createRoster(accountKey: account, host: identity.record, nowMs: nowMs)
         return InitResult(identity: identity, accountKey: account.publicKey, rosterVersion: roster.version)
+    }
+}
+
+extension HostFiles {
+    /// Creates the device identity only (no account): `init` on a first device, and
+    /// `homebase pair CODE` on a workstation that joins an account. Never overwrites one.
+    public func createIdentity(name: String, nowMs: Int64) throws(HomebaseError) -> DeviceIdentity {
+        guard !isInitialized else { throw .alreadyInitialized(dataDir: dataDir) }
+        try makeDataDir()
+        do {
+            let identity = try DeviceIdentity.generate(name: name, now: UInt64(nowMs))
+            try identity.save(to: identityDir)
+            return identity
+        } catch {
+            throw .identity("cannot create the device identity: \(error)")
+        }
+    }
+
+    /// True when this Homebase holds the account key (it ran `init`): only it signs rosters.
+    public var holdsAccountKey: Bool { FileManager.default.fileExists(atPath: accountKeyPath) }
+
+    /// The account key for a change of the roster (`devices add|remove`, `pair`). A Homebase
+    /// that joined the account has none: the error names the one that does.
+    func accountKeyForChanges(_ store: HostStore) throws(HomebaseError) -> SigningKey {
+        if !holdsAccountKey, let account = try store.accountPublicKey() {
+            let head = try store.accountHead().map { "\"\($0.name)\" (\($0.signingKey.hex.prefix(16))…)" }
+            throw .notAccountHolder(head: head, account: account.hex)
+        }
+        return try loadAccountKey()
     }
 }
 

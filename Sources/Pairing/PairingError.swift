@@ -37,7 +37,7 @@ public enum PairingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .mistyped:
             "the code is mistyped: its checksum does not match (a changed, missing or extra character); copy it again"
         case .unsupportedVersion(let v):
-            "this pairing code has format \(v), newer than this guest reads: update the guest"
+            "this pairing code has format \(v), newer than this program reads: update it"
         case .expired(let at):
             "the code expired at \(Self.time(at)): run `homebase pair` again on the Homebase for a new one"
         case .used:

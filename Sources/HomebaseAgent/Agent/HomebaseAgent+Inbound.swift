@@ -45,8 +45,10 @@ extension HomebaseAgent {
                 return s.replica.messages(key)
             }
             if let applied { persistReplica(key, applied) }
+        case .roster(let r):
+            guard rosterMail(d, r) else { return }  // the store failed: the relay keeps it
         default:
-            break  // adverts, rosters and sharing messages are not for a host (yet): skipped
+            break  // adverts and sharing messages are not for a host (yet): skipped
         }
         d.ack()
     }

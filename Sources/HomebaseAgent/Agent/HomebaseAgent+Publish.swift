@@ -15,8 +15,10 @@ extension HomebaseAgent {
         let devices = try store.devices(), grants = try store.grants(), runtimes = try store.runtimes()
         let roster = try store.roster()
         let me = identity.signingKey.publicKey
+        // A Homebase its roster no longer lists (removed from the account) serves no sibling.
+        let listed = devices.contains { $0.record.signingKey == me }
         var siblings: [PublicKey: DeviceRecord] = [:]
-        for d in devices where d.record.signingKey != me { siblings[d.record.signingKey] = d.record }
+        for d in devices where listed && d.record.signingKey != me { siblings[d.record.signingKey] = d.record }
         var byGrantee: [PublicKey: [GrantRecord]] = [:]
         for g in grants { byGrantee[g.grantee.signingKey, default: []].append(g) }
         var known = siblings
@@ -25,12 +27,15 @@ extension HomebaseAgent {
         let catalog = ModelCatalog(runtimes: runtimes)
         return state.withLock { s in
             let changed = s.catalog != catalog
-            // A device removed from the roster hears the roster that removes it, once.
-            for (key, record) in s.siblings where siblings[key] == nil { s.removed[key] = record }
-            for key in siblings.keys { s.removed[key] = nil }
+            // A device removed from the roster hears the roster that removes it, once (from
+            // the holder of the account key: only it sends rosters).
+            if holdsAccountKey {
+                for (key, record) in s.siblings where siblings[key] == nil { s.removed[key] = record }
+                for key in siblings.keys { s.removed[key] = nil }
+            }
             s.siblings = siblings; s.grants = byGrantee; s.runtimes = runtimes; s.catalog = catalog
-            s.roster = roster
-            if let v = roster?.version, v != s.rosterSent { s.rosterDue = true }
+            s.roster = roster; s.listed = listed
+            if holdsAccountKey, let v = roster?.version, v != s.rosterSent { s.rosterDue = true }
             return changed
         }
     }
@@ -97,8 +102,10 @@ extension HomebaseAgent {
         log("advert \(advert.sequence): \(advert.models.count) model(s) to \(recipients.count) device(s)")
     }
 
-    /// Mails the current roster to every sibling.
+    /// Mails the current roster to every sibling. Only the holder of the account key does:
+    /// a Homebase that joined never sends a roster of its own.
     func publishRoster() {
+        guard holdsAccountKey else { return }
         let (up, roster, siblings) = state.withLock { s in (s.linkState.isConnected, s.roster, Array(s.siblings.values)) }
         guard up, let roster else { return }
         let removed = state.withLock { s in

@@ -23,6 +23,9 @@ public final class HomebaseAgent: Sendable {
     /// Invites and joins (sharing with other accounts).
     public let sharing: SharingStore
     public let courier: Courier
+    /// This Homebase ran `init` and holds the account key: it signs and mails the roster.
+    /// Without it (it joined with `homebase pair CODE`) it takes the rosters the holder mails.
+    public let holdsAccountKey: Bool
     let directory = HostDirectory()
     let gate: ConcurrencyGate
     let signer: AdvertSigner
@@ -35,6 +38,7 @@ public final class HomebaseAgent: Sendable {
         self.configuration = configuration
         self.files = files
         identity = try files.loadIdentity()
+        holdsAccountKey = files.holdsAccountKey
         store = try files.openStore()
         sharing = try files.openSharing()
         let link: PeerLink
@@ -113,6 +117,8 @@ struct AgentState: Sendable {
     var catalog = ModelCatalog(runtimes: [])
     var runtimes: [StoredRuntime] = []
     var roster: AppMessage.Roster?
+    /// This Homebase is in its roster (false: it was removed, and serves no sibling).
+    var listed = true
     /// The roster version last sent to the siblings (nil: not yet).
     var rosterSent: UInt64?
     var replica: ConversationMemory

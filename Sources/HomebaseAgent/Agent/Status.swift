@@ -30,6 +30,16 @@ public struct HostStatus: Codable, Sendable, Equatable {
         public var expiresMs: Int64
         public var revoked: Bool
     }
+    /// Which account this Homebase is in, and its part in it.
+    public struct Account: Codable, Sendable, Equatable {
+        public var key: String
+        /// This Homebase holds the account key (it ran `init`; it signs the roster).
+        public var holdsKey: Bool
+        /// This Homebase is in the roster (false: it was removed from the account).
+        public var listed: Bool
+        /// The account's first Homebase (the roster's first device), when this one joined.
+        public var head: Device?
+    }
     /// The live half, from a running agent.
     public struct Live: Codable, Sendable, Equatable {
         public var pid: Int32
@@ -54,6 +64,8 @@ public struct HostStatus: Codable, Sendable, Equatable {
     public var live: Live?
     /// The newest pairing code (`homebase pair`) and what became of it.
     public var pairing: PairingStatus? = nil
+    /// Nil before `init` or a pairing stored a roster.
+    public var account: Account? = nil
 }
 
 extension HomebaseAgent {
@@ -117,7 +129,12 @@ extension HostStatus {
                       expiresMs: $0.expiresMs, revoked: $0.revoked)
             },
             live: live,
-            pairing: try store.pairings().first.map(PairingStatus.init))
+            pairing: try store.pairings().first.map(PairingStatus.init),
+            account: try store.accountPublicKey().map { key throws(HomebaseError) in
+                let head = files.holdsAccountKey ? nil : try store.accountHead()
+                return Account(key: key.hex, holdsKey: files.holdsAccountKey, listed: devices.contains { $0.record.signingKey == me },
+                               head: head.map { Device(key: $0.signingKey.hex, name: $0.name) })
+            })
     }
 }
 

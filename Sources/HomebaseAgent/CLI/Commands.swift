@@ -53,11 +53,11 @@ enum Commands {
             let record: DeviceRecord
             do { record = try DeviceRecord(encoded: bytes) } catch { throw HomebaseError.invalidRecord("its signature does not verify or a length is wrong") }
             guard record.signingKey != identity.signingKey.publicKey else { throw HomebaseError.selfDevice }
-            let roster = try store.addDevice(record, accountKey: try c.files.loadAccountKey(), nowMs: nowMs())
+            let roster = try store.addDevice(record, accountKey: try c.files.accountKeyForChanges(store), nowMs: nowMs())
             out("added \(record.signingKey.hex) (\(record.name)); roster version \(roster.version)")
         case ("remove", 2):
             guard let key = PublicKey(hex: f.positional[1]) else { throw HomebaseError.invalidKey(f.positional[1]) }
-            let roster = try store.removeDevice(key, host: identity.signingKey.publicKey, accountKey: try c.files.loadAccountKey())
+            let roster = try store.removeDevice(key, host: identity.signingKey.publicKey, accountKey: try c.files.accountKeyForChanges(store))
             out("removed \(key.hex); roster version \(roster.version)")
         default:
             throw Flags.UsageError(description: usage)

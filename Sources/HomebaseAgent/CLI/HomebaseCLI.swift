@@ -13,6 +13,7 @@ public enum HomebaseCLI {
           devices list                  list the account's devices
           devices remove KEY            remove a sibling
           pair [--valid 10m] [...]      print a one-time code that adds a new device (guest pair CODE)
+          pair CODE [--name NAME]       join this workstation to the account of the Homebase that printed CODE
           runtime add [URL]             probe an engine and store it if it passes (default http://127.0.0.1:11434)
           runtime list                  list stored runtimes
           runtime remove URL            forget a runtime

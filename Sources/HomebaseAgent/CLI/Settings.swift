@@ -84,6 +84,20 @@ struct Settings {
         return Int64(text).flatMap { $0 >= 0 ? .seconds($0) : nil }
     }
 
+    /// Appends `key = value` lines to the config file (created, with its directory, if missing).
+    static func append(_ lines: [String], to path: String) throws(HomebaseError) {
+        let url = URL(fileURLWithPath: path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            var text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+            text += lines.joined(separator: "\n") + "\n"
+            try Data(text.utf8).write(to: url, options: .atomic)
+        } catch {
+            throw .invalidSetting(key: "config", reason: "cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
     /// `$XDG_CONFIG_HOME/homebase/homebase.conf`, or `~/.config/homebase/homebase.conf`.
     static func defaultPath(environment: [String: String]) -> String {
         let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }

@@ -22,6 +22,7 @@ enum StatusText {
         } else {
             lines.append("last advert: none yet")
         }
+        if let a = s.account { lines.append(account(a, rosterVersion: s.rosterVersion)) }
         lines.append("roster version \(s.rosterVersion), siblings: \(s.siblings.count)")
         for d in s.siblings { lines.append("  \(d.key) (\(d.name))") }
         if let p = s.pairing { lines.append(p.line(nowMs: nowMs)) }
@@ -30,5 +31,16 @@ enum StatusText {
             lines.append("  \(g.id) to \(g.grantee.prefix(16))… \(g.revoked ? "revoked" : "") [\(g.models.joined(separator: ", "))]")
         }
         return lines.joined(separator: "\n")
+    }
+
+    static func account(_ a: HostStatus.Account, rosterVersion: UInt64) -> String {
+        let key = "account: \(a.key.prefix(16))…"
+        if a.holdsKey { return key + " (this Homebase holds the account key and signs the roster)" }
+        guard a.listed else {
+            return key + ": REMOVED from the account (roster \(rosterVersion) does not list this Homebase); it serves no siblings"
+                + " (to rejoin, `homebase pair CODE` with a code from the account's first Homebase)"
+        }
+        let head = a.head.map { "\"\($0.name)\" \($0.key.prefix(16))…" } ?? "the account's first Homebase"
+        return key + " (joined; the roster is signed on \(head))"
     }
 }

@@ -8,11 +8,14 @@ import Signing
 /// `homebase pair`: issues a one-time code for a new device of the account, then (unless
 /// `--no-wait`) waits until the running agent paired a device with it and prints the
 /// confirmation the new device shows too. The agent (`homebase run`) answers the device: it
-/// holds the key the code pins, and reads the code from the store.
+/// holds the key the code pins, and reads the code from the store. `homebase pair CODE` is the
+/// other side: this workstation joins the account (`PairJoinCommand`).
 enum PairCommand {
     static let usage = """
         usage: homebase pair [--relay URL] [--pin HEX] [--valid 10m] [--tries 3] [--no-wait] [--wait MAX]
-        prints a one-time code for a new device; on that device run `guest pair CODE`.
+               homebase pair CODE [--name NAME] [--wait 30s] [--connect-timeout 10s]
+        prints a one-time code for a new device; on that device run `guest pair CODE`
+        (or `homebase pair CODE` on a second workstation: see `homebase pair CODE --help`).
           --relay URL   the relay the new device joins through (default: `relay` of the config file)
           --pin HEX     the relay certificate's SHA-256, for a self-signed relay (default: `pin` of the config)
           --valid TIME  how long the code stays valid (default 10m; e.g. 90s, 30m, 1h)
@@ -23,10 +26,14 @@ enum PairCommand {
         """
 
     static func run(_ words: [String], _ c: HomebaseCLI.Context) async throws -> Int32 {
+        if let first = words.first(where: { !$0.hasPrefix("-") }), first.lowercased().hasPrefix(PairingCode.prefix) {
+            return try await PairJoinCommand.run(words, c)
+        }
         let f = try Flags(words, valued: ["relay", "pin", "valid", "tries", "wait"], switches: ["no-wait"])
         if f.help { out(usage); return 0 }
         guard f.positional.isEmpty else {
-            throw Flags.UsageError(description: "pair takes no arguments (to join an account from a new device, run `guest pair CODE` there)")
+            throw Flags.UsageError(description: "pair takes no arguments, or a code starting with \(PairingCode.prefix) "
+                                   + "(to join an account: `homebase pair CODE` here, or `guest pair CODE` on a laptop)")
         }
         let settings = try Settings.load(path: c.configPath, explicit: c.configExplicit)
         guard let relay = f.values["relay"] ?? settings.values["relay"] else {
@@ -55,17 +62,17 @@ enum PairCommand {
         }
 
         let identity = try c.files.loadIdentity()
-        _ = try c.files.loadAccountKey()  // only the device holding the account key can add devices
-        let now = nowMs()
         let store = try c.files.openStore()
         defer { store.close() }
+        _ = try c.files.accountKeyForChanges(store)  // only the device holding the account key can add devices
+        let now = nowMs()
         let code = try PairingIssue.issue(files: c.files, store: store, inviter: identity.record, relayURL: relay, pin: pin,
                                           validMs: valid.wholeMilliseconds, maxTries: tries, nowMs: now)
         let expires = code.expiresMs
 
         out("pairing code (single use, valid until \(PairingError.time(expires)), \(tries) wrong tr\(tries == 1 ? "y" : "ies") burn it):\n")
         out(code.text)
-        out("\non the new device run:\n  guest pair \(code.text)\n")
+        out("\non the new device run:\n  guest pair \(code.text)\n(on a second workstation: homebase pair CODE)\n")
         if !agentRunning(c.files) {
             err("homebase: note: `homebase run` is not running here; start it: it is what answers the new device")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Inference
 import Sealing
+import Signing
 @testable import HomebaseAgent
 
 /// A Homebase on a fresh data directory, a relay, and a guest listed as a sibling.
@@ -10,12 +11,15 @@ final class HostFixture: @unchecked Sendable {
     let agent: HomebaseAgent
     let guest: GuestSide
     var host: DeviceRecord { agent.identity.record }
+    /// The account key `init` made (with `joined`, its file is gone: the test signs as the account's first Homebase).
+    let accountKey: SigningKey
 
     /// - Parameters:
     ///   - runtime: a runtime row written as is (scripted engines would not pass the probe);
     ///     nil stores none.
     ///   - sibling: list the guest in the roster (else it must be a grantee to be heard).
-    init(runtime: (url: String, models: [String])?, sibling: Bool = true,
+    ///   - joined: the agent holds no account key, like a Homebase that joined with `homebase pair CODE`.
+    init(runtime: (url: String, models: [String])?, sibling: Bool = true, joined: Bool = false,
          configure: (inout HomebaseAgent.Configuration) -> Void = { _ in }) async throws {
         relay = try RelayFixture()
         files = HostFiles(dataDir: try temporaryDirectory("host"))
@@ -23,9 +27,11 @@ final class HostFixture: @unchecked Sendable {
         let hostRecord = try files.loadIdentity().record
         guest = try GuestSide(relayURL: relay.url, host: hostRecord)
         let store = try files.openStore()
+        accountKey = try files.loadAccountKey()
         if sibling {
-            try store.addDevice(guest.identity.record, accountKey: try files.loadAccountKey(), nowMs: nowMs())
+            try store.addDevice(guest.identity.record, accountKey: accountKey, nowMs: nowMs())
         }
+        if joined { try FileManager.default.removeItem(atPath: files.accountKeyPath) }
         if let runtime {
             let now = nowMs()
             try store.save(StoredRuntime(url: runtime.url, kind: .llamaServer, version: nil, available: true,
@@ -62,11 +68,11 @@ final class HostFixture: @unchecked Sendable {
 extension HostFixture {
     /// A started host for `body`, stopped after it (also when it throws). `prepare` runs on the
     /// stopped fixture first (store edits the agent should see at start).
-    static func with(runtime: (url: String, models: [String])?, sibling: Bool = true,
+    static func with(runtime: (url: String, models: [String])?, sibling: Bool = true, joined: Bool = false,
                      configure: (inout HomebaseAgent.Configuration) -> Void = { _ in },
                      prepare: (HostFixture) throws -> Void = { _ in },
                      _ body: (HostFixture) async throws -> Void) async throws {
-        let f = try await HostFixture(runtime: runtime, sibling: sibling, configure: configure)
+        let f = try await HostFixture(runtime: runtime, sibling: sibling, joined: joined, configure: configure)
         do {
             try prepare(f)
             try f.agent.reload()
