@@ -53,8 +53,8 @@ public final class GuestLinks: Sendable {
                                        roster: roster?.records ?? [])
         let peers = JoinedDirectory(account: directory, joined: JoinedHostFiles(paths: paths).all())
         var mail = GuestMail(paths: paths, directory: directory, database: context.routingDatabase)
-        let models = context.modelStore
-        mail.localModelChoice = { LocalModelChoice.apply($0, store: models, log: log) }
+        let fetch = BackgroundFetch(context)
+        mail.localModelChoice = { LocalModelChoice.apply($0, fetch: fetch) }
         func make(_ setting: RelayFile.Setting, _ role: GuestLink.Role) -> GuestLink? {
             do {
                 return try GuestLink.make(setting: setting, role: role, identity: identity, directory: directory,

@@ -62,6 +62,7 @@ extension Invocation {
         let context = try GuestContext(config)
         let signals = ShutdownSignals.install(context)  // SIGTERM/SIGINT still stop the engine
         defer { signals.forEach { $0.cancel() } }
+        BackgroundFetch(context).resume()  // a sibling's choice whose download was stopped
         let links: GuestLinks?
         do {
             links = try GuestLinks.open(context, slot: slot, options: options)
