@@ -49,12 +49,13 @@ import Testing
 
     @Test func nothingIsSpawnedWhileTheModelsLockIsHeld() async throws {
         let c = try context()
-        let lock = try #require(try FetchLock.acquire(c.modelStore.fetchLockPath(id)))
+        var lock = try FetchLock.acquire(c.modelStore.fetchLockPath(id))
+        #expect(lock != nil)
         BackgroundFetch(c).want(id, select: true)
         BackgroundFetch(c).resume()
         #expect(try c.modelStore.wanted(id) != nil)
         #expect(!FileManager.default.fileExists(atPath: c.modelStore.fetchLogPath), "a second fetcher was started")
-        withExtendedLifetime(lock) {}
+        lock = nil
         // Released (its holder died): the next start resumes it.
         BackgroundFetch(c).resume()
         _ = try await waitForLog(c, containing: "args: models fetch-wanted \(id)")
