@@ -40,6 +40,9 @@ import Testing
         #expect(Self.fetchers(under: s.procs.work + "/b") == fetchers)
         #expect(s.procs.read("b/model-downloads.log").components(separatedBy: "\(id): downloading (pid").count == 2)
         #expect(try hub.cdnRequests() == cdnBefore + 1)
+        // Nor by hand: a pull of the same model is refused while the fetcher holds it.
+        let byHand = try s.guestRun("b", ["models", "pull", String(id)])
+        #expect(byHand.status == 1 && byHand.err.contains("downloading in the background"), "\(byHand.err)")
 
         // Killed mid-download: nothing fetches it, and `models list` says so (it does not resume).
         for pid in fetchers { kill(pid, SIGKILL) }

@@ -20,13 +20,13 @@ public struct BackgroundDownload: Sendable, Equatable, Codable {
 
     /// One line for people.
     public var line: String {
-        let select = selectWhenReady ? ", selected when ready" : ""
+        let select = selectWhenReady ? "; selected when ready" : ""
         switch phase {
         case .downloading:
             return "\(id): downloading in the background since \(since)\(progress.map { ", \($0)" } ?? "")\(select); log: \(log)"
         case .stopped:
-            return "\(id): background download stopped\(progress.map { " at \($0)" } ?? ""); the next guest chat, serve or "
-                + "status resumes it\(select); log: \(log)"
+            return "\(id): background download stopped\(progress.map { " at \($0)" } ?? "")\(select); the next guest chat, "
+                + "serve or status resumes it; log: \(log)"
         case .failed:
             return "\(id): background download failed: \(failure ?? "unknown"); retry: \(retry ?? "")\(select); log: \(log)"
         }
@@ -41,7 +41,7 @@ extension ModelStore {
             let phase: BackgroundDownload.Phase = w.failure != nil ? .failed
                 : FetchLock.isHeld(fetchLockPath(w.id)) ? .downloading : .stopped
             var progress: String?
-            if case let .downloading(p)? = try? state(w.id), p.received > 0 || p.total != nil {
+            if case let .downloading(p)? = try? state(w.id), p.received > 0 {  // recorded every `progressStep` bytes
                 progress = p.fraction.map { "\(Int(($0 * 100).rounded(.down)))% of \(ProgressFormatter.bytes(p.total ?? 0))" }
                     ?? ProgressFormatter.bytes(p.received)
             }
