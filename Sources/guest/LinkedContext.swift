@@ -89,14 +89,17 @@ extension Invocation {
         }
         await links?.waitForBacklog()
         // `guest join` in another terminal: serve (and a long chat) link its relay without a restart.
-        links?.watchJoins(every: joinCheck, retakeAfter: command.name == "serve" ? retake : nil)
+        let serving = command.name == "serve"
+        links?.watchJoins(every: joinCheck, retakeAfter: serving ? retake : nil)
+        let late = links == nil && serving
+            ? LateLinks(context, slot: slot, options: options, every: joinCheck, retakeAfter: retake) : nil
         do {
             let status = try await body(context, links)
-            links?.stop()
+            links?.stop(); late?.stop()
             await context.shutdown()
             return status
         } catch {
-            links?.stop()
+            links?.stop(); late?.stop()
             await context.shutdown()
             throw error
         }

@@ -12,12 +12,7 @@ import Testing
         #expect(try w.guest("laptop", ["init", "--name", "laptop"]).status == 0)
         #expect(try w.guest("laptop", ["relay", "set", w.relayB]).status == 0)
 
-        let port = try Processes.freePort()
-        try w.procs.start(w.bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(port)", "--join-check", "200ms",
-                                                "--retake-after", "1s"] + w.chatFlags
-                            + ["--data-dir", w.procs.work + "/laptop", "--llama-server", w.bin.engine, "--model-path", w.bin.model],
-                          log: "serve.log")
-        try w.procs.waitUntil(60, "guest serve") { Processes.canConnect(port) }
+        let port = try Self.startServe(w, "laptop")
 
         let joined = try w.guest("laptop", ["join", try w.share(["--models", "tiny"]), "--as", "alice", "--wait", "30s"] + w.linkFlags)
         #expect(joined.status == 0 && joined.out.contains("joined: models tiny"), "\(joined.err)")
@@ -35,6 +30,34 @@ import Testing
         #expect(try Self.ask(w, port) == "joined-homebase", "\(w.log("laptop"))")
         #expect(w.log("laptop").components(separatedBy: "for a Homebase joined meanwhile").count == 2, "linked once")
         #expect(w.log("laptop").contains("relay: taking the link to ws://127.0.0.1:\(w.portA) back"))
+    }
+
+    /// A device with no relay at all when serve starts (no account relay, nothing joined).
+    @Test func serveWithNoRelayAtItsStartLinksTheRelayOfAHomebaseJoinedLater() throws {
+        let w = try CrossRelayWorld()
+        defer { w.procs.stopAll() }
+        let hostKey = try w.startHost("friend-workstation")
+        let port = try Self.startServe(w, "nomad")
+        #expect(try Self.ask(w, port) != "joined-homebase")
+        let joined = try w.guest("nomad", ["join", try w.share(["--models", "tiny"]), "--wait", "30s"] + w.linkFlags)
+        #expect(joined.status == 0 && joined.out.contains("joined: models tiny"), "\(joined.err)")
+        try w.select("nomad", host: hostKey)
+        try w.procs.waitUntil(30, "serve to link relay A") {
+            w.log("nomad").contains("relay: linked to ws://127.0.0.1:\(w.portA) since the start")
+        }
+        try w.procs.waitUntil(90, "an answer from the joined Homebase through serve") { try Self.ask(w, port) == "joined-homebase" }
+        #expect(try Self.ask(w, port) == "joined-homebase", "\(w.log("nomad"))")
+    }
+
+    /// `guest serve` on `name` with fast join checks and retakes; its port once it listens.
+    static func startServe(_ w: CrossRelayWorld, _ name: String) throws -> Int {
+        let port = try Processes.freePort()
+        try w.procs.start(w.bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(port)", "--join-check", "200ms",
+                                                "--retake-after", "1s"] + w.chatFlags
+                            + ["--data-dir", w.procs.work + "/" + name, "--llama-server", w.bin.engine, "--model-path", w.bin.model],
+                          log: "serve-\(name).log")
+        try w.procs.waitUntil(60, "guest serve") { Processes.canConnect(port) }
+        return port
     }
 
     /// One OpenAI-style request to serve with curl; the brain header of its answer.

@@ -6,7 +6,7 @@ import ModelStore
 enum ModelsCommand {
     static let command = Command(
         name: "models", summary: "browse, download and choose on-device models",
-        usage: "browse | search QUERY | pull NAME | cancel ID | list | use ID | delete ID | add-repo OWNER/NAME",
+        usage: "browse | search QUERY | pull NAME | cancel ID | list | use ID | delete ID | add-repo OWNER/NAME | fetch-wanted ID",
         details: "pull takes a shortlist name or OWNER/NAME[:QUANT], resumes a cut download, checks size and sha256,\n"
             + "then loads the model once in llama-server: only then is it ready. use selects a ready model, or one\n"
             + "still downloading (a ready one answers meanwhile). list shows each state; * marks the selection.\n"
