@@ -15,7 +15,10 @@ final class ChildProcess: Sendable {
 
     private init(pid: pid_t) { self.pid = pid }
 
-    static func spawn(_ path: String, _ arguments: [String], logPath: String?) throws(GuestError) -> ChildProcess {
+    /// `environment`: the child's (nil: ours). `newSession`: the child leads a session of its own
+    /// (setsid), so a terminal's hang-up or Ctrl-C aimed at our process group never reaches it.
+    static func spawn(_ path: String, _ arguments: [String], logPath: String?, environment: [String: String]? = nil,
+                      newSession: Bool = false) throws(GuestError) -> ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -37,12 +40,16 @@ final class ChildProcess: Sendable {
         sigemptyset(&defaults)
         for s in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGQUIT] { sigaddset(&defaults, s) }
         posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // POSIX_SPAWN_SETSID (glibc 2.26+) is declared only under _GNU_SOURCE, which Glibc's module lacks.
+        let setsid: Int32 = newSession ? 0x80 : 0
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | setsid))
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
+        let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer { for p in envp ?? [] { free(p) } }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, path, &actions, &attr, argv, environ)
+        let rc = envp.map { posix_spawn(&pid, path, &actions, &attr, argv, $0) } ?? posix_spawn(&pid, path, &actions, &attr, argv, environ)
         guard rc == 0 else { throw .spawnFailed(binary: path, errno: rc) }
         return ChildProcess(pid: pid)
     }

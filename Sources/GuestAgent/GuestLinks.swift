@@ -5,6 +5,7 @@ import RelayRouting
 import Routing
 import Sealing
 import Signing
+import Synchronization
 
 /// Every relay link of one command: the account's (`relay.json`) and one per other relay a
 /// joined Homebase lives on (its invite named it; invited or joined, not revoked). All feed the
@@ -19,15 +20,25 @@ import Signing
 public final class GuestLinks: Sendable {
     /// The link to the account's relay (`relay.json`), nil when none is set.
     public let account: GuestLink?
-    /// Links to the relays of joined Homebases that are not the account's, one per relay.
-    public let joined: [GuestLink]
     /// Why a link could not be made (a malformed setting): for stderr, never fatal.
     public let failures: [String]
-    let hosts: [String: [String]]
+    /// The joined Homebases' links and names: `refresh()` adds the relay of a Homebase joined
+    /// while this process runs (`guest join` beside `guest serve`).
+    let joinedState: Mutex<(links: [GuestLink], hosts: [String: [String]])>
+    /// What `refresh()` needs to open more links; nil for the no-relay value.
+    let opener: Opener?
+    let watcher = Mutex<Task<Void, Never>?>(nil)
+    /// When each replaced link was first seen replaced (`retakeReplaced`).
+    let replacedSince = Mutex<[ObjectIdentifier: ContinuousClock.Instant]>([:])
 
-    init(account: GuestLink?, joined: [GuestLink], failures: [String], hosts: [String: [String]]) {
-        self.account = account; self.joined = joined; self.failures = failures; self.hosts = hosts
+    init(account: GuestLink?, joined: [GuestLink], failures: [String], hosts: [String: [String]], opener: Opener? = nil) {
+        self.account = account; self.failures = failures; self.opener = opener
+        joinedState = Mutex((joined, hosts))
     }
+
+    /// Links to the relays of joined Homebases that are not the account's, one per relay.
+    public var joined: [GuestLink] { joinedState.withLock { $0.links } }
+    var hosts: [String: [String]] { joinedState.withLock { $0.hosts } }
 
     public var all: [GuestLink] { (account.map { [$0] } ?? []) + joined }
 
@@ -53,13 +64,12 @@ public final class GuestLinks: Sendable {
                                        roster: roster?.records ?? [])
         let peers = JoinedDirectory(account: directory, joined: JoinedHostFiles(paths: paths).all())
         var mail = GuestMail(paths: paths, directory: directory, database: context.routingDatabase)
-        let models = context.modelStore
-        mail.localModelChoice = { LocalModelChoice.apply($0, store: models, log: log) }
+        let fetch = BackgroundFetch(context)
+        mail.localModelChoice = { LocalModelChoice.apply($0, fetch: fetch) }
+        let opener = Opener(context: context, accountURL: accountSetting?.url, identity: identity, directory: directory,
+                            peers: peers, mail: mail, options: options)
         func make(_ setting: RelayFile.Setting, _ role: GuestLink.Role) -> GuestLink? {
-            do {
-                return try GuestLink.make(setting: setting, role: role, identity: identity, directory: directory,
-                                          peers: peers, mail: mail, options: options, log: log)
-            } catch {
+            do { return try opener.make(setting, role) } catch {
                 failures.append("\(setting.url): \(error)")
                 return nil
             }
@@ -67,12 +77,13 @@ public final class GuestLinks: Sendable {
         let account = accountSetting.flatMap { make($0, .account) }
         let joined = relays.compactMap { make(RelayFile.Setting(url: $0.url, pin: $0.pin), .joined) }
         let links = GuestLinks(account: account, joined: joined, failures: failures,
-                               hosts: Dictionary(relays.map { (relayKey($0.url), $0.hosts) }, uniquingKeysWith: { a, _ in a }))
+                               hosts: Dictionary(relays.map { (relayKey($0.url), $0.hosts) }, uniquingKeysWith: { a, _ in a }),
+                               opener: opener)
         guard let fallback = links.all.first?.courier else { return links }
-        // Each joined Homebase over its relay's courier; the account's relay is the default.
-        let byRelay = Dictionary(links.all.map { (relayKey($0.setting.url), $0.courier) }, uniquingKeysWith: { a, _ in a })
+        // Each joined Homebase over its relay's courier (looked up per request: a relay linked
+        // later by `refresh()` serves too); the account's relay is the default.
         slot.install(HomebaseProviderFactory(courier: fallback, directory: peers,
-                                             joinedCourier: { byRelay[relayKey($0.relayURL)] },
+                                             joinedCourier: { [links] in links.link(forRelay: $0.relayURL)?.courier },
                                              limits: options.watchdog, log: { log.write("homebase: \($0)") }))
         for link in links.all { link.start() }
         return links
@@ -102,8 +113,11 @@ public final class GuestLinks: Sendable {
         return lines
     }
 
-    /// Stops every link. Final.
-    public func stop() { for link in all { link.stop() } }
+    /// Stops every link (and the watch for new joins). Final.
+    public func stop() {
+        watcher.withLock { $0?.cancel(); $0 = nil }
+        for link in all { link.stop() }
+    }
 }
 
 /// A relay a joined Homebase (invited or joined, not revoked) lives on, with the pin given at

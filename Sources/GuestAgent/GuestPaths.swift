@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// The files of a guest's data directory (`--data-dir`, default `$XDG_DATA_HOME/homebase/guest`).
 ///
@@ -51,14 +52,13 @@ public struct EventLog: Sendable {
 
     public func write(_ line: String) {
         let stamp = ISO8601DateFormatter().string(from: Date())
-        let data = Data("\(stamp) \(line)\n".utf8)
-        if let handle = FileHandle(forWritingAtPath: path) {
-            defer { try? handle.close() }
-            _ = try? handle.seekToEnd()
-            try? handle.write(contentsOf: data)
-        } else {
-            _ = FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600])
-        }
+        let bytes = Array("\(stamp) \(line)\n".utf8)
+        // O_APPEND: several guest processes (serve, a chat, a background download) write this
+        // file at once; a seek-then-write would let one overwrite another's line.
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
     }
 
     /// The last line containing `word` (for `status`: the last fallback).

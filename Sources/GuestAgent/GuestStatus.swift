@@ -1,4 +1,5 @@
 import Foundation
+import ModelStore
 import Routing
 
 /// What `guest status` shows: the route the next request would take and why, and the facts
@@ -24,6 +25,8 @@ public struct GuestStatus: Sendable, Equatable, Codable {
     public var lastFallback: String?
     /// The relay link, the own Homebase's key and last advert.
     public var relay: RelayStatus
+    /// Models downloading in the background (a sibling chose them), stopped or failed.
+    public var downloads: [BackgroundDownload] = []
 
     /// True when the next answer would be the floor notice.
     public var isFloor: Bool { brain == "none" }
@@ -50,7 +53,8 @@ public struct GuestStatus: Sendable, Equatable, Codable {
             host: settings[.ollamaHost] ?? "own", keys: keys, localModel: local,
             llamaServer: try? context.factory.supervisor.configuration.locator.locate(),
             localEndpoint: ((try? context.runtime.verifiedEndpoint()) ?? nil)?.url,
-            lastFallback: context.log.lastLine(containing: "fallback:"), relay: .gather(context, links))
+            lastFallback: context.log.lastLine(containing: "fallback:"), relay: .gather(context, links),
+            downloads: context.modelStore.backgroundDownloads())
     }
 
     /// A short paragraph for a newcomer (`status --explain`).

@@ -27,8 +27,8 @@ struct JoinMail: Sendable {
                 files.setNote(host, nil)
                 return .stored("grant from \(who): joined, \(g.models.count) model(s)")
             case .revoke(let r):
+                files.setNote(host, r.reason)  // first: a `guest join` polling sees the state, then reads the note
                 try store.markRevoked(host)
-                files.setNote(host, r.reason)
                 return .stored("revoke from \(who): \(r.reason)")
             case .advert(let a):
                 guard joined.state == .joined else { return .refused("advert from \(who): not joined (\(joined.state.rawValue))") }

@@ -53,24 +53,23 @@ extension GuestLink {
 
 /// What a device does with a local model a sibling chose.
 public enum LocalModelChoice {
-    /// Selects `id` when it is on this device; otherwise starts its download (the current model
-    /// keeps answering) and selects it once it is ready.
-    public static func apply(_ id: String, store: ModelStore, log: EventLog) {
+    /// Selects `id` when it is on this device; otherwise records the wish and starts its
+    /// download in a detached fetcher (the current model keeps answering; the download outlives
+    /// this process), which selects it once it is ready.
+    public static func apply(_ id: String, fetch: BackgroundFetch) {
+        let store = fetch.store, log = fetch.context.log
         if (try? store.state(id)) == .ready {
-            do { try store.select(id); log.write("model choice: using \(id)") } catch { log.write("model choice: \(id): \(error)") }
+            do {
+                try store.select(id)
+                try store.replaceWishes(with: nil)  // this choice is newer than any wish to select
+                log.write("model choice: using \(id)")
+            } catch {
+                log.write("model choice: \(id): \(error)")
+            }
             return
         }
-        guard let colon = id.lastIndex(of: ":") else { return log.write("model choice: \(id) is not REPO:QUANT") }
-        let repo = String(id[..<colon]), quant = String(id[id.index(after: colon)...])
+        guard let colon = id.lastIndex(of: ":"), colon != id.startIndex else { return log.write("model choice: \(id) is not REPO:QUANT") }
         log.write("model choice: \(id) is not on this device: downloading it; the current model answers meanwhile")
-        Task.detached {
-            do {
-                try await store.pull(repo: repo, quant: quant)
-                try store.select(id)
-                log.write("model choice: \(id) downloaded and selected")
-            } catch {
-                log.write("model choice: download of \(id) failed: \(error)")
-            }
-        }
+        fetch.want(id, select: true)
     }
 }

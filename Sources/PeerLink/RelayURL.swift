@@ -2,7 +2,8 @@
 // (`scheme://host:port`) is what the device expects the challenge to name and what it signs.
 
 /// A parsed relay URL. Host names are compared case-insensitively; IPv6 literals are held
-/// without brackets; a missing port is the scheme's default (80 / 443).
+/// without brackets; a missing port is the scheme's default (80 / 443); a missing or bare `/`
+/// path is `/v1/connect`. Equal values (and `description`) are the same relay however spelled.
 public struct RelayURL: Equatable, Sendable, CustomStringConvertible {
     /// `wss` (TLS) or `ws` (plain).
     public var secure: Bool
@@ -22,7 +23,8 @@ public struct RelayURL: Equatable, Sendable, CustomStringConvertible {
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let tail = rest.dropFirst(authority.count)
         guard !tail.contains("#") else { throw .invalidURL("fragments are not allowed") }
-        path = tail.isEmpty ? "/v1/connect" : (tail.first == "?" ? "/" + tail : String(tail))
+        // A bare "/" is no path, as in any URL (`wss://h/` is `wss://h`): one relay, one spelling.
+        path = tail.isEmpty || tail == "/" ? "/v1/connect" : (tail.first == "?" ? "/" + tail : String(tail))
         guard !authority.contains("@") else { throw .invalidURL("user info is not allowed") }
         var hostPart = authority
         var portPart: Substring?

@@ -11,6 +11,8 @@ extension Flag {
         Flag("--first-output-timeout", "TIME", "Homebase watchdog: no first output within TIME (default 90s)"),
         Flag("--stall-timeout", "TIME", "Homebase watchdog: a silence mid-stream of TIME (default 30s)"),
         Flag("--advert-max-age", "TIME", "the own Homebase routes while its last advert is younger (default 10m)"),
+        Flag("--join-check", "TIME", "how often a running command looks for a Homebase joined meanwhile (default 2s)"),
+        Flag("--retake-after", "TIME", "serve: take a relay link back TIME after another guest command replaced it (default 5s)"),
     ]
 
     /// `250ms`, `2s`, `5m` (a bare number is seconds).
@@ -42,6 +44,13 @@ extension Invocation {
         }
     }
 
+    /// A flag's duration, nil when absent; zero or malformed is a usage error.
+    func positiveDuration(_ name: String) throws -> Duration? {
+        guard let raw = arguments.value(name) else { return nil }
+        guard let d = Flag.duration(raw), d > .zero else { throw usageError("\(name) takes a duration: 500ms, 2s, 1m") }
+        return d
+    }
+
     /// Like `withContext`, with the relay link open for the body's duration when a relay is
     /// configured (`guest relay set`): the mail backlog is read first (at most `--relay-wait`),
     /// so a fresh advert is on file before anything is routed. The body gets the account's link.
@@ -59,9 +68,12 @@ extension Invocation {
             guard let d = Flag.duration(raw), d > .zero else { throw usageError("--advert-max-age takes a duration: 1s, 10m") }
             config.freshness.ownAdvertMaxAgeMs = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
         }
+        let joinCheck = try positiveDuration("--join-check") ?? .seconds(2)
+        let retake = try positiveDuration("--retake-after") ?? .seconds(5)
         let context = try GuestContext(config)
         let signals = ShutdownSignals.install(context)  // SIGTERM/SIGINT still stop the engine
         defer { signals.forEach { $0.cancel() } }
+        BackgroundFetch(context).resume()  // a sibling's choice whose download was stopped
         let links: GuestLinks?
         do {
             links = try GuestLinks.open(context, slot: slot, options: options)
@@ -76,13 +88,18 @@ extension Invocation {
             Console.err("guest: relay link not opened: \(failure)\n")
         }
         await links?.waitForBacklog()
+        // `guest join` in another terminal: serve (and a long chat) link its relay without a restart.
+        let serving = command.name == "serve"
+        links?.watchJoins(every: joinCheck, retakeAfter: serving ? retake : nil)
+        let late = links == nil && serving
+            ? LateLinks(context, slot: slot, options: options, every: joinCheck, retakeAfter: retake) : nil
         do {
             let status = try await body(context, links)
-            links?.stop()
+            links?.stop(); late?.stop()
             await context.shutdown()
             return status
         } catch {
-            links?.stop()
+            links?.stop(); late?.stop()
             await context.shutdown()
             throw error
         }

@@ -51,11 +51,25 @@ public struct ModelCommands: Sendable {
         -> CommandOutput
     {
         let (repo, quant, provisional) = try resolve(target)
+        // The same lock the background fetcher holds: never two downloads of one model.
+        let lock = try quant.map { q -> FetchLock in
+            let id = ModelRecord.id(repo: repo, quant: q)
+            guard let lock = try FetchLock.acquire(store.fetchLockPath(id)) else {
+                throw ModelStoreError.invalidState(model: id, state: "downloading in the background (guest models list)",
+                                                   operation: "pull")
+            }
+            return lock
+        }
         let record = try await store.pull(repo: repo, quant: quant, provisional: provisional, progress: progress)
-        return CommandOutput(text: "\(record.id): \(record.state)\n", models: [record])
+        withExtendedLifetime(lock) {}
+        // A wish for it (a sibling's choice, a failed background download retried) is fulfilled.
+        let selected = try store.fulfilWish(record.id)
+        return CommandOutput(text: "\(record.id): \(record.state)\(selected ? " (selected: a sibling chose it)" : "")\n",
+                             models: [record])
     }
 
     public func cancel(_ id: String) async throws -> CommandOutput {
+        try store.dropWish(id)
         try await store.cancel(id)
         return CommandOutput(text: "\(id): cancelled\n", models: [])
     }
@@ -69,15 +83,21 @@ public struct ModelCommands: Sendable {
             let size = m.bytes.map { ProgressFormatter.bytes($0) } ?? "size unknown"
             text += "\(m.id == selected ? "*" : " ") \(m.id)  \(m.state)  \(size)\(m.provisional ? "  (provisional)" : "")\n"
         }
+        let background = store.backgroundDownloads()
+        if !background.isEmpty {
+            text += "\nIn the background:\n" + background.map { "  \($0.line)\n" }.joined()
+        }
         return CommandOutput(text: text, models: models)
     }
 
     public func use(_ id: String) throws -> CommandOutput {
         try store.select(id)
+        try store.replaceWishes(with: nil)  // this choice is newer than any wish to select
         return CommandOutput(text: "using \(id)\n", models: [try store.record(id)])
     }
 
     public func delete(_ id: String) async throws -> CommandOutput {
+        try store.dropWish(id)
         try await store.delete(id)
         let now = try store.selection()
         return CommandOutput(text: "deleted \(id); selected: \(now ?? "built-in")\n")

@@ -26,6 +26,17 @@ enum StoreSchema {
         CREATE TABLE custom_repo(repo TEXT PRIMARY KEY COLLATE NOCASE, added_at INTEGER NOT NULL);
         CREATE TABLE setting(key TEXT PRIMARY KEY, value TEXT NOT NULL);
         """,
+        // A model wanted in the background (a sibling chose it): the wish outlives every process.
+        """
+        CREATE TABLE wanted(
+            id TEXT PRIMARY KEY,
+            repo TEXT NOT NULL,
+            quant TEXT NOT NULL,
+            select_when_ready INTEGER NOT NULL,
+            since INTEGER NOT NULL,
+            failure TEXT
+        );
+        """,
     ])
 
     static let columns = "id, repo, quant, files, projector, bytes, state, received, detail, provisional"

@@ -6,18 +6,21 @@ import ModelStore
 enum ModelsCommand {
     static let command = Command(
         name: "models", summary: "browse, download and choose on-device models",
-        usage: "browse | search QUERY | pull NAME | cancel ID | list | use ID | delete ID | add-repo OWNER/NAME",
+        usage: "browse | search QUERY | pull NAME | cancel ID | list | use ID | delete ID | add-repo OWNER/NAME | fetch-wanted ID",
         details: "pull takes a shortlist name or OWNER/NAME[:QUANT], resumes a cut download, checks size and sha256,\n"
             + "then loads the model once in llama-server: only then is it ready. use selects a ready model, or one\n"
             + "still downloading (a ready one answers meanwhile). list shows each state; * marks the selection.\n"
             + "cancel stops a pull running in any terminal and removes its partial files; delete removes a model.\n"
+            + "A local model a sibling chose downloads in the background, outliving the command that received it;\n"
+            + "list shows it under \"In the background\", the next guest chat/serve/status resumes a stopped one.\n"
+            + "fetch-wanted ID is that background download (the guest starts it; running it by hand is harmless).\n"
             + "The hub is https://huggingface.co, or $HF_ENDPOINT; $HF_TOKEN goes to that host only.",
         flags: [Flag("--all", "browse/search: include tool-capable models without vision"),
                 Flag("--refresh", "browse: fetch the catalog again")] + Flag.relayLink.prefix(2),
         run: run)
 
     static let arity: [String: Int] = ["browse": 0, "search": -1, "pull": 1, "cancel": 1, "list": 0, "use": 1,
-                                       "delete": 1, "add-repo": 1]
+                                       "delete": 1, "add-repo": 1, "fetch-wanted": 1]
 
     static func run(_ inv: Invocation) async throws -> Int32 {
         let p = inv.positionals
@@ -27,6 +30,11 @@ enum ModelsCommand {
         let args = Array(p.dropFirst())
         guard n < 0 ? !args.isEmpty : args.count == n else {
             throw inv.usageError("models \(verb) takes \(n == 0 ? "no argument" : n < 0 ? "a query" : "one argument")")
+        }
+        if verb == "fetch-wanted" {
+            return try await inv.withContext { context in
+                await BackgroundFetch(context).fetch(args[0]) { Console.out($0 + "\n") }
+            }
         }
         // `use` is a model choice, mailed to the siblings: that needs the relay link.
         return try await inv.withContext(linked: verb == "use") { context, link in

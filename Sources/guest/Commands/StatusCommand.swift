@@ -1,5 +1,6 @@
 import Foundation
 import GuestAgent
+import ModelStore
 
 /// `guest status`: the route the next request would take, why, and the facts behind it.
 enum StatusCommand {
@@ -30,6 +31,7 @@ enum StatusCommand {
             Console.out("local runtime: \(s.localEndpoint ?? "none")\n")
             Console.out("keys:          \(s.keys.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))\n")
             if let f = s.lastFallback { Console.out("last fallback: \(f)\n") }
+            for d in s.downloads { Console.out("download:      \(d.phase == .failed ? Console.red(d.line) : d.line)\n") }
             Console.out(s.relay.lines)
             if inv.arguments.has("--explain") { Console.out("\n\(s.explanation)\n") }
             return 0
