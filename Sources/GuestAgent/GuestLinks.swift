@@ -63,9 +63,7 @@ public final class GuestLinks: Sendable {
         let directory = GuestDirectory(me: identity.signingKey.publicKey, bootstrap: accountSetting?.homebaseRecord,
                                        roster: roster?.records ?? [])
         let peers = JoinedDirectory(account: directory, joined: JoinedHostFiles(paths: paths).all())
-        var mail = GuestMail(paths: paths, directory: directory, database: context.routingDatabase)
-        let fetch = BackgroundFetch(context)
-        mail.localModelChoice = { LocalModelChoice.apply($0, fetch: fetch) }
+        let mail = GuestMail.linked(context, directory: directory)
         let opener = Opener(context: context, accountURL: accountSetting?.url, identity: identity, directory: directory,
                             peers: peers, mail: mail, options: options)
         func make(_ setting: RelayFile.Setting, _ role: GuestLink.Role) -> GuestLink? {

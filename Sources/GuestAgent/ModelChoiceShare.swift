@@ -73,3 +73,14 @@ public enum LocalModelChoice {
         fetch.want(id, select: true)
     }
 }
+
+extension GuestMail {
+    /// The mail handler of a linked command: a sibling's local model choice goes to the
+    /// background fetcher.
+    static func linked(_ context: GuestContext, directory: GuestDirectory) -> GuestMail {
+        var mail = GuestMail(paths: context.paths, directory: directory, database: context.routingDatabase)
+        let fetch = BackgroundFetch(context)
+        mail.localModelChoice = { LocalModelChoice.apply($0, fetch: fetch) }
+        return mail
+    }
+}

@@ -66,12 +66,11 @@ public final class PairCodeAsk: Sendable {
     /// Opens (and starts) the link to the account's relay. Other mail that arrives meanwhile is
     /// handled as by every linked command (`GuestLinks`).
     public init(account: PairingAccount, context: GuestContext, options: Options = Options()) throws {
-        let paths = context.paths, log = context.log, models = context.modelStore
+        let paths = context.paths, log = context.log
         self.account = account; self.paths = paths; self.options = options; self.log = log
         let directory = GuestDirectory(me: account.identity.signingKey.publicKey, bootstrap: account.homebase,
                                        roster: account.roster?.records ?? [])
-        var mail = GuestMail(paths: paths, directory: directory, database: context.routingDatabase)
-        mail.localModelChoice = { LocalModelChoice.apply($0, store: models, log: log) }
+        let mail = GuestMail.linked(context, directory: directory)
         var linkOptions = GuestLink.Options()
         linkOptions.connectTimeout = options.connectTimeout
         linkOptions.backlogWait = options.backlogWait
