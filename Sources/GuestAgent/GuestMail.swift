@@ -15,6 +15,9 @@ public struct GuestMail: Sendable {
     public let database: Database
     /// Called with the id of a local model a sibling chose (`local:ID`): select or download it.
     public var localModelChoice: (@Sendable (String) -> Void)?
+    /// The own-advert window (`FreshnessLimits`): an own Homebase silent this long gives way to
+    /// another Homebase of the roster (`OwnHomebase`).
+    public var ownAdvertMaxAgeMs = FreshnessLimits().ownAdvertMaxAgeMs
 
     public init(paths: GuestPaths, directory: GuestDirectory, database: Database) {
         self.paths = paths; self.directory = directory; self.database = database
@@ -71,8 +74,18 @@ public struct GuestMail: Sendable {
         guard a.hostKey.bytes == host.bytes else { return .refused("advert: names another host than its sender") }
         do {
             let received = try OwnAdvertStore(database: database, accountHostKey: host).accept(a, heldMs: heldMs)
-            try HomebaseKeyFile(path: paths.homebaseKey).write(host)
-            return .stored("advert \(a.sequence) from \(shortHex(host)): \(received.modelTags.count) model(s), held \(heldMs) ms")
+            let said = "advert \(a.sequence) from \(shortHex(host)): \(received.modelTags.count) model(s), held \(heldMs) ms"
+            let file = HomebaseKeyFile(path: paths.homebaseKey), current = file.read()
+            guard current != host else { return .stored(said) }
+            let db = database
+            guard let why = OwnHomebase.takeOver(
+                current: current, candidate: received, nowMs: received.receiptMs + Int64(clamping: heldMs),
+                maxAgeMs: ownAdvertMaxAgeMs, inRoster: directory.inRoster,
+                advertOf: { (try? OwnAdvertStore(database: db, accountHostKey: $0).latestOwnAdvert()) ?? nil }) else {
+                return .stored(said + "; the own Homebase stays \(current.map(shortHex) ?? "?")")
+            }
+            try file.write(host)
+            return .stored(said + "; now the own Homebase (\(why))")
         } catch let e as RoutingError {
             return .refused("advert \(a.sequence): \(e)")
         } catch {

@@ -79,6 +79,7 @@ extension GuestMail {
     /// background fetcher.
     static func linked(_ context: GuestContext, directory: GuestDirectory) -> GuestMail {
         var mail = GuestMail(paths: context.paths, directory: directory, database: context.routingDatabase)
+        mail.ownAdvertMaxAgeMs = context.configuration.freshness.ownAdvertMaxAgeMs
         let fetch = BackgroundFetch(context)
         mail.localModelChoice = { LocalModelChoice.apply($0, fetch: fetch) }
         return mail

@@ -1,0 +1,80 @@
+import Foundation
+@testable import GuestAgent
+import Routing
+import Sealing
+import Signing
+import Testing
+import Wire
+
+/// Two Homebases in one roster (a second workstation joined): the own one stays put while it is
+/// usable, and the other takes over when it is not.
+@Suite struct OwnHomebaseTests {
+    let paths: GuestPaths
+    let context: GuestContext
+    let account = SigningKey.generate()
+    let first: DeviceIdentity, second: DeviceIdentity, me: DeviceIdentity
+    var mail: GuestMail
+
+    init() throws {
+        paths = GuestPaths(dataDirectory: try tempDirectory())
+        context = try GuestContext(GuestConfiguration(paths: paths, environment: [:]))
+        first = try DeviceIdentity.generate(name: "ws-one", now: 1)
+        second = try DeviceIdentity.generate(name: "ws-two", now: 1)
+        me = try DeviceIdentity.generate(name: "laptop", now: 1)
+        try context.account.write(account.publicKey)
+        mail = GuestMail(paths: paths, directory: GuestDirectory(me: me.signingKey.publicKey, bootstrap: first.record, roster: []),
+                         database: context.routingDatabase)
+    }
+
+    func roster(_ version: UInt64, _ devices: [DeviceIdentity]) throws -> AppMessage.Roster {
+        var r = AppMessage.Roster(accountKey: Bytes32(unchecked: account.publicKey.bytes), version: version,
+                                  deviceRecords: devices.map(\.record.encoded))
+        r.signature = Bytes64(unchecked: account.sign(try r.signedBytes()))
+        return r
+    }
+
+    func advert(_ host: DeviceIdentity, _ sequence: UInt64, models: Int = 1) throws -> AppMessage.Advert {
+        let model = AppMessage.ModelInfo(tag: "tiny", family: "llama", parameterSize: "1M", quantization: "F32",
+                                           contextLength: 2048, capabilities: .completion)
+        var a = AppMessage.Advert(hostKey: Bytes32(unchecked: host.signingKey.publicKey.bytes), sequence: sequence,
+                                  timestampMs: 1, models: Array(repeating: model, count: models))
+        a.signature = Bytes64(unchecked: host.signingKey.sign(try a.signedBytes()))
+        return a
+    }
+
+    var own: PublicKey? { HomebaseKeyFile(path: paths.homebaseKey).read() }
+
+    func deliver(_ m: AppMessage, from d: DeviceIdentity) {
+        if case .stored = mail.handle(m, from: d.record, heldMs: 0) { return }
+        Issue.record("\(m) from \(d.record.name) was not stored")
+    }
+
+    @Test func aLiveOwnHomebaseStaysAndASilentOneGivesWay() async throws {
+        var t = self
+        t.mail.ownAdvertMaxAgeMs = 3_600_000
+        t.deliver(.roster(try t.roster(2, [t.first, t.second, t.me])), from: t.first)
+        t.deliver(.advert(try t.advert(t.first, 1)), from: t.first)
+        #expect(t.own == t.first.signingKey.publicKey)
+        t.deliver(.advert(try t.advert(t.second, 1)), from: t.second)
+        #expect(t.own == t.first.signingKey.publicKey, "a second live Homebase took over from a fresh own one")
+        t.mail.ownAdvertMaxAgeMs = 0  // every advert already counts as silent
+        t.deliver(.advert(try t.advert(t.second, 2)), from: t.second)
+        #expect(t.own == t.second.signingKey.publicKey, "a silent own Homebase kept its place")
+        await t.context.shutdown()
+    }
+
+    @Test func anOwnHomebaseWithNoModelOrOutOfTheRosterGivesWay() async throws {
+        var t = self
+        t.mail.ownAdvertMaxAgeMs = 3_600_000
+        t.deliver(.roster(try t.roster(2, [t.first, t.second, t.me])), from: t.first)
+        t.deliver(.advert(try t.advert(t.first, 1, models: 0)), from: t.first)
+        t.deliver(.advert(try t.advert(t.second, 1, models: 0)), from: t.second)
+        #expect(t.own == t.first.signingKey.publicKey, "neither serves a model: the first stays")
+        t.deliver(.advert(try t.advert(t.second, 2)), from: t.second)
+        #expect(t.own == t.second.signingKey.publicKey, "an own Homebase with no model kept its place")
+        t.deliver(.roster(try t.roster(3, [t.first, t.me])), from: t.first)
+        t.deliver(.advert(try t.advert(t.first, 2)), from: t.first)
+        #expect(t.own == t.first.signingKey.publicKey, "a Homebase removed from the roster stayed own")
+        await t.context.shutdown()
+    }
+}
