@@ -154,3 +154,21 @@ public final class ChildProcesses: Sendable {
         return h
     }
 }
+
+/// Runs `program` to its end with stdin from /dev/null and stderr dropped; its exit status and
+/// stdout. `environment` defaults to this process's.
+public func runProgram(_ program: String, _ args: [String],
+                       environment: [String: String]? = nil) throws -> (status: Int32, out: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: program)
+    p.arguments = args
+    if let environment { p.environment = environment }
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = FileHandle.nullDevice
+    p.standardInput = FileHandle.nullDevice
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+}

@@ -18,14 +18,27 @@ public func freePort() throws -> Int {
 
 /// Whether something accepts TCP connections on 127.0.0.1:`port`.
 public func canConnect(_ port: Int) -> Bool {
+    guard let fd = connectLoopback(port) else { return false }
+    close(fd)
+    return true
+}
+
+/// A blocking TCP socket connected to 127.0.0.1:`port` (the caller closes it), nil when nothing
+/// accepts. With `receiveTimeout`, a read waiting longer fails instead of hanging the test.
+public func connectLoopback(_ port: Int, receiveTimeout seconds: Int? = nil) -> Int32? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
+    if let seconds {
+        var tv = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    }
     var addr = loopback(port: UInt16(port))
-    return withUnsafePointer(to: &addr) { ptr in
+    let connected = withUnsafePointer(to: &addr) { ptr in
         ptr.withMemoryRebound(to: sockaddr.self, capacity: 1) {
             connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
         }
     }
+    guard connected else { close(fd); return nil }
+    return fd
 }
 
 private func loopback(port: UInt16) -> sockaddr_in {
