@@ -75,8 +75,12 @@ let package = Package(
         // make bench-relay: the relay beside Mosquitto, nats-server and raw TCP, thin blocking clients.
         .executableTarget(name: "bench-relay", dependencies: ["Wire", "Signing", "COpenSSL", "CLinux"],
                           path: "bench/relay", exclude: ["README.md"]),
+        // One copy of the helpers tests and benches share (live relay, child processes, certs,
+        // ports, temp dirs, Python peers). A plain target: SwiftPM lets nothing depend on a test target.
+        .target(name: "TestSupport", dependencies: ["RelayServer", "Courier", "PeerLink", "Sealing", "Signing", "Transport"], path: "Tests/TestSupport",
+                exclude: ["peers"]),
         // What the end-to-end benches share: real processes on loopback, the guest in-process, stats.
-        .target(name: "BenchSupport", dependencies: ["GuestAgent", "RelayRouting", "Routing", "Inference"],
+        .target(name: "BenchSupport", dependencies: ["TestSupport", "GuestAgent", "RelayRouting", "Routing", "Inference"],
                 path: "bench/support"),
         // make bench-e2e: guest → relay → Homebase → llama-server beside the engine alone, faults, 1,000 streams.
         .executableTarget(name: "bench-e2e", dependencies: ["BenchSupport", "GuestAgent", "RelayRouting", "Routing",
@@ -93,27 +97,28 @@ let package = Package(
 
         .testTarget(name: "SigningTests", dependencies: ["Signing"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "Signing"]),
-        .testTarget(name: "WireTests", dependencies: ["Wire"]),
+        .testTarget(name: "WireTests", dependencies: ["TestSupport", "Wire"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport"], exclude: ["peers"]),
-        .testTarget(name: "AgentKitTests", dependencies: ["AgentKit", "Inference"]),
+        .testTarget(name: "TransportTests", dependencies: ["TestSupport", "Transport"], exclude: ["peers"]),
+        .testTarget(name: "AgentKitTests", dependencies: ["TestSupport", "AgentKit", "Inference"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "Inference", "Storage", "Wire", "Signing"]),
-        .testTarget(name: "PeerLinkTests", dependencies: ["PeerLink", "Transport", "Wire", "Signing"]),
-        .testTarget(name: "RelayServerTests", dependencies: ["RelayServer", "Transport", "Wire", "Signing"]),
-        .testTarget(name: "CourierTests", dependencies: ["Courier", "PeerLink", "Sealing", "Wire", "Signing", "Transport", "RelayServer"]),
-        .testTarget(name: "RelayRoutingTests", dependencies: ["RelayRouting", "Courier", "Routing", "Inference", "Sealing", "Wire", "Signing", "PeerLink", "RelayServer", "Transport"]),
-        .testTarget(name: "RelayProbeTests", dependencies: ["RelayProbe", "RelayServer", "PeerLink", "Transport", "Wire", "Signing"]),
+        .testTarget(name: "PeerLinkTests", dependencies: ["TestSupport", "PeerLink", "Transport", "Wire", "Signing"]),
+        .testTarget(name: "RelayServerTests", dependencies: ["TestSupport", "RelayServer", "Transport", "Wire", "Signing"]),
+        .testTarget(name: "CourierTests", dependencies: ["TestSupport", "Courier", "PeerLink", "Sealing", "Wire", "Signing", "Transport", "RelayServer"]),
+        .testTarget(name: "RelayRoutingTests", dependencies: ["TestSupport", "RelayRouting", "Courier", "Routing", "Inference", "Sealing", "Wire", "Signing", "PeerLink", "RelayServer", "Transport"]),
+        .testTarget(name: "RelayProbeTests", dependencies: ["TestSupport", "RelayProbe", "RelayServer", "PeerLink", "Transport", "Wire", "Signing"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
-        .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "Storage"], exclude: ["peers"]),
-        .testTarget(name: "InferenceTests", dependencies: ["Inference"], exclude: ["peers"]),
-        .testTarget(name: "HomebaseAgentTests", dependencies: ["HomebaseAgent", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "Transport"], exclude: ["peers"]),
-        .testTarget(name: "GuestAgentTests", dependencies: ["GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire"],
+        .testTarget(name: "ModelStoreTests", dependencies: ["TestSupport", "ModelStore", "Storage"], exclude: ["peers"]),
+        .testTarget(name: "InferenceTests", dependencies: ["TestSupport", "Inference"], exclude: ["peers"]),
+        .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "HomebaseAgent", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "Transport"]),
+        .testTarget(name: "GuestAgentTests", dependencies: ["TestSupport", "GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire"],
                     exclude: ["peers"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "Wire", "Sealing", "Signing"]),
-        .testTarget(name: "CloudKeysTests", dependencies: ["CloudKeys", "Signing", "Inference"]),
+        .testTarget(name: "CloudKeysTests", dependencies: ["TestSupport", "CloudKeys", "Signing", "Inference"]),
         // Real processes on loopback (relay, homebase, guest, llama-server): no module but
-        // Pairing (a pure codec, to forge codes the way an attacker would). peers/: the stand-in engine.
-        .testTarget(name: "EndToEndTests", dependencies: ["Pairing"], exclude: ["peers"]),
-        .testTarget(name: "LocalAPITests", dependencies: ["LocalAPI", "Inference", "Transport"], exclude: ["peers"]),
+        // Pairing (a pure codec, to forge codes the way an attacker would) and TestSupport (its
+        // child processes, ports). peers/: the stand-in engine.
+        .testTarget(name: "EndToEndTests", dependencies: ["Pairing", "TestSupport"], exclude: ["peers"]),
+        .testTarget(name: "LocalAPITests", dependencies: ["TestSupport", "LocalAPI", "Inference", "Transport"], exclude: ["peers"]),
     ]
 )

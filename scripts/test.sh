@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 failed=()
 for dir in Tests/*/; do
     target=$(basename "$dir")
+    [[ $target == *Tests ]] || continue  # Tests/TestSupport is a library the test targets share
     flags=()
     [[ $target == EndToEndTests ]] && flags=(--no-parallel)
     echo "== $target"

@@ -15,21 +15,10 @@ import Testing
         }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("homebase-demo-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.binary)
-        p.arguments = args
         var env = ProcessInfo.processInfo.environment
         env["XDG_CONFIG_HOME"] = dir + "/config"
         env["XDG_DATA_HOME"] = dir + "/data"
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        return try runProgram(Self.binary, args, environment: env)
     }
 
     /// The hour in Istanbul (UTC+3 all year since 2016), two digits.

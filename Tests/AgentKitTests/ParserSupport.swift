@@ -1,17 +1,9 @@
 import AgentKit
 import Inference
 
-/// Deterministic random numbers (SplitMix64): failures replay.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+// SplitMix64 (deterministic random numbers: failures replay) is TestSupport's, re-exported for
+// every file of this target.
+@_exported import TestSupport
 
 /// Feeds `chunks` then finishes; adjacent text events merged (only their sum is specified).
 func parse(_ chunks: [String], family: ToolFamily, maxCallBytes: Int = ToolCallParser.defaultMaxCallBytes) -> [ParsedEvent] {

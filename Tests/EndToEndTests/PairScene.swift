@@ -36,14 +36,7 @@ final class PairScene: @unchecked Sendable {  // used from one test task only
 
     /// The three programs, without requiring the engine (for scenes that never answer a chat).
     static func programsOnly() throws -> Binaries {
-        let env = ProcessInfo.processInfo.environment
-        let dir = env["HOMEBASE_BIN_DIR"] ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
-        let engineDir = env["HOMEBASE_ENGINE_DIR"] ?? NSHomeDirectory() + "/.cache/homebase/engine"
-        let b = Binaries(directory: dir, engine: engineDir + "/bin/llama-server", model: engineDir + "/models/tiny-seed0.gguf")
-        for p in ["homebase-relay", "homebase", "guest"] where !FileManager.default.fileExists(atPath: b.path(p)) {
-            throw Failure("\(b.path(p)) is missing: run `swift build --build-tests` first")
-        }
-        return b
+        try Binaries.locate(needs: ["homebase-relay", "homebase", "guest"], engine: false, hint: "`swift build --build-tests` first")
     }
 
     struct Run {

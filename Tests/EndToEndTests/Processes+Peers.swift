@@ -1,62 +1,18 @@
 import Foundation
 import Glibc
 
-// What the fault suite needs beyond `Processes`: a program fed through its stdin, the Python
-// that runs the stand-in engine, and a plain HTTP GET (the relay's `/metrics`).
+// What the fault suite needs beyond `Processes` (TestSupport's ChildProcesses, which also feeds a
+// program through its stdin): the Python that runs the stand-in engine, and a plain HTTP GET
+// (the relay's `/metrics`).
 extension Processes {
-    /// Starts `program` with a pipe on stdin (returned) and stdout and stderr to `work/<log>`.
-    func startInteractive(_ program: String, _ args: [String], log: String,
-                          environment: [String: String]? = nil) throws -> (Process, FileHandle) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: program)
-        p.arguments = args
-        p.environment = environment ?? self.environment
-        _ = FileManager.default.createFile(atPath: work + "/" + log, contents: nil)
-        let handle = FileHandle(forWritingAtPath: work + "/" + log)!
-        p.standardOutput = handle
-        p.standardError = handle
-        let input = Pipe()
-        p.standardInput = input
-        signal(SIGPIPE, SIG_IGN)  // a write to a guest that died fails the test; it must not kill the runner
-        try p.run()
-        running.append(p)
-        return (p, input.fileHandleForWriting)
-    }
-
-    /// Appends `text` to `work/<log>`.
-    func append(_ log: String, _ text: String) {
-        let path = work + "/" + log
-        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-        guard let h = FileHandle(forWritingAtPath: path) else { return }
-        h.seekToEndOfFile()
-        h.write(Data(text.utf8))
-        try? h.close()
-    }
-
     /// The project venv's Python when `scripts/setup.sh` made it, else the system's: the
     /// stand-in engine needs only the standard library.
-    static var python: String {
-        let venv = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../.cache/venv/bin/python").standardized.path
-        return FileManager.default.isExecutableFile(atPath: venv) ? venv : "/usr/bin/python3"
-    }
+    static var python: String { anyPython }
 
     /// `GET path` on 127.0.0.1:`port`, the body; nil when nothing answers within 2 s.
     static func httpGet(port: Int, path: String) -> String? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let fd = connectLoopback(port, receiveTimeout: 2) else { return nil }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 2, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &addr) { ptr in
-            ptr.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        guard connected else { return nil }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
         guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else { return nil }
         var data: [UInt8] = []

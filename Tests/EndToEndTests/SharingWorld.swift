@@ -65,31 +65,6 @@ struct SharingWorld {
     }
 }
 
-extension Processes {
-    /// Runs `program` to its end; its exit status, stdout and stderr (`environment` defaults to
-    /// the work directory's).
-    func capture(_ program: String, _ args: [String],
-                 environment: [String: String]? = nil) throws -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: program)
-        p.arguments = args
-        p.environment = environment ?? self.environment
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        // Both pipes drained at once, so a chatty stderr cannot block the child.
-        let errData = LockedData()
-        let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        while !errData.done { Thread.sleep(forTimeInterval: 0.01) }
-        return (p.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData.value, as: UTF8.self))
-    }
-}
-
 /// Tampering with an invite's text the way an attacker could: change the secret, fix the checksum.
 enum InviteText {
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")

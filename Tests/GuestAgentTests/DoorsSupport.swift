@@ -3,18 +3,11 @@ import Glibc
 import Inference
 import Testing
 
-/// The package root (for `.cache/venv` and the test peers).
-let doorsPackageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+/// The package root (for `.cache/venv` and the test peers): TestSupport's.
+let doorsPackageRoot = packageRoot
 
 /// The venv's Python (scripts/setup.sh), or a failure that says how to get it.
-func venvPython() throws -> String {
-    let python = doorsPackageRoot.appendingPathComponent(".cache/venv/bin/python").path
-    guard FileManager.default.isExecutableFile(atPath: python) else {
-        throw SetupError("Python for the test peers missing at \(python): run scripts/setup.sh")
-    }
-    return python
-}
+func venvPython() throws -> String { try pythonPath() }
 
 func peerScript(_ name: String) -> String {
     doorsPackageRoot.appendingPathComponent("Tests/GuestAgentTests/peers/\(name)").path
@@ -29,21 +22,12 @@ func readLine(_ handle: FileHandle) throws -> String {
 
 /// `peers/cloud_standin.py`: a STAND-IN for the OpenAI and Anthropic APIs on loopback (see the
 /// script). Stopped by closing its stdin.
-final class CloudStandIn: @unchecked Sendable {  // used from one test at a time
-    let process = Process()
-    let stdin = Pipe()
-    let port: Int
+final class CloudStandIn: Sendable {
+    let peer: PortedProcess
+    var port: Int { peer.port }
 
     init() throws {
-        process.executableURL = URL(fileURLWithPath: try venvPython())
-        process.arguments = [peerScript("cloud_standin.py")]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = stdin
-        try process.run()
-        let line = try readLine(out.fileHandleForReading)
-        guard line.hasPrefix("PORT "), let p = Int(line.dropFirst(5)) else { throw SetupError("stand-in gave no port: \(line)") }
-        port = p
+        peer = try PortedProcess(try venvPython(), [peerScript("cloud_standin.py")])
     }
 
     var url: String { "http://127.0.0.1:\(port)" }
@@ -56,10 +40,7 @@ final class CloudStandIn: @unchecked Sendable {  // used from one test at a time
         return list.map { $0.compactMapValues { $0 as? String } }
     }
 
-    func stop() {
-        try? stdin.fileHandleForWriting.close()
-        process.waitUntilExit()
-    }
+    func stop() { peer.stop(terminate: false) }
 }
 
 /// Runs the built `guest` with config and XDG dirs of the test, plus `environment`.
@@ -155,19 +136,9 @@ struct ServingGuest {
 
 /// Runs `peers/serve_clients.py` (the official openai and ollama clients) against `hostPort`.
 func runServeClients(_ hostPort: String, maxTokens: Int) throws -> [String: Any] {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: try venvPython())
-    p.arguments = [peerScript("serve_clients.py"), hostPort, "\(maxTokens)"]
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+    let line = try runJSONPeer(peerScript("serve_clients.py"), [hostPort, "\(maxTokens)"])
     guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        throw SetupError("serve_clients.py printed no JSON: \(line) \(e.suffix(1500))")
+        throw SetupError("serve_clients.py printed no JSON: \(line)")
     }
     return o
 }

@@ -26,17 +26,7 @@ import Testing
 
     /// Runs a built program to its end: status and stdout.
     func run(_ program: String, _ args: [String]) throws -> (status: Int32, out: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: program)
-        p.arguments = args
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        try runProgram(program, args)
     }
 
     /// Polls until `condition` holds: a hang guard of `seconds`, not a speed check.

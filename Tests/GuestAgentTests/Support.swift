@@ -6,11 +6,9 @@ import Routing
 import Signing
 import Testing
 
-/// A test that cannot run its real dependency fails with this (never a silent skip).
-struct SetupError: Error, CustomStringConvertible {
-    let description: String
-    init(_ d: String) { description = d }
-}
+// A test that cannot run its real dependency fails with TestSupport's SetupError (never a
+// silent skip); TestSupport is re-exported for every file of this target.
+@_exported import TestSupport
 
 /// The real engine: llama-server and the tiny model from scripts/engine.
 enum Engine {

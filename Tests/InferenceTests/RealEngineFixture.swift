@@ -83,27 +83,6 @@ struct RealEngine: Sendable {
     }
 }
 
-/// A child process stopped with SIGKILL, then waited for. Not SIGTERM: Foundation's `Process`
-/// spawns children with the test thread's signal mask, in which SIGTERM is blocked, so
-/// llama-server would never see it and `waitUntilExit` would hang.
-final class ProcessBox: @unchecked Sendable {
-    let process = Process()
-
-    init(_ executable: String, _ arguments: [String], log: String? = nil) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try log.map { try FileHandle(forWritingTo: URL(fileURLWithPath: $0)) } ?? FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-    }
-
-    func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
-}
-
 struct RealEngineTrait: SuiteTrait, TestScoping {
     var isRecursive: Bool { false }
 

@@ -39,18 +39,8 @@ import Transport
     }
 
     static func blockingExchange(_ port: UInt16, _ request: String, _ readLimit: Int) throws -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let fd = connectLoopback(Int(port), receiveTimeout: 30) else { throw TestSetupError("connect failed") }
         defer { close(fd) }
-        var tv = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let ok = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard ok == 0 else { throw TestSetupError("connect failed") }
         var bytes = Array(request.utf8)
         _ = send(fd, &bytes, bytes.count, 0)
         var out: [UInt8] = []

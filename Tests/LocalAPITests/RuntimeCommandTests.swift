@@ -3,34 +3,11 @@ import Inference
 import Testing
 @testable import LocalAPI
 
-/// `guest runtime` against InferenceTests' scripted engine (its Ollama scenario).
+/// `guest runtime` against the scripted engine (TestSupport/peers/engine_peer.py, its Ollama scenario).
 @Suite struct RuntimeCommandTests {
-    final class Engine: @unchecked Sendable {
-        let process = Process()
-        let stdin = Pipe()
-        var port = 0
-    }
+    static let engine: Result<PortedProcess, Error> = Result { try startEnginePeer() }
 
-    static let engine: Result<Engine, Error> = Result {
-        let e = Engine()
-        e.process.executableURL = packageRoot.appendingPathComponent(".cache/venv/bin/python")
-        e.process.arguments = [packageRoot.appendingPathComponent("Tests/InferenceTests/peers/engine_peer.py").path]
-        let out = Pipe()
-        e.process.standardOutput = out
-        e.process.standardInput = e.stdin
-        try e.process.run()
-        var line = Data()
-        while let b = try out.fileHandleForReading.read(upToCount: 1), !b.isEmpty, b != Data("\n".utf8) { line += b }
-        guard let p = Int(String(decoding: line, as: UTF8.self).dropFirst(5)) else { throw TestSetupError("engine peer gave no port") }
-        e.port = p
-        return e
-    }
-
-    func dataDir() throws -> String {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("runtime-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
-        return d
-    }
+    func dataDir() throws -> String { try temporaryDirectory("runtime") }
 
     @Test func addWritesTheRecordOnlyAfterTheProbePassed() async throws {
         let dir = try dataDir()

@@ -1,3 +1,6 @@
+// packageRoot, pythonPath and runJSONPeer are TestSupport's, re-exported for every file of this
+// target.
+@_exported import TestSupport
 import Dispatch
 import Foundation
 import Glibc
@@ -7,13 +10,8 @@ import Testing
 import Transport
 @testable import LocalAPI
 
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-
-struct TestSetupError: Error, CustomStringConvertible {
-    let description: String
-    init(_ d: String) { description = d }
-}
+/// This target's setup errors are TestSupport's.
+typealias TestSetupError = SetupError
 
 /// A clearly labelled fake brain: answers with scripted events, or fails after them.
 /// Records the requests it was asked.
@@ -92,25 +90,7 @@ func runClient(_ script: String, _ args: [String]) async throws -> [String: Any]
 }
 
 private func runClientBlocking(_ script: String, _ args: [String]) throws -> String {
-    let python = packageRoot.appendingPathComponent(".cache/venv/bin/python").path
-    guard FileManager.default.isExecutableFile(atPath: python) else {
-        throw TestSetupError("Python for the test peers missing at \(python): run scripts/setup.sh")
-    }
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: python)
-    p.arguments = [packageRoot.appendingPathComponent("Tests/LocalAPITests/peers/\(script)").path] + args
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
-    guard line.hasPrefix("{") else {
-        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        throw TestSetupError("\(script) printed no JSON: \(line) \(e.suffix(800))")
-    }
-    return line
+    try runJSONPeer(testsFile("LocalAPITests/peers/\(script)"), args)
 }
 
 /// A raw request through the Inference HTTP client: status, headers, whole body.

@@ -1,14 +1,9 @@
+// packageRoot, SetupError, pythonPath, PortedProcess and temporaryDirectory are TestSupport's,
+// re-exported for every file of this target.
+@_exported import TestSupport
 import Foundation
 import Testing
 @testable import ModelStore
-
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-
-struct SetupError: Error, CustomStringConvertible {
-    let description: String
-    init(_ d: String) { description = d }
-}
 
 /// ~/.cache/homebase/engine (scripts/engine): the real llama-server and the tiny model.
 let engineDir = ProcessInfo.processInfo.environment["HOMEBASE_ENGINE_DIR"]
@@ -16,48 +11,25 @@ let engineDir = ProcessInfo.processInfo.environment["HOMEBASE_ENGINE_DIR"]
 let tinyModelPath = engineDir + "/models/tiny-seed0.gguf"
 let llamaServerPath = engineDir + "/bin/llama-server"
 
-func pythonPath() throws -> String {
-    let p = packageRoot.appendingPathComponent(".cache/venv/bin/python").path
-    guard FileManager.default.isExecutableFile(atPath: p) else {
-        throw SetupError("Python peer missing at \(p): run scripts/setup.sh")
-    }
-    return p
-}
-
 /// A fresh directory, removed by `cleanup()`.
 struct TempDir {
     let path: String
     init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("homebase-models-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        path = try temporaryDirectory("homebase-models")
     }
     func cleanup() { try? FileManager.default.removeItem(atPath: path) }
 }
 
 /// The stand-in hub (peers/hub.py): API on 127.0.0.1, CDN on 127.0.0.2; runs until `stop()`.
-final class StandInHub: @unchecked Sendable {
-    let process = Process()
-    let stdin = Pipe()
-    let port: UInt16
+final class StandInHub: Sendable {
+    let peer: PortedProcess
+    var port: UInt16 { UInt16(peer.port) }
 
     init() throws {
         guard FileManager.default.fileExists(atPath: tinyModelPath) else {
             throw SetupError("tiny model missing at \(tinyModelPath): run scripts/engine/tiny_model.sh")
         }
-        process.executableURL = URL(fileURLWithPath: try pythonPath())
-        process.arguments = [packageRoot.appendingPathComponent("Tests/ModelStoreTests/peers/hub.py").path, tinyModelPath]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = stdin
-        try process.run()
-        var line = Data()
-        while let b = try out.fileHandleForReading.read(upToCount: 1), !b.isEmpty, b != Data("\n".utf8) { line += b }
-        let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("PORT "), let p = UInt16(text.dropFirst(5)) else {
-            process.terminate()
-            throw SetupError("hub did not report its port: \(text)")
-        }
-        port = p
+        peer = try PortedProcess(try pythonPath(), [testsFile("ModelStoreTests/peers/hub.py"), tinyModelPath])
     }
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -84,24 +56,11 @@ final class StandInHub: @unchecked Sendable {
         return try JSONDecoder().decode([Logged].self, from: r.body).filter { !$0.path.hasPrefix("/_") }
     }
 
-    func stop() {
-        try? stdin.fileHandleForWriting.close()
-        process.waitUntilExit()
-    }
+    func stop() { peer.stop(terminate: false) }
 }
 
 /// A port nothing listens on: bound, then closed.
-func refusedPort() -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var addr = sockaddr_in()
-    addr.sin_family = sa_family_t(AF_INET)
-    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-    _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-    return UInt16(bigEndian: addr.sin_port)
-}
+func refusedPort() -> UInt16 { UInt16((try? freePort()) ?? 0) }
 
 func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 

@@ -3,8 +3,6 @@ import Testing
 import Wire
 @testable import RelayServer
 
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
 let relayBinary = packageRoot.appendingPathComponent(".build/debug/homebase-relay").path
 
 /// `homebase-relay serve` as a child process; the port is read from its "listening on" log line.

@@ -1,3 +1,6 @@
+// pythonPath, packageRoot, PortedProcess and the certificate fixture are TestSupport's,
+// re-exported for every file of this target.
+@_exported import TestSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -7,28 +10,14 @@ import Testing
 /// Hang guard for waits on real sockets: generous, never a speed assertion.
 let hangGuard: DispatchTimeInterval = .seconds(30)
 
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-
-/// The project venv's Python (scripts/setup.sh creates it with `websockets`).
-func pythonPath() throws -> String {
-    let p = packageRoot.appendingPathComponent(".cache/venv/bin/python").path
-    guard FileManager.default.isExecutableFile(atPath: p) else {
-        throw TestSetupError("Python peer missing at \(p): run scripts/setup.sh (it creates .cache/venv with websockets)")
-    }
-    return p
-}
-
-struct TestSetupError: Error, CustomStringConvertible {
-    let description: String
-    init(_ d: String) { description = d }
-}
+/// This target's setup errors are TestSupport's.
+typealias TestSetupError = SetupError
 
 /// Runs a Python peer script to completion; returns its exit status and last output line.
 func runPeer(_ args: [String], env: [String: String] = [:]) throws -> (status: Int32, line: String) {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: try pythonPath())
-    p.arguments = [packageRoot.appendingPathComponent("Tests/TransportTests/peers").path + "/" + args[0]] + args.dropFirst()
+    p.arguments = [testsFile("TransportTests/peers/" + args[0])] + args.dropFirst()
     p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
     let out = Pipe()
     p.standardOutput = out
@@ -45,57 +34,20 @@ func runPeer(_ args: [String], env: [String: String] = [:]) throws -> (status: I
     return (p.terminationStatus, text.split(separator: "\n").last.map(String.init) ?? "")
 }
 
-/// A Python server peer kept running until `stop()`.
-final class ServerPeer: @unchecked Sendable {
-    let process = Process()
-    let stdin = Pipe()
-    let port: UInt16
+/// A Python server peer kept running until `stop()` (TestSupport's PortedProcess).
+final class ServerPeer: Sendable {
+    let peer: PortedProcess
+    var port: UInt16 { UInt16(peer.port) }
 
     init(_ script: String, _ args: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: try pythonPath())
-        process.arguments = [packageRoot.appendingPathComponent("Tests/TransportTests/peers/\(script)").path] + args
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = stdin
-        try process.run()
-        var line = Data()
-        while let b = try out.fileHandleForReading.read(upToCount: 1), !b.isEmpty, b != Data("\n".utf8) { line += b }
-        let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("PORT "), let p = UInt16(text.dropFirst(5)) else {
-            process.terminate()
-            throw TestSetupError("server peer did not report its port: \(text)")
-        }
-        port = p
+        peer = try PortedProcess(try pythonPath(), [testsFile("TransportTests/peers/\(script)")] + args)
     }
 
-    func stop() {
-        try? stdin.fileHandleForWriting.close()
-        process.waitUntilExit()
-    }
+    func stop() { peer.stop(terminate: false) }
 }
 
-/// A loop on its own thread, shut down by `stop()`.
-final class LoopHarness: @unchecked Sendable {
-    let loop: EventLoop
-    init() throws {
-        loop = try EventLoop()
-        try loop.start()
-    }
-    func stop() { loop.shutdown(); loop.join() }
-
-    /// Runs `body` on the loop thread and returns its result.
-    func sync<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
-        let done = DispatchSemaphore(value: 0)
-        let box = Mutex<Result<T, any Error>?>(nil)
-        loop.execute {
-            let r = Result { try body() }
-            box.withLock { $0 = r }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + hangGuard) == .success else { throw TestSetupError("loop did not run the work") }
-        return try box.withLock { $0! }.get()
-    }
-}
+/// A loop on its own thread (TestSupport's).
+typealias LoopHarness = LoopThread
 
 /// A thread-safe queue of events the test waits on.
 final class Inbox<T: Sendable>: Sendable {
@@ -110,27 +62,13 @@ final class Inbox<T: Sendable>: Sendable {
     }
 }
 
-/// A self-signed certificate for "localhost" and 127.0.0.1, written by the openssl CLI.
+/// A certificate in `dir` (TestSupport's openssl fixture).
 func makeCertificate(in dir: URL, name: String) throws -> (cert: String, key: String) {
-    let cert = dir.appendingPathComponent("\(name).crt").path
-    let key = dir.appendingPathComponent("\(name).key").path
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-    p.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                   "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=localhost",
-                   "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"]
-    p.standardOutput = FileHandle.nullDevice
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    p.waitUntilExit()
-    guard p.terminationStatus == 0 else { throw TestSetupError("openssl req failed") }
-    return (cert, key)
+    try makeCertificate(in: dir.path, name: name)
 }
 
 func temporaryDirectory() throws -> URL {
-    let d = FileManager.default.temporaryDirectory.appendingPathComponent("transport-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
-    return d
+    URL(fileURLWithPath: try temporaryDirectory("transport"))
 }
 
 /// An echo server: binary and text messages come back unchanged; `/healthz` answers "ok".

@@ -1,27 +1,16 @@
 // Where the programs are: the release binaries next to the bench, the engine in its cache.
 import Foundation
+import TestSupport
 
-public struct Binaries: Sendable {
-    public let directory: String
-    public let engine: String
-    public let model: String
+/// TestSupport's `Binaries` (one copy with the end-to-end tests).
+public typealias Binaries = TestSupport.Binaries
 
+extension Binaries {
     /// `HOMEBASE_BIN_DIR` (default: the bench's own directory, `.build/release`) and
     /// `HOMEBASE_ENGINE_DIR` (default `~/.cache/homebase/engine`, made by `make engine`).
     public static func locate(needs programs: [String]) throws -> Binaries {
-        let env = ProcessInfo.processInfo.environment
-        let dir = env["HOMEBASE_BIN_DIR"]
-            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
-        let engineDir = env["HOMEBASE_ENGINE_DIR"] ?? NSHomeDirectory() + "/.cache/homebase/engine"
-        let b = Binaries(directory: dir, engine: engineDir + "/bin/llama-server",
-                         model: engineDir + "/models/tiny-seed0.gguf")
-        for path in programs.map(b.path) + [b.engine, b.model] where !FileManager.default.fileExists(atPath: path) {
-            throw BenchError("\(path) is missing: run `make engine` and build the release products first (the Makefile target does both)")
-        }
-        return b
+        try locate(needs: programs, hint: "build the release products first (the Makefile target does both)")
     }
-
-    public func path(_ program: String) -> String { directory + "/" + program }
 }
 
 /// Lowercase hex, and back.

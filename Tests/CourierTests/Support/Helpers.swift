@@ -7,38 +7,11 @@ import Testing
 import Transport
 import Wire
 
-struct SetupError: Error, CustomStringConvertible {
-    let description: String
-    init(_ d: String) { description = d }
-}
-
-/// Hang guard for waits on real sockets: generous, never a speed assertion.
-let hangGuard: Duration = .seconds(30)
-
-/// Waits until `condition` holds; throws (naming `what`) only when the hang guard passes.
-func eventually(_ what: String, _ condition: () -> Bool) async throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now + hangGuard
-    while !condition() {
-        guard clock.now < deadline else { throw SetupError("never happened: \(what)") }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-}
-
 /// A started loop for the links of one test.
 final class TestLoop: Sendable {
     let loop: EventLoop
     init() throws { loop = try EventLoop(); try loop.start() }
     func stop() { loop.shutdown(); loop.join() }
-}
-
-/// TEST FAKE directory: a fixed set of records.
-struct FixedDirectory: DeviceDirectory {
-    let records: [PublicKey: DeviceRecord]
-    init(_ records: [DeviceRecord]) {
-        self.records = Dictionary(records.map { ($0.signingKey, $0) }, uniquingKeysWith: { a, _ in a })
-    }
-    func record(for key: PublicKey) -> DeviceRecord? { records[key] }
 }
 
 /// One device of a test: its identity, its Courier, and everything the Courier handed out.
@@ -56,13 +29,7 @@ final class Device: Sendable {
     init(_ identity: DeviceIdentity, knows: [DeviceRecord], relay: LiveRelay, loop: TestLoop,
          _ tweak: (inout Courier.Configuration) -> Void = { _ in }) throws {
         self.identity = identity
-        var link = try PeerLink.Configuration(relayURL: relay.url)
-        link.backoff = Backoff(initial: .milliseconds(20), maximum: .milliseconds(200), jitter: 0.5)
-        link.pingInterval = .milliseconds(100)
-        link.deadLinkTimeout = .seconds(5)
-        link.liveTimeout = .seconds(5)
-        link.connectTimeout = .seconds(5)
-        link.authTimeout = .seconds(5)
+        let link = try PeerLink.Configuration.fast(relay.url)
         var c = Courier.Configuration()
         c.sweepInterval = .milliseconds(20)
         tweak(&c)

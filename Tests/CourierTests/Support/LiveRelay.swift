@@ -1,63 +1,11 @@
-import Dispatch
-import Foundation
+@_exported import TestSupport
 @testable import RelayServer
-import Transport
 
-/// The REAL relay (RelayServer's `Relay`) in process, on its own loop thread and an ephemeral
-/// loopback port, with a throwaway data directory. Faults a relay could inject (drop, tamper,
-/// replay) are played by the sending test device writing raw payloads on its own link: the
-/// relay forwards sealed bytes as they are, so the receiver sees the same thing.
-final class LiveRelay: @unchecked Sendable {
-    let loop: EventLoop
-    let relay: Relay
-    let dataDir: String
-
-    init() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        dataDir = dir.path
-        var c = RelayConfig()
-        c.listenHost = "127.0.0.1"
-        c.listenPort = 0
-        c.dataDir = dataDir
-        c.handshakeTimeout = .seconds(5)
-        c.headerTimeout = .seconds(5)
-        c.closeTimeout = .milliseconds(200)
-        c.restartDelay = .milliseconds(50)
-        c.logLevel = .error
-        loop = try EventLoop()
-        try loop.start()
-        let config = c, loop = loop
-        relay = try onLoop(loop) { try Relay(configuration: config, loop: loop) }
-    }
-
-    /// `ws://127.0.0.1:port/v1/connect`.
-    var url: String { "ws://127.0.0.1:\(relay.port)/v1/connect" }
-
+// The live relay itself is TestSupport's `LiveRelay` (re-exported for every file of this target).
+extension LiveRelay {
     /// Mail frames the relay has seen acknowledged (its `acked` counter).
     func ackedMail() throws -> Int {
         let relay = relay
         return try onLoop(loop) { relay.hub.metrics.mail[.acked, default: 0] }
     }
-
-    func stop() {
-        let relay = relay, done = DispatchSemaphore(value: 0)
-        loop.execute { relay.shutdown { done.signal() } }
-        _ = done.wait(timeout: .now() + .seconds(20))
-        loop.shutdown()
-        loop.join()
-        try? FileManager.default.removeItem(atPath: dataDir)
-    }
-}
-
-/// Runs `body` on `loop` and waits for its result (test setup only: blocks the caller).
-func onLoop<T>(_ loop: EventLoop, _ body: @escaping @Sendable () throws -> T) throws -> T {
-    let done = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) var result: Result<T, any Error>?
-    loop.execute {
-        result = Result { try body() }
-        done.signal()
-    }
-    guard done.wait(timeout: .now() + .seconds(20)) == .success else { throw SetupError("loop did not run the work") }
-    return try result!.get()
 }

@@ -14,9 +14,14 @@ Usage: standin_engine.py --port N --mode stall|error [--model NAME]. Runs until 
 """
 import argparse
 import json
+import os
+import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../TestSupport/peers"))
+from peer_http import PeerHandler  # noqa: E402
 
 PARTIAL = ["Stand-in ", "engine, ", "partial ", "answer: "]
 ARGS = None
@@ -31,24 +36,7 @@ def chunk(text=None, finish=None):
     return "data: " + json.dumps(body) + "\n\n"
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
-
-    def reply(self, status, obj):
-        data = json.dumps(obj).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def send(self, text):
-        data = text.encode()
-        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
-        self.wfile.flush()
+class Handler(PeerHandler):
 
     def do_GET(self):
         if self.path == "/health":
@@ -67,21 +55,18 @@ class Handler(BaseHTTPRequestHandler):
         trial = body.get("max_tokens") == 1
         with LOCK:
             SERVED["trials" if trial else "requests"] += 1
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Transfer-Encoding", "chunked")
-        self.end_headers()
+        self.start_chunked()
         try:
             if trial:
                 for part in [chunk("ok"), chunk(finish="length"), "data: [DONE]\n\n"]:
-                    self.send(part)
-                return self.send("")  # the empty chunk ends the chunked body
+                    self.send_chunk(part)
+                return self.send_chunk("")  # the empty chunk ends the chunked body
             for text in PARTIAL:
-                self.send(chunk(text))
+                self.send_chunk(chunk(text))
                 time.sleep(0.02)
             if ARGS.mode == "error":
-                self.send('data: {"error": {"message": "stand-in engine: out of memory", "type": "server_error"}}\n\n')
-                return self.send("")
+                self.send_chunk('data: {"error": {"message": "stand-in engine: out of memory", "type": "server_error"}}\n\n')
+                return self.send_chunk("")
             time.sleep(60)  # stall: silent until the reader gives up (bounded: the test kills us)
         except (BrokenPipeError, ConnectionResetError):
             pass

@@ -12,9 +12,12 @@ POST /v1/messages              Anthropic Messages SSE (message_start, ping, text
 GET  /record                   every request so far: path, the key's last 4 characters, model
 """
 import json
+import os
 import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../TestSupport/peers"))
+from peer_http import PeerHandler, serve_until_stdin_closes  # noqa: E402
 
 RECORD = []
 LOCK = threading.Lock()
@@ -27,11 +30,7 @@ def pieces(who, key):
     return [f"Hello from the {who} ", "stand-in", f" (key …{key[-4:]})."]
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
+class Handler(PeerHandler):
 
     def key(self):
         return self.headers.get("x-api-key") or self.headers.get("Authorization", "").removeprefix("Bearer ")
@@ -40,14 +39,6 @@ class Handler(BaseHTTPRequestHandler):
         with LOCK:
             RECORD.append({"path": self.path, "key_tail": self.key()[-4:], "model": model,
                            "anthropic_version": self.headers.get("anthropic-version")})
-
-    def reply(self, status, obj):
-        data = json.dumps(obj).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
 
     def start_sse(self):
         self.send_response(200)
@@ -119,11 +110,7 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    print("PORT", server.server_address[1], flush=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    sys.stdin.read()
+    serve_until_stdin_closes(Handler)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
 import Foundation
 import Inference
 
-/// The scripted engine (peers/engine_peer.py), one per test process.
+/// The scripted engine (TestSupport's peers/engine_peer.py), one per test process: scenarios
+/// answer chat only (other paths get what a probe meets), "stall" holds 5 s.
 enum ScriptedEngine {
     private static let shared: Result<PortedProcess, Error> = Result {
-        try PortedProcess(try pythonPath(), [packageRoot.appendingPathComponent("Tests/HomebaseAgentTests/peers/engine_peer.py").path])
+        try startEnginePeer(["--chat-only", "--stall-seconds", "5"])
     }
 
     static func port() throws -> Int { try shared.get().port }

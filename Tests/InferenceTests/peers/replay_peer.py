@@ -16,7 +16,9 @@ import socket
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../TestSupport/peers"))
+from peer_http import PeerHandler, serve_until_stdin_closes  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RECORDS = {}
@@ -41,20 +43,9 @@ ERRORS = {
 }
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
-
+class Handler(PeerHandler):
     def reply(self, status, obj, reason=None):
-        data = json.dumps(obj).encode()
-        self.send_response(status, reason)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.wfile.write(data)
+        super().reply(status, obj, reason, close=True)
 
     def do_GET(self):
         parts = self.path.split("/")
@@ -114,11 +105,7 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    print("PORT", server.server_address[1], flush=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    sys.stdin.read()
+    serve_until_stdin_closes(Handler)
 
 
 if __name__ == "__main__":

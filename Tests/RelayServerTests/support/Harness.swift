@@ -1,3 +1,6 @@
+// LoopThread and the relay's test settings are TestSupport's, re-exported for every file of
+// this target.
+@_exported import TestSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -9,52 +12,14 @@ import Wire
 /// Hang guard for waits on real sockets: generous, never a speed assertion.
 let hangGuard: DispatchTimeInterval = .seconds(20)
 
-struct TestSetupError: Error, CustomStringConvertible {
-    let description: String
-    init(_ d: String) { description = d }
-}
+/// This target's setup errors are TestSupport's.
+typealias TestSetupError = SetupError
 
-func temporaryDirectory() throws -> String {
-    let d = FileManager.default.temporaryDirectory.appendingPathComponent("relay-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
-    return d.path
-}
+func temporaryDirectory() throws -> String { try temporaryDirectory("relay") }
 
-/// A loop on its own thread.
-final class LoopThread: @unchecked Sendable {
-    let loop: EventLoop
-    init() throws {
-        loop = try EventLoop()
-        try loop.start()
-    }
-    func stop() { loop.shutdown(); loop.join() }
-
-    /// Runs `body` on the loop thread and returns its result.
-    func sync<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
-        let done = DispatchSemaphore(value: 0)
-        let box = Mutex<Result<T, any Error>?>(nil)
-        loop.execute {
-            let r = Result { try body() }
-            box.withLock { $0 = r }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + hangGuard) == .success else { throw TestSetupError("loop did not run the work") }
-        return try box.withLock { $0! }.get()
-    }
-}
-
-/// Millisecond settings so tests never wait on production defaults.
-func testConfig(dataDir: String) -> RelayConfig {
-    var c = RelayConfig()
-    c.listenHost = "127.0.0.1"
-    c.listenPort = 0
-    c.dataDir = dataDir
-    c.handshakeTimeout = .seconds(5)
-    c.headerTimeout = .seconds(5)
-    c.closeTimeout = .milliseconds(200)
-    c.logLevel = .error
-    return c
-}
+/// Millisecond settings so tests never wait on production defaults (the relay's own restart
+/// delay kept).
+func testConfig(dataDir: String) -> RelayConfig { .forTests(dataDir: dataDir) }
 
 /// An in-process relay on an ephemeral port, plus a client loop.
 final class RelayHarness: @unchecked Sendable {

@@ -5,18 +5,9 @@ final class RawSocket {
     let fd: Int32
 
     init(port: UInt16) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let r = withUnsafePointer(to: &addr) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard r == 0 else { close(fd); throw TestSetupError("connect failed") }
         // A read that waits longer than the hang guard fails the test instead of hanging it.
-        var tv = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        guard let fd = connectLoopback(Int(port), receiveTimeout: 20) else { throw TestSetupError("connect failed") }
+        self.fd = fd
     }
 
     deinit { close(fd) }

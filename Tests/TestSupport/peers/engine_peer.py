@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
-"""A scripted inference engine for InferenceTests: every failure mode on demand, on loopback.
+"""A scripted inference engine (InferenceTests, HomebaseAgentTests, LocalAPITests): every failure
+mode on demand, on loopback.
 
 Prints "PORT <n>" and serves until its stdin closes (the test process ending closes it).
-The scenario is the first path segment after /s/: POST /s/<scenario>/v1/chat/completions.
-Requests carrying an X-Test-ID header are recorded; GET /record/<id> returns the records as
-JSON ({"event": "request"|"closed"|..., ...}). GET /release/<id> lets a "gated" stream go on.
+The scenario is the first path segment after /s/: POST /s/<scenario>/v1/chat/completions, or
+/s/<scenario>~<id>/... to tie a request to a test by its path instead of an X-Test-ID header.
+Requests with an id are recorded; GET /record/<id> returns the records as JSON
+({"event": "request"|"closed"|..., ...}). GET /release/<id> lets a "gated" stream go on.
+
+Options:
+  --chat-only         scenarios answer /v1/chat/completions only; any other path gets the
+                      management answers of `management()` (what an agent's probe meets)
+  --stall-seconds N   how long "stall" waits after its first chunk before hanging up (default 3)
 """
+import argparse
 import json
-import socket
-import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from peer_http import PeerHandler, serve_until_stdin_closes
 
 RECORDS = {}
 GATES = {}
@@ -70,52 +77,20 @@ OLLAMA_SHOW = {
                                                "nomic-bert.context_length": 2048}}}
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
-
-    # -- helpers --------------------------------------------------------------------------
-    def json_reply(self, status, obj):
-        data = json.dumps(obj).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def start_stream(self):
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Transfer-Encoding", "chunked")
-        self.send_header("X-Scripted", "yes")
-        self.end_headers()
-        self.wfile.flush()
-
-    def send_chunk(self, text):
-        data = text.encode()
-        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
-        self.wfile.flush()
-
-    def end_stream(self):
-        self.wfile.write(b"0\r\n\r\n")
-        self.wfile.flush()
+class Handler(PeerHandler):
+    chat_only = False
+    stall_seconds = 3.0
 
     def stream(self, parts, pause=0.0):
-        self.start_stream()
+        self.start_chunked([("X-Scripted", "yes")])
         for p in parts:
             self.send_chunk(p)
             if pause:
                 time.sleep(pause)
-        self.end_stream()
+        self.end_chunked()
 
-    def hang_up(self):
-        self.close_connection = True
-        try:
-            self.connection.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
+    def start_stream(self):
+        self.start_chunked([("X-Scripted", "yes")])
 
     # -- routing --------------------------------------------------------------------------
     def do_GET(self):
@@ -126,25 +101,38 @@ class Handler(BaseHTTPRequestHandler):
         self.route("POST", self.rfile.read(length))
 
     def route(self, method, body):
-        test_id = self.headers.get("X-Test-ID", "")
         parts = self.path.split("/")
         if method == "GET" and len(parts) == 3 and parts[1] == "record":
             with LOCK:
-                return self.json_reply(200, RECORDS.get(parts[2], []))
+                return self.reply(200, RECORDS.get(parts[2], []))
         if method == "GET" and len(parts) == 3 and parts[1] == "release":
             gate(parts[2]).set()
-            return self.json_reply(200, {"released": parts[2]})
+            return self.reply(200, {"released": parts[2]})
         if len(parts) < 3 or parts[1] != "s":
-            return self.json_reply(404, {"error": "not found"})
-        scenario, rest = parts[2], "/" + "/".join(parts[3:])
+            return self.reply(404, {"error": "not found"})
+        scenario, _, path_id = parts[2].partition("~")
+        test_id = path_id or self.headers.get("X-Test-ID", "")
+        rest = "/" + "/".join(parts[3:])
         record(test_id, event="request", method=method, path=rest,
                headers={k.lower(): v for k, v in self.headers.items()},
                body=json.loads(body) if body else None)
         self.req_body = body
+        if self.chat_only and rest != "/v1/chat/completions":
+            return self.management(scenario, rest)
         handler = getattr(self, "s_" + scenario.replace("-", "_"), None)
         if handler is None:
-            return self.json_reply(404, {"error": "no scenario " + scenario})
+            return self.reply(404, {"error": "no scenario " + scenario})
         handler(method, rest, test_id)
+
+    def management(self, scenario, path):
+        if scenario == "ollama_empty":
+            if path == "/api/version":
+                return self.reply(200, {"version": "0.12.3"})
+            if path == "/api/tags":
+                return self.reply(200, {"models": []})
+        if scenario == "not_an_engine":
+            return self.reply(404, {"detail": "Not Found"})
+        return self.reply(404, {"error": "404 page not found"})
 
     # -- scenarios: chat -------------------------------------------------------------------
     def s_ok(self, method, path, test_id):
@@ -154,18 +142,20 @@ class Handler(BaseHTTPRequestHandler):
         self.stream(TOOL_STREAM)
 
     def s_http500(self, method, path, test_id):
-        self.json_reply(500, {"error": {"message": "engine exploded", "type": "server_error"}})
+        self.reply(500, {"error": {"message": "engine exploded", "type": "server_error"}})
 
     def s_http401(self, method, path, test_id):
-        self.json_reply(401, {"error": {"message": "Incorrect API key provided",
+        self.reply(401, {"error": {"message": "Incorrect API key provided",
                                         "type": "invalid_request_error"}})
 
     def s_model404(self, method, path, test_id):
-        self.json_reply(404, {"error": {"message": "model \"nope\" not found, try pulling it first",
+        self.reply(404, {"error": {"message": "model \"nope\" not found, try pulling it first",
                                         "type": "api_error"}})
 
     def s_inband_data(self, method, path, test_id):
         self.stream([chunk("Hel"), 'data: {"error": {"message": "model crashed", "type": "server_error"}}\n\n'])
+
+    s_inband = s_inband_data
 
     def s_inband_event(self, method, path, test_id):
         self.stream([chunk("Hel"), 'event: error\ndata: {"type": "error", "message": "overloaded"}\n\n'])
@@ -176,7 +166,7 @@ class Handler(BaseHTTPRequestHandler):
     def s_stall(self, method, path, test_id):
         self.start_stream()
         self.send_chunk(chunk("Hel"))
-        time.sleep(3)
+        time.sleep(self.stall_seconds)
         self.hang_up()
 
     def s_disconnect(self, method, path, test_id):
@@ -193,14 +183,14 @@ class Handler(BaseHTTPRequestHandler):
         time.sleep(0.5)
         for p in OK_STREAM:
             self.send_chunk(p)
-        self.end_stream()
+        self.end_chunked()
 
     def s_gated(self, method, path, test_id):
         self.start_stream()
         gate(test_id).wait(30)
         for p in OK_STREAM:
             self.send_chunk(p)
-        self.end_stream()
+        self.end_chunked()
 
     def s_endless(self, method, path, test_id):
         self.start_stream()
@@ -211,7 +201,7 @@ class Handler(BaseHTTPRequestHandler):
                 sent += 1
                 time.sleep(0.02)
             record(test_id, event="finished", sent=sent)
-            self.end_stream()
+            self.end_chunked()
         except (BrokenPipeError, ConnectionResetError):
             record(test_id, event="closed", sent=sent)
             self.close_connection = True
@@ -219,17 +209,17 @@ class Handler(BaseHTTPRequestHandler):
     # -- scenarios: runtimes for the probe ---------------------------------------------------
     def s_ollama(self, method, path, test_id, tags=OLLAMA_TAGS):
         if path == "/api/version":
-            return self.json_reply(200, {"version": "0.12.3"})
+            return self.reply(200, {"version": "0.12.3"})
         if path == "/api/tags":
-            return self.json_reply(200, tags)
+            return self.reply(200, tags)
         if path == "/api/show":
             name = json.loads(self.req_body or b"{}").get("model", "")
             if name in OLLAMA_SHOW:
-                return self.json_reply(200, OLLAMA_SHOW[name])
-            return self.json_reply(404, {"error": "model '%s' not found" % name})
+                return self.reply(200, OLLAMA_SHOW[name])
+            return self.reply(404, {"error": "model '%s' not found" % name})
         if path == "/v1/chat/completions":
             return self.stream(OK_STREAM)
-        self.json_reply(404, {"error": "404 page not found"})
+        self.reply(404, {"error": "404 page not found"})
 
     def s_ollama_empty(self, method, path, test_id):
         self.s_ollama(method, path, test_id, tags={"models": []})
@@ -239,27 +229,29 @@ class Handler(BaseHTTPRequestHandler):
 
     def s_vllm(self, method, path, test_id):
         if path == "/v1/models":
-            return self.json_reply(200, {"object": "list", "data": [
+            return self.reply(200, {"object": "list", "data": [
                 {"id": "Qwen/Qwen2.5-0.5B-Instruct", "object": "model", "owned_by": "vllm",
                  "max_model_len": 32768}]})
         if path == "/version":
-            return self.json_reply(200, {"version": "0.11.0"})
+            return self.reply(200, {"version": "0.11.0"})
         if path == "/v1/chat/completions":
             return self.stream(OK_STREAM)
-        self.json_reply(404, {"detail": "Not Found"})
+        self.reply(404, {"detail": "Not Found"})
 
     def s_vllm_broken(self, method, path, test_id):
         if path == "/v1/chat/completions":
-            return self.json_reply(500, {"error": {"message": "CUDA out of memory"}})
+            return self.reply(500, {"error": {"message": "CUDA out of memory"}})
         self.s_vllm(method, path, test_id)
 
 
 def main():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    print("PORT %d" % server.server_address[1], flush=True)
-    sys.stdin.read()  # until the test process closes our stdin
+    options = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    options.add_argument("--chat-only", action="store_true")
+    options.add_argument("--stall-seconds", type=float, default=3.0)
+    args = options.parse_args()
+    Handler.chat_only = args.chat_only
+    Handler.stall_seconds = args.stall_seconds
+    serve_until_stdin_closes(Handler)
 
 
 if __name__ == "__main__":

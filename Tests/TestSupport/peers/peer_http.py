@@ -1,0 +1,66 @@
+"""What the Python test peers share (engine_peer, replay_peer, cloud_standin, standin_engine):
+a quiet HTTP/1.1 handler with JSON replies and chunked streams, and the "PORT n, serve until
+stdin closes" life. Standard library only. A peer finds it with
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../TestSupport/peers"))
+"""
+import json
+import socket
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class PeerHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def reply(self, status, obj, reason=None, close=False):
+        """A JSON body with its length (`close`: and Connection: close)."""
+        data = json.dumps(obj).encode()
+        self.send_response(status, reason)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        if close:
+            self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(data)
+
+    def start_chunked(self, headers=()):
+        """200, text/event-stream, chunked transfer; `headers`: extra (name, value) pairs."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.flush()
+
+    def send_chunk(self, text):
+        data = text.encode()
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+        self.wfile.flush()
+
+    def end_chunked(self):
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+
+    def hang_up(self):
+        """Closes the connection mid-answer, the way a crashed engine does."""
+        self.close_connection = True
+        try:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+def serve_until_stdin_closes(handler):
+    """Serves on 127.0.0.1 (an ephemeral port), prints "PORT <n>", and returns when stdin closes
+    (the test process ending closes it)."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    print("PORT %d" % server.server_address[1], flush=True)
+    sys.stdin.read()
