@@ -37,14 +37,16 @@ final class GuestDevice: Sendable {
 
     func stop() { courier.stop() }
 
-    /// One answer through the Homebase: time to the first chunk, to `done` and to `accept`; the completion tokens.
-    func ask(tokens: Int) async throws -> (ttft: Double, total: Double, completion: Int, accept: Double) {
+    /// One answer through the Homebase: time to the first chunk, to `done` and to `accept`; the
+    /// completion tokens; and the time until the relay confirmed the request (`sendRequest` returned).
+    func ask(tokens: Int) async throws -> (ttft: Double, total: Double, completion: Int, accept: Double, confirmed: Double) {
         let request = AppMessage.Request(
             requestID: Bytes16(unchecked: (0..<16).map { _ in UInt8.random(in: 0...255) }), model: "tiny",
             conversationID: Bytes16(unchecked: (0..<16).map { _ in UInt8.random(in: 0...255) }), prefixHash: .zero,
             messages: [.init(role: .user, content: "Go")], inline: true, maxTokens: UInt32(tokens), temperaturePerMille: 0)
         let start = ContinuousClock.now
         let (_, replies) = await courier.sendRequest(request, to: host)
+        let confirmed = ContinuousClock.now
         // A bound, not a measure: a lost answer ends the bench instead of hanging it.
         let guardTask = Task { try await Task.sleep(for: .seconds(60)); replies.cancel() }
         defer { guardTask.cancel() }
@@ -55,7 +57,8 @@ final class GuestDevice: Sendable {
             case .chunk(let data, _) where !data.isEmpty: if first == nil { first = .now }
             case .message(.done(let d)):
                 let end = ContinuousClock.now
-                return (ms((first ?? end) - start), ms(end - start), Int(d.completionTokens), ms((accepted ?? end) - start))
+                return (ms((first ?? end) - start), ms(end - start), Int(d.completionTokens), ms((accepted ?? end) - start),
+                        ms(confirmed - start))
             case .message(.error(let e)): throw BenchError("the Homebase answered error \(e.code): \(e.message)")
             case .streamFailure(let e): throw BenchError("stream failure: \(e)")
             default: continue
