@@ -96,6 +96,24 @@ extension Courier {
         }
     }
 
+    /// Seals `message` and hands its frame(s) to the link at once, without waiting for the
+    /// relay's confirmation: the frames leave before any frame handed over later (the link keeps
+    /// call order), and `then` (optional, on the link's thread: keep it short) hears the outcome
+    /// as `send` would have returned it. False when it cannot be sealed: nothing was sent.
+    @discardableResult
+    public func post(_ message: AppMessage, to recipient: DeviceRecord,
+                     then completion: (@Sendable (LiveOutcome) -> Void)? = nil) -> Bool {
+        let sealed: [SealedMessage]
+        do { sealed = try seal(message, to: recipient) } catch {
+            completion?(.failed(error.asLinkError))
+            return false
+        }
+        let done = completion ?? { _ in }
+        let gather = OutcomeGather(count: sealed.count, done: done)
+        for s in sealed { link.sendLive(to: recipient.signingKey, payload: s.bytes) { gather.add($0) } }
+        return true
+    }
+
     /// Sends frames live in order; one frame waits for its own outcome, several share the wait.
     func sendLive(_ payloads: [[UInt8]], to key: PublicKey) async -> LiveOutcome {
         if payloads.count == 1 { return await link.sendLive(to: key, payload: payloads[0]) }

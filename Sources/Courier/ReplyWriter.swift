@@ -17,10 +17,10 @@ public final class ReplyWriter: Sendable {
     /// The request envelope's message id, carried by every chunk.
     public let streamID: MessageID
     public let requester: DeviceRecord
-    private let courier: Courier
-    fileprivate let state: Mutex<Stream>
+    let courier: Courier
+    let state: Mutex<Stream>
 
-    fileprivate struct Stream {
+    struct Stream {
         let sealer: StreamSealer
         var chunksSent = 0
         var closed = false
@@ -94,22 +94,28 @@ extension ReplyWriter {
     /// interleave counters and frames; waits for the outcomes outside it.
     func sendChunks(_ pieces: [([UInt8], Bool)], closing: Bool = false) async -> LiveOutcome {
         if pieces.isEmpty { return isClosed ? .failed(.stopped) : .sent }
-        let link = courier.link, to = requester.signingKey, id = streamID
         return await withCheckedContinuation { c in
-            let frames = state.withLock { s -> [[UInt8]]? in
-                guard !s.closed else { return nil }
-                var out: [[UInt8]] = []
-                for (data, final) in pieces {
-                    guard let sealed = try? s.sealer.seal(data, final: final) else { return nil }
-                    out.append(SealedPayload.streamChunkBytes(streamID: id, chunk: sealed))
-                }
-                s.chunksSent += out.count
-                if closing { s.closed = true }
-                let gather = OutcomeGather(count: out.count) { c.resume(returning: $0) }
-                for f in out { link.sendLive(to: to, payload: f) { gather.add($0) } }
-                return out
+            if !handOff(pieces, closing: closing, then: { c.resume(returning: $0) }) { c.resume(returning: .failed(.stopped)) }
+        }
+    }
+
+    /// Seals `pieces` and hands their frames to the link under the lock (frames leave in call
+    /// order); `completion` hears their gathered outcome. False, and no completion, when the
+    /// stream is closed or a piece cannot be sealed.
+    func handOff(_ pieces: [([UInt8], Bool)], closing: Bool, then completion: @escaping @Sendable (LiveOutcome) -> Void) -> Bool {
+        let link = courier.link, to = requester.signingKey, id = streamID
+        return state.withLock { s -> Bool in
+            guard !s.closed else { return false }
+            var out: [[UInt8]] = []
+            for (data, final) in pieces {
+                guard let sealed = try? s.sealer.seal(data, final: final) else { return false }
+                out.append(SealedPayload.streamChunkBytes(streamID: id, chunk: sealed))
             }
-            if frames == nil { c.resume(returning: .failed(.stopped)) }
+            s.chunksSent += out.count
+            if closing { s.closed = true }
+            let gather = OutcomeGather(count: out.count, done: completion)
+            for f in out { link.sendLive(to: to, payload: f) { gather.add($0) } }
+            return true
         }
     }
 

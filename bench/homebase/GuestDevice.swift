@@ -37,25 +37,31 @@ final class GuestDevice: Sendable {
 
     func stop() { courier.stop() }
 
-    /// One answer through the Homebase: time to the first chunk, to `done` and to `accept`; the completion tokens.
-    func ask(tokens: Int) async throws -> (ttft: Double, total: Double, completion: Int, accept: Double) {
+    /// One answer through the Homebase: time to the first chunk, to `done` and to `accept`; the
+    /// completion tokens; the time until the relay confirmed the request (`sendRequest` returned);
+    /// and the send and the first chunk on the uptime clock of the agent's chunk probe.
+    func ask(tokens: Int) async throws -> Answer {
         let request = AppMessage.Request(
             requestID: Bytes16(unchecked: (0..<16).map { _ in UInt8.random(in: 0...255) }), model: "tiny",
             conversationID: Bytes16(unchecked: (0..<16).map { _ in UInt8.random(in: 0...255) }), prefixHash: .zero,
             messages: [.init(role: .user, content: "Go")], inline: true, maxTokens: UInt32(tokens), temperaturePerMille: 0)
-        let start = ContinuousClock.now
+        let start = ContinuousClock.now, startNs = DispatchTime.now().uptimeNanoseconds
         let (_, replies) = await courier.sendRequest(request, to: host)
+        let confirmed = ContinuousClock.now
         // A bound, not a measure: a lost answer ends the bench instead of hanging it.
         let guardTask = Task { try await Task.sleep(for: .seconds(60)); replies.cancel() }
         defer { guardTask.cancel() }
-        var first: ContinuousClock.Instant?, accepted: ContinuousClock.Instant?
+        var first: ContinuousClock.Instant?, accepted: ContinuousClock.Instant?, firstNs: UInt64 = 0
         for await reply in replies {
             switch reply {
             case .message(.accept): accepted = .now
-            case .chunk(let data, _) where !data.isEmpty: if first == nil { first = .now }
+            case .chunk(let data, _) where !data.isEmpty:
+                if first == nil { first = .now; firstNs = DispatchTime.now().uptimeNanoseconds }
             case .message(.done(let d)):
                 let end = ContinuousClock.now
-                return (ms((first ?? end) - start), ms(end - start), Int(d.completionTokens), ms((accepted ?? end) - start))
+                return Answer(ttft: ms((first ?? end) - start), total: ms(end - start), completion: Int(d.completionTokens),
+                              accept: ms((accepted ?? end) - start), confirmed: ms(confirmed - start),
+                              startNs: startNs, firstNs: firstNs)
             case .message(.error(let e)): throw BenchError("the Homebase answered error \(e.code): \(e.message)")
             case .streamFailure(let e): throw BenchError("stream failure: \(e)")
             default: continue
@@ -63,6 +69,13 @@ final class GuestDevice: Sendable {
         }
         throw BenchError("the answer ended without done (relay.log says whether the relay closed a link)")
     }
+}
+
+struct Answer {
+    var ttft, total: Double
+    var completion: Int
+    var accept, confirmed: Double
+    var startNs, firstNs: UInt64
 }
 
 final class HostOnly: DeviceDirectory {

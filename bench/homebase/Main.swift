@@ -8,18 +8,20 @@ import Foundation
 
 @main struct BenchHomebase {
     static let usage = """
-        usage: bench-homebase [--rounds N] [--tokens N] [--batch-delays MS,MS]
+        usage: bench-homebase [--rounds N] [--tokens N] [--batch-delays MS,MS] [--relay-delay-ms MS]
 
         Starts a real relay and llama-server (tiny model) on loopback, runs a Homebase agent in this
         process against them and a guest device beside it; for each batch-delay policy (default 20,0)
         runs --rounds (default 8) pairs of one --tokens (default 512) answer on the engine alone and
         one through the Homebase and the relay, alternating which goes first. Prints a markdown table.
+        --relay-delay-ms (default 0) puts the relay that far away, each way, for the Homebase and the
+        guest alike (a delaying TCP proxy in front of it on loopback).
         BENCH_VERBOSE=1 also prints each round on stderr (the outliers of a loaded machine).
         """
 
     static func main() async {
         lineBufferedOutput()
-        var rounds = 8, tokens = 512, delays = [20, 0]
+        var rounds = 8, tokens = 512, delays = [20, 0], relayDelay = 0
         var args = Array(CommandLine.arguments.dropFirst())
         func fail(_ m: String) -> Never {
             FileHandle.standardError.write(Data("bench-homebase: \(m)\n\(usage)\n".utf8))
@@ -41,18 +43,21 @@ import Foundation
                 let list = value.split(separator: ",").compactMap { Int($0) }.filter { $0 >= 0 }
                 if list.isEmpty { fail("--batch-delays takes milliseconds, comma-separated: 20,0") }
                 delays = list
+            case "--relay-delay-ms":
+                guard let n = Int(value), (0...10_000).contains(n) else { fail("--relay-delay-ms takes 0-10000 milliseconds") }
+                relayDelay = n
             default: fail("unknown flag \(flag)")
             }
         }
         do {
-            try await run(rounds: rounds, tokens: tokens, delays: delays)
+            try await run(rounds: rounds, tokens: tokens, delays: delays, relayDelayMs: relayDelay)
         } catch {
             FileHandle.standardError.write(Data("bench-homebase: \(error)\n".utf8))
             exit(1)
         }
     }
 
-    static func run(rounds: Int, tokens: Int, delays: [Int]) async throws {
+    static func run(rounds: Int, tokens: Int, delays: [Int], relayDelayMs: Int) async throws {
         let bin = try Binaries.locate(needs: ["homebase-relay", "homebase"])
         let procs = try Processes(prefix: "bench-homebase")
         defer { procs.stopAll() }
@@ -65,7 +70,22 @@ import Foundation
         print("relay: `homebase-relay serve --rate 1000000 --burst 1000000` (per-key rate limit lifted)  ")
         // The relay's per-key rate limit lifted (as bench-relay does): at batch-delay 0 the
         // Homebase sends one frame per token, ~5,000 per second, and the default 500 closes it.
-        let relay = try world.startRelay(["--rate", "1000000", "--burst", "1000000"])
+        var proxy: DelayProxy?, origin: [String] = []
+        if relayDelayMs > 0 {
+            // The relay signs over the origin the devices dial: the proxy's.
+            let p = try DelayProxy(delayMs: relayDelayMs)
+            proxy = p
+            origin = ["--origin", "ws://127.0.0.1:\(p.port)"]
+            print("relay delay: \(relayDelayMs) ms each way (a delaying TCP proxy in front of the relay)  ")
+        }
+        defer { proxy?.stop() }
+        let started = try world.startRelay(["--rate", "1000000", "--burst", "1000000"] + origin)
+        var relay = started
+        if let p = proxy {
+            guard let port = UInt16(started.url.split(separator: ":").last ?? "") else { throw BenchError("relay URL \(started.url) has no port") }
+            p.upstream.set(port)
+            relay.url = "ws://127.0.0.1:\(p.port)"
+        }
         let engine = try await world.startEngine(slots: 4, context: 4096)
         let host = try HomebaseSetup.create(world, engineURL: engine.url)
         let guest = try GuestDevice(relayURL: relay.url, hostRecordHex: host.recordHex)

@@ -11,7 +11,16 @@ struct Policy {
     var directTTFT = Samples(), relayedTTFT = Samples(), accept = Samples()
     /// Per round: relayed request-to-done minus direct, ms.
     var addedDone = Samples()
+    /// Per round: relayed TTFT minus direct, ms.
+    var addedTTFT = Samples()
     var waitsUs = Samples()
+    /// Per answer: the first chunk's wait (engine text → hand-off, µs), and send → the relay's
+    /// confirmation of the request at the guest (ms).
+    var firstWaitUs = Samples(), confirmed = Samples()
+    /// Per answer, the added TTFT split at the host (ms): send → the engine's first text at the
+    /// host minus the direct TTFT of the same pair (the way in and the host's work before the
+    /// engine), and the first chunk's hand-off → its arrival at the guest (the way out).
+    var wayIn = Samples(), wayOut = Samples()
     var chunks = 0
     var tokens = 0
 
@@ -25,7 +34,7 @@ struct Policy {
         let logged = Probe.Lines()
         var c = try HomebaseAgent.Configuration(relayURL: relayURL)
         c.batchDelay = .milliseconds(delayMs)
-        c.chunkProbe = { _, ns in probe.add(ns) }
+        c.chunkProbe = { _, ns in probe.add(ns, at: DispatchTime.now().uptimeNanoseconds) }
         c.log = { logged.add($0) }
         let agent = try HomebaseAgent(configuration: c, files: HostFiles(dataDir: hostDataDir))
         agent.start()
@@ -37,11 +46,14 @@ struct Policy {
         }
         let client = OpenAIChatClient(.init(baseURL: engineURL))
         for round in -1..<rounds {  // one warm-up pair
-            var d: (ttft: Double, total: Double)?, r: (ttft: Double, total: Double, completion: Int, accept: Double)?
+            var d: (ttft: Double, total: Double)?, r: Answer?
+            var before = 0
             if round.isMultiple(of: 2) {
                 d = try await direct(client, tokens)
+                before = probe.all.count
                 r = try await guest.ask(tokens: tokens)
             } else {
+                before = probe.all.count
                 r = try await guest.ask(tokens: tokens)
                 d = try await direct(client, tokens)
             }
@@ -51,6 +63,13 @@ struct Policy {
             p.direct.add(dr); p.relayed.add(rr); p.ratio.add(rr / dr)
             p.directTTFT.add(d.ttft); p.relayedTTFT.add(r.ttft); p.accept.add(r.accept)
             p.addedDone.add(r.total - d.total)
+            p.confirmed.add(r.confirmed)
+            p.addedTTFT.add(r.ttft - d.ttft)
+            if let f = probe.sample(before) {
+                p.firstWaitUs.add(Double(f.waited) / 1000)
+                p.wayIn.add(Double(Int64(f.at &- f.waited) - Int64(r.startNs)) / 1e6 - d.ttft)
+                p.wayOut.add(Double(Int64(r.firstNs) - Int64(f.at)) / 1e6)
+            }
             p.tokens += r.completion
             if verbose {
                 FileHandle.standardError.write(Data("round \(round): direct \(Int(dr)) tok/s (\(Int(d.total)) ms), relayed \(Int(rr)) tok/s (\(Int(r.total)) ms, accept \(fmt(r.accept, 2)) ms, first chunk \(fmt(r.ttft, 2)) ms)\n".utf8))
@@ -88,27 +107,35 @@ struct Policy {
             \(tokens)-token answer on the engine alone (OpenAIChatClient, request to `.done`) and one through \
             the Homebase and the relay (the guest device seals and sends the request; time to `done` opened). \
             tokens/s = completion tokens / (request to done); "ratio" is relayed over direct per pair. \
-            Chunk wait: engine text arriving → its sealed chunk handed to the link (the agent's chunk probe).
+            Chunk wait: engine text arriving → its sealed chunk handed to the link (the agent's chunk probe); \
+            "first" is the first chunk of each answer (it waited for `accept` before pipelining). \
+            "request confirmed": send → the relay's confirmation of the request at the guest. The added \
+            TTFT split at the host: "in" = send → the engine's first text at the host, minus the pair's direct \
+            TTFT (the request's way in and the host's work before the engine); "out" = the first chunk's \
+            hand-off to the link → its arrival at the guest.
 
-            | batch-delay | engine alone tokens/s p50 | through the Homebase tokens/s p50 | ratio p50 (min) | TTFT direct / relayed p50 ms | relayed: send → accept p50 ms | added time to done p50 ms | chunks per answer | chunk wait p50 / p99 µs |
-            |---|---:|---:|---:|---:|---:|---:|---:|---:|
+            | batch-delay | engine alone tokens/s p50 | through the Homebase tokens/s p50 | ratio p50 (min) | TTFT direct / relayed p50 ms | added TTFT p50 ms | relayed: send → request confirmed / accept p50 ms | added time to done p50 ms | chunks per answer | chunk wait p50 / p99 µs | first chunk wait p50 / max µs | added TTFT split in / out p50 ms |
+            |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
             """)
         for p in rows {
             let perAnswer = Double(p.chunks) / Double(max(1, p.direct.count))
             Swift.print("| \(p.delayMs) ms | \(fmt(p.direct.p50, 0)) | \(fmt(p.relayed.p50, 0)) | \(fmt(100 * p.ratio.p50, 1))% "
-                        + "(\(fmt(100 * p.ratio.min, 1))%) | \(fmt(p.directTTFT.p50, 2)) / \(fmt(p.relayedTTFT.p50, 2)) | \(fmt(p.accept.p50, 2)) | \(fmt(p.addedDone.p50, 1)) "
-                        + "| \(fmt(perAnswer, 1)) for \(tokens) tokens | \(fmt(p.waitsUs.p50, 0)) / \(fmt(p.waitsUs.p99, 0)) |")
+                        + "(\(fmt(100 * p.ratio.min, 1))%) | \(fmt(p.directTTFT.p50, 2)) / \(fmt(p.relayedTTFT.p50, 2)) | \(fmt(p.addedTTFT.p50, 2)) "
+                        + "| \(fmt(p.confirmed.p50, 2)) / \(fmt(p.accept.p50, 2)) | \(fmt(p.addedDone.p50, 1)) "
+                        + "| \(fmt(perAnswer, 1)) for \(tokens) tokens | \(fmt(p.waitsUs.p50, 0)) / \(fmt(p.waitsUs.p99, 0)) "
+                        + "| \(fmt(p.firstWaitUs.p50, 0)) / \(fmt(p.firstWaitUs.max, 0)) | \(fmt(p.wayIn.p50, 2)) / \(fmt(p.wayOut.p50, 2)) |")
         }
         Swift.print("")
     }
 }
 
-/// The chunk probe's samples (nanoseconds), from the agent's tasks.
+/// The chunk probe's samples (nanoseconds waited, and when: the uptime clock), from the agent's tasks.
 final class Probe: Sendable {
-    private let waits = Mutex<[UInt64]>([])
-    func add(_ ns: UInt64) { waits.withLock { $0.append(ns) } }
+    private let waits = Mutex<[(waited: UInt64, at: UInt64)]>([])
+    func add(_ ns: UInt64, at: UInt64) { waits.withLock { $0.append((ns, at)) } }
     func reset() { waits.withLock { $0 = [] } }
-    var all: [UInt64] { waits.withLock { $0 } }
+    var all: [UInt64] { waits.withLock { $0.map(\.waited) } }
+    func sample(_ i: Int) -> (waited: UInt64, at: UInt64)? { waits.withLock { i < $0.count ? $0[i] : nil } }
 
     final class Lines: Sendable {
         private let lines = Mutex<[String]>([])

@@ -86,12 +86,12 @@ extension HomebaseAgent {
         remember(plan, answer: nil)
         let client = OpenAIChatClient(.init(baseURL: plan.runtimeURL, timeouts: configuration.engineTimeouts,
                                             brain: .localEndpoint))
-        // The engine starts on the prompt while `accept` travels; no chunk leaves before it.
+        // The engine starts on the prompt while `accept` travels; chunks follow it on the link
+        // without waiting for its confirmation (or each other's): a bounce ends the request.
         let result = await StreamPump.run(client.stream(plan.chat), policy: configuration.batchPolicy,
-                                          probe: configuration.chunkProbe, opening: {
-            let accepted = await writer.accept()
-            return !(accepted == .notHere || accepted == .failed(.linkDown))
-        }) { text in await writer.chunk(text: text) }
+                                          probe: configuration.chunkProbe, opening: { heard in
+            writer.postAccept(then: heard)
+        }) { text, heard in writer.post(text: text, then: heard) }
         switch result {
         case .done(let reason, let usage, let text):
             remember(plan, answer: text)

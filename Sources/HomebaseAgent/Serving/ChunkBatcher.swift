@@ -16,6 +16,10 @@ struct ChunkBatcher: Sendable {
         /// Flush at once when this much text is pending. Default 1,019 bytes: the data that fits
         /// the 1,024-byte chunk bucket (SPEC 5: 5 bytes of header), so a full batch pads little.
         var maxBytes = 1_019
+        /// Chunks handed to the link and not yet confirmed by the relay before the next one
+        /// waits (text gathers meanwhile): frames need no confirmation each to leave, but a
+        /// stream due faster than the relay answers stays at this many frames per round trip.
+        var maxInFlight = 4
     }
 
     enum Action: Equatable, Sendable {
@@ -42,6 +46,9 @@ struct ChunkBatcher: Sendable {
         pending += text
         pendingBytes += text.utf8.count
     }
+
+    /// Nothing is pending.
+    var isEmpty: Bool { pendingBytes == 0 }
 
     /// Enough text is pending to be sent without waiting for the window.
     var isFull: Bool { pendingBytes >= policy.maxBytes }

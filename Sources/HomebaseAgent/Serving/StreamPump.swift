@@ -25,12 +25,45 @@ enum StreamPump {
     /// event that made it due to the chunk's hand-off to the link (benchmarks, never logs of text).
     typealias Probe = @Sendable (_ bytes: Int, _ waitedNs: UInt64) -> Void
 
-    /// `opening` (the `accept`) runs while the engine already works on the prompt: nothing is
-    /// sent before it returns, and false (the requester is gone) ends the engine request.
+    /// Hands one chunk to the link and returns at once, without waiting for the relay to confirm
+    /// it; `outcome` (any thread) hears its fate later. Chunks must leave in call order.
+    typealias Post = @Sendable (_ text: String, _ outcome: @escaping @Sendable (LiveOutcome) -> Void) -> Void
+
+    /// The confirmed form: each chunk's outcome awaited before the next is sent. `opening` (the
+    /// `accept`) runs while the engine already works on the prompt: nothing is sent before it
+    /// returns, and false (the requester is gone) ends the engine request.
     static func run(_ events: AsyncThrowingStream<ChatEvent, Error>, policy: ChunkBatcher.Policy,
                     probe: Probe? = nil, opening: (@Sendable () async -> Bool)? = nil,
                     send: @escaping @Sendable (String) async -> LiveOutcome) async -> PumpResult {
-        let shared = Shared(policy: policy)
+        var open: Opening?
+        if let opening { open = { @Sendable _ in await opening() } }
+        return await run(events, policy: policy, probe: probe, sender: .awaited(send), opening: open)
+    }
+
+    /// The pipelined form: chunks are posted without waiting for the confirmation of the ones
+    /// before, at most `policy.maxInFlight` unconfirmed at a time (text gathers in the batcher
+    /// meanwhile). `opening` is handed the pump's outcome hook: it posts `accept` with it and
+    /// returns at once, so the first chunk follows `accept` on the link instead of waiting a
+    /// relay round trip for it. A `notHere`, `linkDown` or `stopped` heard for any frame ends
+    /// the engine request (`.requesterGone`).
+    static func run(_ events: AsyncThrowingStream<ChatEvent, Error>, policy: ChunkBatcher.Policy,
+                    probe: Probe? = nil, opening: (@Sendable (_ outcome: @escaping @Sendable (LiveOutcome) -> Void) -> Bool)?,
+                    post: @escaping Post) async -> PumpResult {
+        var open: Opening?
+        if let opening { open = { @Sendable heard in opening(heard) } }
+        return await run(events, policy: policy, probe: probe, sender: .posted(post), opening: open)
+    }
+
+    private typealias Opening = @Sendable (_ outcome: @escaping @Sendable (LiveOutcome) -> Void) async -> Bool
+
+    private enum Sender {
+        case awaited(@Sendable (String) async -> LiveOutcome)
+        case posted(Post)
+    }
+
+    private static func run(_ events: AsyncThrowingStream<ChatEvent, Error>, policy: ChunkBatcher.Policy, probe: Probe?,
+                            sender: Sender, opening: Opening?) async -> PumpResult {
+        let shared = Shared(policy: policy, pipelined: { if case .posted = sender { true } else { false } }())
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
@@ -48,18 +81,22 @@ enum StreamPump {
                     shared.end(Task.isCancelled ? .cancelled : .engineFailed(.malformed("\(type(of: error))"), text: ""))
                 }
             }
-            if let opening, await opening() == false {
+            if let opening, await opening({ shared.heard($0, inFlight: false) }) == false {
                 group.cancelAll()
                 return .requesterGone
             }
-            let outcome = await sendLoop(shared, probe: probe, send: send)
+            let outcome = await sendLoop(shared, probe: probe, sender: sender)
             group.cancelAll()
             return outcome
         }
     }
 
-    private static func sendLoop(_ shared: Shared, probe: Probe?,
-                                 send: @Sendable (String) async -> LiveOutcome) async -> PumpResult {
+    /// The outcomes that say the requester cannot be reached any more: stop generating.
+    static func isGone(_ outcome: LiveOutcome) -> Bool {
+        outcome == .notHere || outcome == .failed(.linkDown) || outcome == .failed(.stopped)
+    }
+
+    private static func sendLoop(_ shared: Shared, probe: Probe?, sender: Sender) async -> PumpResult {
         var wakeups = shared.wakeups.makeAsyncIterator()
         var text = ""
         while true {
@@ -69,9 +106,11 @@ enum StreamPump {
             case .send(let piece, let since):
                 probe?(piece.utf8.count, DispatchTime.now().uptimeNanoseconds &- since)
                 text += piece
-                let outcome = await send(piece)
-                if outcome == .notHere || outcome == .failed(.linkDown) || outcome == .failed(.stopped) {
-                    return .requesterGone
+                switch sender {
+                case .awaited(let send):
+                    if isGone(await send(piece)) { return .requesterGone }
+                case .posted(let post):
+                    post(piece) { shared.heard($0, inFlight: true) }
                 }
             case .wait(let until):
                 // Until the batch window closes, or sooner: the end, or a full batch, wakes us.
@@ -93,15 +132,27 @@ enum StreamPump {
         }
     }
 
-    /// The batcher and the engine's ending, shared by the two tasks.
+    /// The batcher, the engine's ending and the link's verdicts, shared by the tasks.
     final class Shared: Sendable {
         enum Next { case send(String, sinceNs: UInt64), wait(UInt64), idle, finished(PumpResult) }
-        private let state: Mutex<(batcher: ChunkBatcher, firstPendingNs: UInt64?, end: PumpResult?)>
+        private struct State {
+            var batcher: ChunkBatcher
+            var firstPendingNs: UInt64?
+            var end: PumpResult?
+            /// Posted chunks whose outcome is not heard yet (the pipelined form only).
+            var inFlight = 0
+            /// A frame of this stream came back `notHere`, `linkDown` or `stopped`.
+            var gone = false
+        }
+        private let state: Mutex<State>
+        /// Posted chunks not yet confirmed before the next waits; nil: chunks are awaited one by one.
+        private let window: Int?
         let wakeups: AsyncStream<Void>
         private let wake: AsyncStream<Void>.Continuation
 
-        init(policy: ChunkBatcher.Policy) {
-            state = Mutex((ChunkBatcher(policy: policy), nil, nil))
+        init(policy: ChunkBatcher.Policy, pipelined: Bool) {
+            state = Mutex(State(batcher: ChunkBatcher(policy: policy)))
+            window = pipelined ? max(1, policy.maxInFlight) : nil
             (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         }
 
@@ -128,11 +179,26 @@ enum StreamPump {
             wake.yield()
         }
 
+        /// The link's verdict on a posted frame (`inFlight`: a chunk counted against the window;
+        /// else `accept`). Wakes the loop only when it was held by the window, or it must stop.
+        func heard(_ outcome: LiveOutcome, inFlight: Bool) {
+            let wakeUp = state.withLock { s in
+                let wasHeld = window.map { s.inFlight >= $0 } ?? false
+                if inFlight { s.inFlight -= 1 }
+                if StreamPump.isGone(outcome) { s.gone = true }
+                return s.gone || wasHeld
+            }
+            if wakeUp { wake.yield() }
+        }
+
         func next(nowNs: UInt64) -> Next {
             state.withLock { s in
+                if s.gone { return .finished(.requesterGone) }
+                if let window, s.inFlight >= window, !s.batcher.isEmpty { return .idle }  // a confirmation wakes us
                 switch s.batcher.next(nowNs: nowNs) {
                 case .send(let t):
                     defer { s.firstPendingNs = nil }
+                    if window != nil { s.inFlight += 1 }
                     return .send(t, sinceNs: s.firstPendingNs ?? nowNs)
                 case .wait(let until): return .wait(until)
                 case .idle: return .idle
