@@ -35,13 +35,13 @@ enum Commands {
 
     static func devices(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
         let f = try Flags(words, valued: [], switches: [])
-        let usage = "usage: homebase devices add RECORD | list | remove KEY"
+        let usage = "usage: homebase devices [list] | add RECORD | remove KEY   (no argument: list)"
         if f.help { out(usage); return 0 }
         let identity = try c.files.loadIdentity()
         let store = try c.files.openStore()
         defer { store.close() }
         switch (f.positional.first, f.positional.count) {
-        case ("list", 1):
+        case (nil, 0), ("list", 1):
             let me = identity.signingKey.publicKey
             for d in try store.devices() {
                 out("\(d.record.signingKey.hex)  \(d.record.name)\(d.record.signingKey == me ? "  (this Homebase)" : "")")
