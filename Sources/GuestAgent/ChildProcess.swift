@@ -1,3 +1,4 @@
+import Foundation
 import CLinux
 import Glibc
 import Synchronization
@@ -51,6 +52,27 @@ final class ChildProcess: Sendable {
         var pid: pid_t = 0
         let rc = envp.map { posix_spawn(&pid, path, &actions, &attr, argv, $0) } ?? posix_spawn(&pid, path, &actions, &attr, argv, environ)
         guard rc == 0 else { throw .spawnFailed(binary: path, errno: rc) }
+        return ChildProcess(pid: pid)
+    }
+
+    /// A child that dies with this process, however it ends (see `LeashThread`): the engine. Same
+    /// descriptors, mask and dispositions as `spawn`; our environment.
+    static func spawnLeashed(_ path: String, _ arguments: [String], logPath: String?) throws(GuestError) -> ChildProcess {
+        let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        let output = open(logPath ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        defer { if input >= 0 { close(input) }; if output >= 0 { close(output) } }
+        guard input >= 0, output >= 0 else { throw .spawnFailed(binary: path, errno: errno) }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for p in argv + envp { free(p) } }
+        // Raw addresses cross to the leash thread; the arrays outlive the call (it blocks).
+        let a = Int(bitPattern: argv.withUnsafeBufferPointer { $0.baseAddress }),
+            e = Int(bitPattern: envp.withUnsafeBufferPointer { $0.baseAddress })
+        let (pid, err) = LeashThread.shared.run { () -> (pid_t, Int32) in
+            let pid = hb_spawn_leashed(path, UnsafePointer(bitPattern: a), UnsafePointer(bitPattern: e), input, output)
+            return (pid, pid < 0 ? hb_errno() : 0)
+        }
+        guard pid > 0 else { throw .spawnFailed(binary: path, errno: err) }
         return ChildProcess(pid: pid)
     }
 

@@ -8,7 +8,7 @@ extension LlamaServerSupervisor {
         var args = ["--model", model.path, "--host", "127.0.0.1", "--port", "\(port)", "--alias", model.alias]
         if let t = c.threads { args += ["--threads", "\(t)"] }
         if let n = c.contextSize { args += ["--ctx-size", "\(n)"] }
-        let child = try ChildProcess.spawn(binary, args + c.extraArguments, logPath: c.logPath)
+        let child = try ChildProcess.spawnLeashed(binary, args + c.extraArguments, logPath: c.logPath)
         let endpoint = Endpoint(url: "http://127.0.0.1:\(port)", alias: model.alias, modelPath: model.path, pid: child.pid)
         do {
             try await waitHealthy(endpoint.url, child, c)
