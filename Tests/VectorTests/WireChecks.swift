@@ -169,6 +169,9 @@ private func messageFields(_ m: AppMessage) throws -> [(String, String)] {
             out += [("result", "00"), ("code", str(code)), ("expires-ms", be(expiresMs)), ("max-tries", be(maxTries))]
         case .refused(let why, let text): out += [("result", be(why.code)), ("text", str(text))]
         }
+    case .pairCodeOutcome(let o):
+        out += [("request-id", hx(o.requestID.bytes)), ("code-id", hx(o.codeID.bytes)), ("outcome", be(o.outcome.code)),
+                ("wrong-tries", be(o.wrongTries)), ("device-record", hx(o.deviceRecord))]
     case .part(let p):
         out += [("message-id", hx(p.messageID.bytes)), ("index", be(p.index)), ("count", be(p.count)),
                 ("total-length", be(p.totalLength)), ("bytes", hx(p.bytes))]
