@@ -148,7 +148,8 @@ public final class PairCodeAsk: Sendable {
                     return .burnt(wrongTries: Int(o.wrongTries))
                 case .used:
                     if let device = try? DeviceRecord(encoded: o.deviceRecord) {
-                        let confirmation = PairingProofs.confirmation(secret: issued.code.secret, inviter: account.homebase, joiner: device)
+                        let inviter = roster()?.records.first { $0.signingKey == issued.code.inviterSigningKey } ?? account.homebase
+                        let confirmation = PairingProofs.confirmation(secret: issued.code.secret, inviter: inviter, joiner: device)
                         let version = roster().flatMap { r in r.records.contains(device) ? r.version : nil }
                         log.write("paired \(device.name) \(device.signingKey.hex.prefix(16))… with this device's code (the Homebase's notice)")
                         return .joined(Joined(device: device, confirmation: confirmation, rosterVersion: version))
