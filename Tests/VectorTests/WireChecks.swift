@@ -107,7 +107,7 @@ private let messageKeys: Set<String> = Set([
     "host-hpke-key", "invite-secret", "rate", "expires-ms", "token", "secret-proof", "device-record", "account-name",
     "grant-id", "reason", "model-id", "vision", "origin-device", "account-key", "version", "message-id", "index", "count",
     "total-length", "bytes", "code-id", "proof", "roster", "advert", "unproven-bytes", "tries-left",
-    "valid-ms", "max-tries", "result",
+    "valid-ms", "max-tries", "result", "outcome", "wrong-tries",
 ]).union(indexed("model", ["", "tag", "family", "parameter-size", "quantization", "context-length", "capabilities"]))
     .union(indexed("message", ["role", "content"])).union(indexed("device", [""]))
 
