@@ -17,8 +17,8 @@ enum PairCommand {
             + "confirmation number; if they differ, remove the device on the Homebase.\n\n"
             + "Without a code, on a device already in the account: asks the Homebase (`homebase run` must be\n"
             + "running there) for a code, prints it, then waits until the new device has joined and prints its\n"
-            + "name and the confirmation number. --wait is then the longest wait for the new device (default:\n"
-            + "until the code expires).",
+            + "name and the confirmation number (exit 1 at once if wrong tries burn the code). --wait is then the\n"
+            + "longest wait for the new device (default: until the code expires).",
         flags: [Flag("--name", "NAME", "this device's name if it has no identity yet (default: the host name)"),
                 Flag("--wait", "TIME", "with a code: longest wait for the Homebase's answer (default 30s); without: for the new device"),
                 Flag("--connect-timeout", "TIME", "relay connect and handshake, each (default 10s; 5s without a code)"),
