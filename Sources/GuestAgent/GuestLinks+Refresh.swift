@@ -22,11 +22,17 @@ extension GuestLinks {
         }
     }
 
-    /// Reads the joined Homebases again; returns the relays newly linked. Links to relays of
-    /// Homebases revoked since stay open until the process ends (harmless: nothing routes there).
+    /// Reads the joined Homebases again; returns the relays newly linked. A joined relay's link
+    /// none of whose Homebases is usable any more (all revoked or removed) is stopped and dropped
+    /// (`closed`): a relay keeps no connection for a device that has nothing to do there.
     @discardableResult
     public func refresh() -> [String] {
-        guard let opener else { return [] }
+        refreshed().added
+    }
+
+    /// `refresh()`, with the relays whose links were closed.
+    func refreshed() -> (added: [String], closed: [String]) {
+        guard let opener else { return ([], []) }
         for record in JoinedHostFiles(paths: opener.context.paths).all() { opener.peers.add(record) }
         let relays = JoinedRelay.all(opener.context).filter { r in
             !(opener.accountURL.map { GuestJoin.sameRelay($0, r.url) } ?? false)
@@ -40,15 +46,23 @@ extension GuestLinks {
                 opener.context.log.write("relay: not linked: \(r.url): \(error)")
             }
         }
-        joinedState.withLock { state in
+        let unused = joinedState.withLock { state -> [GuestLink] in
+            let unused = state.links.filter { link in !relays.contains { GuestJoin.sameRelay($0.url, link.setting.url) } }
+            state.links.removeAll { link in unused.contains { $0 === link } }
             state.links += added
             state.hosts = Dictionary(relays.map { (relayKey($0.url), $0.hosts) }, uniquingKeysWith: { a, _ in a })
+            return unused
+        }
+        for link in unused {
+            link.stop()
+            replacedSince.withLock { $0[ObjectIdentifier(link)] = nil }
+            opener.context.log.write("relay: link to \(link.setting.url) closed: no joined Homebase there is usable (revoked)")
         }
         for link in added {
             link.start()
             opener.context.log.write("relay: linked to \(link.setting.url) for a Homebase joined meanwhile")
         }
-        return added.map(\.setting.url)
+        return (added.map(\.setting.url), unused.map(\.setting.url))
     }
 
     /// Calls `refresh()` every `interval` until `stop()`: for the long-lived commands (`serve`, `chat`).

@@ -30,11 +30,13 @@ public struct PairingAccount: Sendable {
     }
 }
 
-/// The `pair-code` answer awaited: from the Homebase, for the request id asked.
+/// The `pair-code` answer awaited, then the `pair-code-outcome` (used or burnt): from the
+/// Homebase, for the request id asked.
 final class PairCodeAnswers: Sendable {
     private struct State {
         var expected: Bytes16?
         var answer: AppMessage.PairCode?
+        var outcome: AppMessage.PairCodeOutcome?
     }
     private let state = Mutex(State())
     let homebase: PublicKey
@@ -43,15 +45,27 @@ final class PairCodeAnswers: Sendable {
 
     func expect(_ id: Bytes16) { state.withLock { $0 = State(expected: id) } }
 
-    /// True when the message was a `pair-code` (taken or not): it is no mail for `GuestMail`.
+    /// True when the message was a `pair-code` or `pair-code-outcome` (taken or not): it is no
+    /// mail for `GuestMail`.
     func offer(_ d: Delivery) -> Bool {
-        guard case .pairCode(let answer) = d.message else { return false }
-        guard !d.introduced, d.sender.signingKey == homebase else { return true }
-        state.withLock { s in
-            if s.answer == nil, s.expected == answer.requestID { s.answer = answer }
+        switch d.message {
+        case .pairCode(let answer):
+            guard !d.introduced, d.sender.signingKey == homebase else { return true }
+            state.withLock { s in
+                if s.answer == nil, s.expected == answer.requestID { s.answer = answer }
+            }
+        case .pairCodeOutcome(let outcome):
+            guard !d.introduced, d.sender.signingKey == homebase else { return true }
+            state.withLock { s in
+                if s.outcome == nil, s.expected == outcome.requestID { s.outcome = outcome }
+            }
+        default: return false
         }
         return true
     }
+
+    /// What became of the code issued for the request asked (nil: nothing heard yet).
+    var outcome: AppMessage.PairCodeOutcome? { state.withLock { $0.outcome } }
 
     func wait(_ limit: Duration) async throws(PairingError) -> AppMessage.PairCode {
         let deadline = ContinuousClock.now + limit

@@ -17,7 +17,7 @@ import Wire
 ///     defer { ask.stop() }
 ///     try await ask.connect()
 ///     switch try await ask.request() { case .issued(let i): ...; case .refused(_, let text): ... }
-///     let joined = try await ask.waitForNewDevice(issued, until: deadline)
+///     switch await ask.waitForNewDevice(issued, until: deadline) { case .joined(let j): ...; case .burnt(let n): ... }
 public final class PairCodeAsk: Sendable {
     public struct Options: Sendable {
         /// Relay connect and handshake, each.
@@ -52,7 +52,19 @@ public final class PairCodeAsk: Sendable {
     public struct Joined: Sendable, Equatable {
         public var device: DeviceRecord
         public var confirmation: String
-        public var rosterVersion: UInt64
+        /// The roster on file that lists it (nil: the Homebase's notice came before the roster).
+        public var rosterVersion: UInt64?
+    }
+
+    /// What the wait for the new device ended with.
+    public enum Waited: Sendable, Equatable {
+        case joined(Joined)
+        /// The Homebase said the code was burnt by this many wrong tries.
+        case burnt(wrongTries: Int)
+        /// The Homebase said the code ended in a way this version does not know.
+        case unusable(outcome: UInt8)
+        /// Nothing until the deadline, or the code's expiry and `expiryGrace`.
+        case nothing
     }
 
     public let account: PairingAccount
@@ -120,22 +132,41 @@ public final class PairCodeAsk: Sendable {
         }
     }
 
-    /// Waits until a roster from the Homebase lists a device that was not there when the code
-    /// was issued (nil: none until `deadline`, or the code's expiry and `expiryGrace`).
-    public func waitForNewDevice(_ issued: Issued, until deadline: ContinuousClock.Instant? = nil) async -> Joined? {
+    /// Waits until the Homebase says what became of the code (`pair-code-outcome`: used, with the
+    /// joiner's record, or burnt), or a roster from it lists a device that was not there when the
+    /// code was issued (a Homebase that sends no outcome).
+    public func waitForNewDevice(_ issued: Issued, until deadline: ContinuousClock.Instant? = nil) async -> Waited {
         let me = account.identity.signingKey.publicKey
         let expiry = Date(timeIntervalSince1970: Double(issued.code.expiresMs) / 1000)
         let untilExpiry = ContinuousClock.now + .milliseconds(Int64(max(0, expiry.timeIntervalSinceNow * 1000)))
         let end = min(deadline ?? .now + .seconds(86_400 * 365), untilExpiry + options.expiryGrace)
         while true {
+            if let o = answers.outcome, o.codeID == issued.code.codeID {
+                switch o.outcome {
+                case .burnt:
+                    log.write("pairing code \(o.codeID.hex) burnt after \(o.wrongTries) wrong tries")
+                    return .burnt(wrongTries: Int(o.wrongTries))
+                case .used:
+                    if let device = try? DeviceRecord(encoded: o.deviceRecord) {
+                        let inviter = roster()?.records.first { $0.signingKey == issued.code.inviterSigningKey } ?? account.homebase
+                        let confirmation = PairingProofs.confirmation(secret: issued.code.secret, inviter: inviter, joiner: device)
+                        let version = roster().flatMap { r in r.records.contains(device) ? r.version : nil }
+                        log.write("paired \(device.name) \(device.signingKey.hex.prefix(16))… with this device's code (the Homebase's notice)")
+                        return .joined(Joined(device: device, confirmation: confirmation, rosterVersion: version))
+                    }
+                    log.write("pairing code \(o.codeID.hex): the Homebase's notice holds no valid device record; watching the roster")
+                case .other(let c):
+                    return .unusable(outcome: c)
+                }
+            }
             if let r = roster(), let homebase = r.records.first(where: { $0.signingKey == issued.code.inviterSigningKey }),
                let device = r.records.last(where: { !issued.before.contains($0.signingKey) && $0.signingKey != me
                                                     && $0.signingKey != homebase.signingKey }) {
                 let confirmation = PairingProofs.confirmation(secret: issued.code.secret, inviter: homebase, joiner: device)
                 log.write("paired \(device.name) \(device.signingKey.hex.prefix(16))… with this device's code: roster \(r.version)")
-                return Joined(device: device, confirmation: confirmation, rosterVersion: r.version)
+                return .joined(Joined(device: device, confirmation: confirmation, rosterVersion: r.version))
             }
-            guard ContinuousClock.now < end else { return nil }
+            guard ContinuousClock.now < end else { return .nothing }
             try? await Task.sleep(for: .milliseconds(50))
         }
     }

@@ -23,6 +23,7 @@
 //   0x38  pair-refused  PairingMessages.swift
 //   0x39  pair-code-request  PairCodeMessages.swift
 //   0x3a  pair-code     PairCodeMessages.swift
+//   0x3b  pair-code-outcome  PairCodeOutcome.swift
 //   0x40  part          Part.swift: one piece of a message too large for one frame
 //   other unknown       skipped: decoded as .unknown(type:), never an error
 
@@ -50,6 +51,7 @@ public enum AppMessage: Equatable, Sendable {
     case pairRefused(PairRefused)
     case pairCodeRequest(PairCodeRequest)
     case pairCode(PairCode)
+    case pairCodeOutcome(PairCodeOutcome)
     case part(Part)
     /// A type this version does not know; its body was skipped.
     case unknown(type: UInt8)
@@ -61,7 +63,7 @@ public enum AppMessage: Equatable, Sendable {
         static let invite: UInt8 = 0x30, join: UInt8 = 0x31, grant: UInt8 = 0x32, revoke: UInt8 = 0x33
         static let modelChoice: UInt8 = 0x34, roster: UInt8 = 0x35, part: UInt8 = 0x40
         static let pairRequest: UInt8 = 0x36, pairWelcome: UInt8 = 0x37, pairRefused: UInt8 = 0x38
-        static let pairCodeRequest: UInt8 = 0x39, pairCode: UInt8 = 0x3A
+        static let pairCodeRequest: UInt8 = 0x39, pairCode: UInt8 = 0x3A, pairCodeOutcome: UInt8 = 0x3B
     }
 
     /// The type byte of this message.
@@ -86,6 +88,7 @@ public enum AppMessage: Equatable, Sendable {
         case .pairRefused: TypeCode.pairRefused
         case .pairCodeRequest: TypeCode.pairCodeRequest
         case .pairCode: TypeCode.pairCode
+        case .pairCodeOutcome: TypeCode.pairCodeOutcome
         case .part: TypeCode.part
         case .unknown(let t): t
         }

@@ -31,6 +31,7 @@ extension AppMessage {
         case TypeCode.pairRefused: message = .pairRefused(try .read(&r))
         case TypeCode.pairCodeRequest: message = .pairCodeRequest(try .read(&r))
         case TypeCode.pairCode: message = .pairCode(try .read(&r))
+        case TypeCode.pairCodeOutcome: message = .pairCodeOutcome(try .read(&r))
         case TypeCode.part: message = .part(try .read(&r))
         default: return .unknown(type: type)  // forward compatibility: skip, never fail
         }
@@ -61,6 +62,7 @@ extension AppMessage {
         case .pairRefused(let m): try m.write(to: &w)
         case .pairCodeRequest(let m): try m.write(to: &w)
         case .pairCode(let m): try m.write(to: &w)
+        case .pairCodeOutcome(let m): try m.write(to: &w)
         case .part(let m): try m.write(to: &w)
         case .unknown: break
         }

@@ -64,6 +64,7 @@ extension AppMessage: CustomStringConvertible, CustomDebugStringConvertible {
         case .pairRefused(let p): "pair-refused(code \(p.codeID.hex), reason \(p.reason.code))"
         case .pairCodeRequest(let p): "pair-code-request(\(p.requestID))"
         case .pairCode(let p): "pair-code(\(p.requestID), \(p.result.isIssued ? "issued" : "refused"))"  // never the code
+        case .pairCodeOutcome(let p): "pair-code-outcome(\(p.requestID), code \(p.codeID.hex), outcome \(p.outcome.code), \(p.wrongTries) wrong)"
         case .part(let p): "part(\(p.messageID), \(p.index)/\(p.count), \(p.bytes.count) B)"
         case .unknown(let t): "unknown(type \(t))"
         }

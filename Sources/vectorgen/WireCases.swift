@@ -174,6 +174,12 @@ private func messageCases() -> [VectorCase] {
         msg("pair-code-refused", "a grantee asked: not in the account",
             .pairCode(.init(requestID: rid, result: .refused(.notInAccount, text: "not a device of this account"))),
             [("request-id", rid.hex), ("result", "01"), ("text", hs("not a device of this account"))]),
+        msg("pair-code-outcome-used", "the code was used: the joiner's record (opaque here)",
+            .pairCodeOutcome(.init(requestID: rid, codeID: codeID, outcome: .used, wrongTries: 1, deviceRecord: [0xDE, 0xAD])),
+            [("request-id", rid.hex), ("code-id", codeID.hex), ("outcome", "01"), ("wrong-tries", "01"), ("device-record", "dead")]),
+        msg("pair-code-outcome-burnt", "the code was burnt by 3 wrong tries",
+            .pairCodeOutcome(.init(requestID: rid, codeID: codeID, outcome: .burnt, wrongTries: 3)),
+            [("request-id", rid.hex), ("code-id", codeID.hex), ("outcome", "02"), ("wrong-tries", "03"), ("device-record", "")]),
         msg("part", "second of three parts", .part(.init(messageID: cid, index: 1, count: 3, totalLength: 9, bytes: [4, 5, 6])),
             [("message-id", cid.hex), ("index", h16(1)), ("count", h16(3)), ("total-length", h32(9)), ("bytes", "040506")]),
     ]

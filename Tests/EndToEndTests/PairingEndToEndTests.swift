@@ -27,7 +27,7 @@ import Testing
 
         let devices = try s.guest("laptop", ["devices", "--relay-wait", "5s"])
         #expect(devices.contains("roster version 2, 2 device(s)"), "\(devices)")
-        #expect(devices.contains("laptop  (this device)") && devices.contains("e2e-homebase  (Homebase)"), "\(devices)")
+        #expect(devices.contains("laptop  (this device)") && devices.contains("e2e-homebase  (Homebase, in use)"), "\(devices)")
         #expect(try s.homebase(["devices", "list"]).contains("laptop"))
 
         // Right after pairing: routed to the own Homebase (no relay set, no record copied by hand).

@@ -64,4 +64,27 @@ import Wire
         let got = try await answers.wait(.seconds(5))
         #expect(got.result == .issued(code: "the-one", expiresMs: 1, maxTries: 3))
     }
+
+    @Test func onlyTheHomebasesOutcomeForTheRequestAskedCounts() throws {
+        let host = try DeviceIdentity.generate(name: "workstation", now: 1)
+        let sibling = try DeviceIdentity.generate(name: "phone", now: 1)
+        let answers = PairCodeAnswers(homebase: host.signingKey.publicKey)
+        let asked = Bytes16.repeating(1)
+        answers.expect(asked)
+        func outcome(_ id: Bytes16, _ o: AppMessage.PairCodeOutcome.Outcome) -> AppMessage {
+            .pairCodeOutcome(.init(requestID: id, codeID: .repeating(4), outcome: o, wrongTries: 3))
+        }
+        func deliver(_ m: AppMessage, from: DeviceIdentity, introduced: Bool = false) -> Bool {
+            answers.offer(Delivery(message: m, sender: from.record, messageID: MessageID.random(), receivedAtMs: 1,
+                                   introduced: introduced))
+        }
+        // Taken away from the mail handler, but not counted: another sender, an introduction, another request.
+        #expect(deliver(outcome(asked, .used), from: sibling))
+        #expect(deliver(outcome(asked, .used), from: host, introduced: true))
+        #expect(deliver(outcome(.repeating(2), .used), from: host))
+        #expect(answers.outcome == nil)
+        #expect(deliver(outcome(asked, .burnt), from: host))
+        #expect(deliver(outcome(asked, .used), from: host))  // the first one stays
+        #expect(answers.outcome?.outcome == .burnt && answers.outcome?.wrongTries == 3)
+    }
 }

@@ -107,7 +107,7 @@ private let messageKeys: Set<String> = Set([
     "host-hpke-key", "invite-secret", "rate", "expires-ms", "token", "secret-proof", "device-record", "account-name",
     "grant-id", "reason", "model-id", "vision", "origin-device", "account-key", "version", "message-id", "index", "count",
     "total-length", "bytes", "code-id", "proof", "roster", "advert", "unproven-bytes", "tries-left",
-    "valid-ms", "max-tries", "result",
+    "valid-ms", "max-tries", "result", "outcome", "wrong-tries",
 ]).union(indexed("model", ["", "tag", "family", "parameter-size", "quantization", "context-length", "capabilities"]))
     .union(indexed("message", ["role", "content"])).union(indexed("device", [""]))
 
@@ -169,6 +169,9 @@ private func messageFields(_ m: AppMessage) throws -> [(String, String)] {
             out += [("result", "00"), ("code", str(code)), ("expires-ms", be(expiresMs)), ("max-tries", be(maxTries))]
         case .refused(let why, let text): out += [("result", be(why.code)), ("text", str(text))]
         }
+    case .pairCodeOutcome(let o):
+        out += [("request-id", hx(o.requestID.bytes)), ("code-id", hx(o.codeID.bytes)), ("outcome", be(o.outcome.code)),
+                ("wrong-tries", be(o.wrongTries)), ("device-record", hx(o.deviceRecord))]
     case .part(let p):
         out += [("message-id", hx(p.messageID.bytes)), ("index", be(p.index)), ("count", be(p.count)),
                 ("total-length", be(p.totalLength)), ("bytes", hx(p.bytes))]

@@ -41,7 +41,8 @@ extension HomebaseAgent {
         do {
             let code = try PairingIssue.issue(files: files, store: store, inviter: identity.record,
                                               relayURL: configuration.link.relay.description, pin: pin,
-                                              validMs: valid, maxTries: tries, nowMs: nowMs())
+                                              validMs: valid, maxTries: tries, nowMs: nowMs(),
+                                              asker: (asker.signingKey, r.requestID))
             log("pairing code \(code.codeID.hex) issued for \(who): valid until \(PairingError.time(code.expiresMs)), \(tries) tries")
             count("pair-code-issued")
             return .init(requestID: r.requestID,

@@ -51,7 +51,9 @@ extension HomebaseAgent {
         if code.state == .open && now >= code.expiresMs { return refuse(.expired, "code expired") }
         guard proven else {
             let left = (try? store.pairingWrongTry(code.codeID)) ?? 0
-            return left == 0 ? refuse(.burnt, "wrong code; code burnt") : refuse(.wrongSecret, "wrong code", triesLeft: left)
+            guard left == 0 else { return refuse(.wrongSecret, "wrong code", triesLeft: left) }
+            tellAsker(code.codeID, .burnt)
+            return refuse(.burnt, "wrong code; code burnt")
         }
         guard joiner.signingKey != me else { return refuse(.unavailable, "that is this Homebase's own key") }
         do {
@@ -62,7 +64,10 @@ extension HomebaseAgent {
                                                  advert: try? signer.next(models: catalog.models, nowMs: now))
             welcome.proof = try PairingProofs.welcome(secret: code.secret, joiner: joiner.signingKey, welcome)
             let confirmation = PairingProofs.confirmation(secret: code.secret, inviter: identity.record, joiner: joiner)
-            if code.state == .open { try store.pairingUsed(code.codeID, device: joiner, confirmation: confirmation, nowMs: now) }
+            if code.state == .open {
+                try store.pairingUsed(code.codeID, device: joiner, confirmation: confirmation, nowMs: now)
+                tellAsker(code.codeID, .used, joiner: joiner)
+            }
             log("paired \(who): roster \(roster.version); confirmation \(confirmation)")
             count("paired")
             return .pairWelcome(welcome)

@@ -27,25 +27,42 @@ public struct PairingRecord: Sendable, Equatable {
     public var deviceName: String?
     public var confirmation: String?
     public var doneMs: Int64?
+    /// The sibling that asked for the code (`pair-code-request`) and its request id; nil for
+    /// `homebase pair`. It is told when the code is used or burnt.
+    public var askerKey: PublicKey?
+    public var askerRequest: Bytes16?
 }
 
 // The codes live in their own table, created on first use (not a schema migration: the
-// sharing flow adds migrations to this store at the same time).
+// sharing flow adds migrations to this store at the same time). The asker columns came later:
+// a table made before them gets them by a guarded ALTER (its rows stay, askers NULL).
 extension HostStore {
     static let pairingTable = """
         CREATE TABLE IF NOT EXISTS pairing_codes(code_id BLOB PRIMARY KEY, secret BLOB NOT NULL,
             created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL, tries INTEGER NOT NULL DEFAULT 0, max_tries INTEGER NOT NULL,
-            state TEXT NOT NULL, device_key BLOB, device_name TEXT, confirmation TEXT, done_ms INTEGER)
+            state TEXT NOT NULL, device_key BLOB, device_name TEXT, confirmation TEXT, done_ms INTEGER,
+            asker_key BLOB, asker_request BLOB)
         """
 
-    /// Stores a new open code.
-    public func savePairing(codeID: Bytes8, secret: Secret32, createdMs: Int64, expiresMs: Int64, maxTries: Int) throws(HomebaseError) {
+    /// Stores a new open code; `asker` is the sibling that asked for it (nil: `homebase pair`).
+    public func savePairing(codeID: Bytes8, secret: Secret32, createdMs: Int64, expiresMs: Int64, maxTries: Int,
+                            asker: (key: PublicKey, request: Bytes16)? = nil) throws(HomebaseError) {
         try storing {
             _ = try db.execute(Self.pairingTable)
+            if try !hasAskerColumns() {
+                _ = try db.execute("ALTER TABLE pairing_codes ADD COLUMN asker_key BLOB")
+                _ = try db.execute("ALTER TABLE pairing_codes ADD COLUMN asker_request BLOB")
+            }
             _ = try db.execute("""
-                INSERT INTO pairing_codes(code_id, secret, created_ms, expires_ms, max_tries, state) VALUES (?, ?, ?, ?, ?, 'open')
-                """, codeID.bytes, secret.bytes, createdMs, expiresMs, Int64(maxTries))
+                INSERT INTO pairing_codes(code_id, secret, created_ms, expires_ms, max_tries, state, asker_key, asker_request)
+                VALUES (?, ?, ?, ?, ?, 'open', ?, ?)
+                """, codeID.bytes, secret.bytes, createdMs, expiresMs, Int64(maxTries), asker?.key.bytes, asker?.request.bytes)
         }
+    }
+
+    /// True when the table has the asker columns (a table from before them has not, until the next code).
+    private func hasAskerColumns() throws -> Bool {
+        try db.query("SELECT 1 FROM pragma_table_info('pairing_codes') WHERE name = 'asker_request'").isEmpty == false
     }
 
     /// The code with this id; nil when there is none.
@@ -62,8 +79,10 @@ extension HostStore {
         try storing {
             // A store that never issued a code has no table (and a read-only one cannot make it).
             guard try !db.query("SELECT 1 FROM sqlite_master WHERE name = 'pairing_codes'").isEmpty else { return [] }
+            let askers = try hasAskerColumns() ? "asker_key, asker_request" : "NULL, NULL"
             return try db.query("""
-                SELECT code_id, secret, created_ms, expires_ms, tries, max_tries, state, device_key, device_name, confirmation, done_ms
+                SELECT code_id, secret, created_ms, expires_ms, tries, max_tries, state, device_key, device_name, confirmation, done_ms,
+                    \(askers)
                 FROM pairing_codes \(clause) ORDER BY created_ms DESC
                 """, parameters: params).map { r in
                 PairingRecord(codeID: Bytes8(unchecked: try r.get(0, as: [UInt8].self)),
@@ -72,7 +91,9 @@ extension HostStore {
                               maxTries: Int(try r.get(5, as: Int64.self)),
                               state: PairingRecord.State(rawValue: try r.get(6)) ?? .burnt,
                               deviceKey: (try r.get(7, as: [UInt8]?.self)).flatMap { PublicKey(bytes: $0) },
-                              deviceName: try r.get(8), confirmation: try r.get(9), doneMs: try r.get(10))
+                              deviceName: try r.get(8), confirmation: try r.get(9), doneMs: try r.get(10),
+                              askerKey: (try r.get(11, as: [UInt8]?.self)).flatMap { PublicKey(bytes: $0) },
+                              askerRequest: (try r.get(12, as: [UInt8]?.self)).flatMap { Bytes16($0) })
             }
         }
     }

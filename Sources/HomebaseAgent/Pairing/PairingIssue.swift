@@ -1,6 +1,7 @@
 import Pairing
 import Sealing
 import Signing
+import Wire
 
 /// Issuing a pairing code: the one path `homebase pair` and a sibling's `pair-code-request`
 /// (the running agent) share. Only the device holding the account key issues codes: the agent
@@ -12,14 +13,17 @@ public enum PairingIssue {
     public static let defaultTries = 3
     public static let triesRange = 1...100
 
-    /// Makes a fresh code pinned to `inviter` (this Homebase's record) and stores it open.
+    /// Makes a fresh code pinned to `inviter` (this Homebase's record) and stores it open, with
+    /// the sibling that asked for it (`asker`, told when the code is used or burnt).
     /// Throws `noAccountKey` on a device without the account key (nothing is stored then).
     public static func issue(files: HostFiles, store: HostStore, inviter: DeviceRecord, relayURL: String, pin: [UInt8]?,
-                             validMs: Int64, maxTries: Int, nowMs: Int64) throws(HomebaseError) -> PairingCode {
+                             validMs: Int64, maxTries: Int, nowMs: Int64,
+                             asker: (key: PublicKey, request: Bytes16)? = nil) throws(HomebaseError) -> PairingCode {
         _ = try files.loadAccountKey()
         let expires = nowMs + validMs
         let code = PairingCode.issue(relayURL: relayURL, pin: pin, expiresMs: expires, inviter: inviter)
-        try store.savePairing(codeID: code.codeID, secret: code.secret, createdMs: nowMs, expiresMs: expires, maxTries: maxTries)
+        try store.savePairing(codeID: code.codeID, secret: code.secret, createdMs: nowMs, expiresMs: expires, maxTries: maxTries,
+                              asker: asker)
         return code
     }
 }

@@ -17,8 +17,8 @@ enum PairCommand {
             + "confirmation number; if they differ, remove the device on the Homebase.\n\n"
             + "Without a code, on a device already in the account: asks the Homebase (`homebase run` must be\n"
             + "running there) for a code, prints it, then waits until the new device has joined and prints its\n"
-            + "name and the confirmation number. --wait is then the longest wait for the new device (default:\n"
-            + "until the code expires).",
+            + "name and the confirmation number (exit 1 at once if wrong tries burn the code). --wait is then the\n"
+            + "longest wait for the new device (default: until the code expires).",
         flags: [Flag("--name", "NAME", "this device's name if it has no identity yet (default: the host name)"),
                 Flag("--wait", "TIME", "with a code: longest wait for the Homebase's answer (default 30s); without: for the new device"),
                 Flag("--connect-timeout", "TIME", "relay connect and handshake, each (default 10s; 5s without a code)"),
@@ -152,17 +152,26 @@ enum PairCodeCommand {
             if inv.arguments.has("--no-wait") { return 0 }
             Console.out("waiting for the new device (Ctrl-C stops waiting; the code stays valid)…\n")
             let deadline = wait.map { ContinuousClock.now + $0 }
-            guard let joined = await ask.waitForNewDevice(issued, until: deadline) else {
+            let joined: PairCodeAsk.Joined
+            switch await ask.waitForNewDevice(issued, until: deadline) {
+            case .joined(let j): joined = j
+            case .burnt(let n):
+                Console.err("guest pair: the code was burnt after \(n) wrong tr\(n == 1 ? "y" : "ies"): run `guest pair` again\n")
+                return 1
+            case .unusable(let outcome):
+                Console.err("guest pair: the Homebase says the code can no longer be used (outcome \(outcome)): run `guest pair` again\n")
+                return 1
+            case .nothing:
                 if let deadline, ContinuousClock.now >= deadline, Int64(Date().timeIntervalSince1970 * 1000) < code.expiresMs {
                     Console.out("stopped waiting; the code stays valid until \(PairingError.time(code.expiresMs))\n")
                     return 0
                 }
-                Console.err("guest pair: no device joined with the code before it expired (or it was burnt by wrong tries): "
-                            + "run `guest pair` again for a new one\n")
+                Console.err("guest pair: no device joined with the code before it expired: run `guest pair` again for a new one\n")
                 return 1
             }
+            let version = joined.rosterVersion.map { " (roster version \($0))" } ?? ""
             Console.out("""
-                paired "\(joined.device.name)" \(joined.device.signingKey.hex) (roster version \(joined.rosterVersion))
+                paired "\(joined.device.name)" \(joined.device.signingKey.hex)\(version)
                 confirmation: \(joined.confirmation)   (the new device and the Homebase show the same; if not, run \
                 `homebase devices remove \(joined.device.signingKey.hex)` on the Homebase)
 
