@@ -77,7 +77,7 @@ public enum ServeCommand {
                 for s in [SIGINT, SIGTERM] { try loop.onSignal(s) { loop.shutdown() } }
                 let shown = config.host.contains(":") ? "[\(config.host)]" : config.host
                 output("guest serve: listening on http://\(shown):\(server.port)  (OpenAI: /v1, Ollama: /api)\n")
-                listening(server.port)
+                listening(Int(server.port))
             } catch {
                 holder.failed = true
                 output("guest serve: cannot listen on \(config.host):\(config.port): \(error)\n")
