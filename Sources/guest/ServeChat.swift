@@ -15,11 +15,10 @@ extension ChatCommand {
 
     /// A client of this data directory's running serve, nil when none runs (a stale
     /// `serve.json` is logged and ignored).
-    static func serveClient(_ inv: Invocation) throws -> ServeClient? {
+    static func serveClient(_ inv: Invocation, wait: Duration) throws -> ServeClient? {
         let paths = try inv.configuration.paths
         let log = EventLog(path: paths.log)
         guard let serve = ServeFile.live(paths, why: { log.write("chat: \($0)") }) else { return nil }
-        let wait = try inv.positiveDuration("--serve-wait") ?? .seconds(2)
         // Serve runs the same watchdog ladder, then maybe starts the engine: a generous ceiling.
         let ladder = try inv.linkOptions.watchdog
         let token = inv.environment["HOMEBASE_SERVE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }

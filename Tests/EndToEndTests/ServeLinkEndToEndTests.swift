@@ -83,6 +83,31 @@ import Testing
         #expect(line.brain == "homebase", "\(out)\n\(guest.log)")
     }
 
+    /// A serve that is running but does not answer (frozen): chat waits `--serve-wait`, says
+    /// so in its log and answers on its own path. No relay here: the on-device tiny model answers.
+    @Test func aServeThatDoesNotAnswerLeavesChatToItsOwnPath() throws {
+        let bin = try Binaries.locate(), procs = try Processes()
+        defer { procs.stopAll() }
+        let dir = procs.work + "/nomad"
+        let flags = ["--data-dir", dir, "--llama-server", bin.engine, "--model-path", bin.model]
+        #expect(try procs.run(bin.path("guest"), ["init", "--name", "nomad"] + flags).status == 0)
+        let zero = try procs.capture(bin.path("guest"), ["chat", "--serve-wait", "0", "hi"] + flags)
+        #expect(zero.status == 2 && zero.err.contains("--serve-wait takes a duration"), "\(zero.err)")
+
+        let port = try Processes.freePort()
+        let serve = try procs.start(bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(port)"] + flags, log: "serve.log")
+        try procs.waitUntil(60, "guest serve and its serve.json") {
+            Processes.canConnect(port) && FileManager.default.fileExists(atPath: dir + "/serve.json")
+        }
+        procs.freeze(serve)
+        defer { procs.thaw(serve) }
+        let r = try procs.run(bin.path("guest"), ["chat", "--serve-wait", "300ms", "--max-tokens", "8", "hello"] + flags)
+        let log = (try? String(contentsOfFile: dir + "/guest.log", encoding: .utf8)) ?? ""
+        #expect(r.status == 0 && (try AnswerLine(r.out)).brain == "on-device", "\(r.out)")
+        #expect(log.contains("chat: guest serve (pid \(serve.processIdentifier), http://127.0.0.1:\(port)) did not answer"), "\(log)")
+        #expect(!log.contains("chat: answered through guest serve"), "\(log)")
+    }
+
     /// `guest serve` on the guest's data directory, relay waits of the chat tests; waits for
     /// `serve.json` (written once serve listens, after its link read the relay's backlog).
     static func startServe(_ lb: Loopback, _ guest: Guest, retakeAfter: String = "5s") throws -> Process {

@@ -43,8 +43,9 @@ enum ChatCommand {
         if a.has("--demo-model") { return try await demo(prompt, options) }
         // Beside a running `guest serve` of this data directory: ask serve, whose relay link
         // this command would otherwise replace; its own path only if serve does not answer.
+        let serveWait = try inv.positiveDuration("--serve-wait") ?? .seconds(2)
         var resume = Resume()
-        if !options.tools, let serve = try serveClient(inv) {
+        if !options.tools, let serve = try serveClient(inv, wait: serveWait) {
             guard let left = await viaServe(prompt, options, serve, log: try inv.configuration.paths) else { return 0 }
             resume = left
         }
