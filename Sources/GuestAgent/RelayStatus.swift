@@ -10,7 +10,7 @@ public struct RelayStatus: Sendable, Equatable, Codable {
     /// The relay URL of `relay.json`; nil when no relay is configured.
     public var url: String?
     /// `none` (no relay configured), `not-opened` (no device identity), `connected`,
-    /// `connecting`, `waiting`, `refused`, `restarting`, `stopped`.
+    /// `connecting`, `waiting`, `refused`, `restarting`, `stopped`, `serve` (a running `guest serve` holds it).
     public var linkState: String
     /// The link in words, as the text shows it.
     public var link: String

@@ -60,9 +60,11 @@ public enum ServeCommand {
     }
 
     /// As `run(arguments:...)` with the flags already read (the `guest` CLI reads them itself).
-    /// Exit codes: 0 after a signal, 1 when the port cannot be bound.
+    /// Exit codes: 0 after a signal, 1 when the port cannot be bound. `listening` hears the
+    /// bound port once requests can arrive (the guest announces it in `serve.json`).
     public static func run(configuration config: ServeConfiguration, output: @escaping @Sendable (String) -> Void,
-                           router: @escaping AnswerRouter, models: @escaping ModelLister) async -> Int32 {
+                           router: @escaping AnswerRouter, models: @escaping ModelLister,
+                           listening: @escaping @Sendable (Int) -> Void = { _ in }) async -> Int32 {
         // A client that hangs up mid-answer must not kill the process.
         signal(SIGPIPE, SIG_IGN)
         let loop: EventLoop
@@ -75,6 +77,7 @@ public enum ServeCommand {
                 for s in [SIGINT, SIGTERM] { try loop.onSignal(s) { loop.shutdown() } }
                 let shown = config.host.contains(":") ? "[\(config.host)]" : config.host
                 output("guest serve: listening on http://\(shown):\(server.port)  (OpenAI: /v1, Ollama: /api)\n")
+                listening(Int(server.port))
             } catch {
                 holder.failed = true
                 output("guest serve: cannot listen on \(config.host):\(config.port): \(error)\n")

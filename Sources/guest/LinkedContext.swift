@@ -93,13 +93,18 @@ extension Invocation {
         links?.watchJoins(every: joinCheck, retakeAfter: serving ? retake : nil)
         let late = links == nil && serving
             ? LateLinks(context, slot: slot, options: options, every: joinCheck, retakeAfter: retake) : nil
+        // A command beside `guest serve` replaced serve's link: once closed, serve takes it back.
+        func close() {
+            links?.stop(); late?.stop()
+            if !serving, links?.all.isEmpty == false { ServeAnnouncement.tellServe(context.paths, log: context.log) }
+        }
         do {
             let status = try await body(context, links)
-            links?.stop(); late?.stop()
+            close()
             await context.shutdown()
             return status
         } catch {
-            links?.stop(); late?.stop()
+            close()
             await context.shutdown()
             throw error
         }

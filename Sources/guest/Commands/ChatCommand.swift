@@ -15,7 +15,9 @@ enum ChatCommand {
                 Flag("--allow-dir", "DIR", repeatable: true, "a directory the file tools may read (with --tools)"),
                 Flag("--demo-model", "use the scripted demo model (labelled; not real inference)"),
                 Flag("--max-tokens", "N", "longest answer in tokens"),
-                Flag("--model", "NAME", "model name sent when the route does not pin one (default: default)")] + Flag.relayLink,
+                Flag("--model", "NAME", "model name sent when the route does not pin one (default: default)"),
+                Flag("--serve-wait", "TIME", "beside a running guest serve: longest wait for it before chat opens its own links (default 2s)")]
+            + Flag.relayLink,
         run: run)
 
     struct Options {
@@ -39,24 +41,36 @@ enum ChatCommand {
                               model: a.value("--model") ?? "default")
         let prompt = inv.positionals.isEmpty ? nil : inv.positionals.joined(separator: " ")
         if a.has("--demo-model") { return try await demo(prompt, options) }
+        // Beside a running `guest serve` of this data directory: ask serve, whose relay link
+        // this command would otherwise replace; its own path only if serve does not answer.
+        let serveWait = try inv.positiveDuration("--serve-wait") ?? .seconds(2)
+        var resume = Resume()
+        if !options.tools, let serve = try serveClient(inv, wait: serveWait) {
+            guard let left = await viaServe(prompt, options, serve, log: try inv.configuration.paths) else { return 0 }
+            resume = left
+        }
         return try await inv.withLinkedContext { context, _ in
             if options.tools { return try await tools(prompt, options, context) }
-            return try await chat(prompt, options, context)
+            return try await chat(prompt, options, context, resume: resume)
         }
     }
 
     /// The routed chat through the fallback runner.
-    static func chat(_ prompt: String?, _ o: Options, _ context: GuestContext) async throws -> Int32 {
+    /// `resume`: the conversation so far and a turn serve left unfinished (its text shown).
+    static func chat(_ prompt: String?, _ o: Options, _ context: GuestContext, resume: Resume = Resume()) async throws -> Int32 {
         let runner = context.runner
-        var messages: [ChatMessage] = []
-        while let line = prompt ?? ask() {
+        var messages = resume.messages
+        var pending = resume.pending
+        while let line = pending?.line ?? prompt ?? ask() {
             if line == "/exit" { break }
             if line.isEmpty { continue }
+            let shown = pending?.partial ?? ""
+            pending = nil
             messages.append(ChatMessage(role: .user, content: line))
-            let answer = try await runner.run(ChatRequest(model: o.model, messages: messages, maxTokens: o.maxTokens)) {
-                Console.out($0)
-            }
-            messages.append(ChatMessage(role: .assistant, content: answer.text))
+            let request = ChatRequest(model: o.model, messages: messages, maxTokens: o.maxTokens,
+                                      continuation: shown.isEmpty ? nil : shown)
+            let answer = try await runner.run(request) { Console.out($0) }
+            messages.append(ChatMessage(role: .assistant, content: shown + answer.text))
             Console.out("\n" + Console.dim("[\(answer.metadata.summaryLine)]") + "\n")
             if prompt != nil { break }
         }

@@ -12,6 +12,8 @@ enum ServeCommandLine {
         details: "Endpoints: POST /v1/chat/completions, GET /v1/models (OpenAI); POST /api/chat, GET /api/tags (Ollama).\n"
             + "Every answer names its brain: the X-Homebase-Brain header and a final `homebase` object. Loopback only\n"
             + "unless --allow-remote with a token (--token or HOMEBASE_SERVE_TOKEN). Runs until SIGINT or SIGTERM.\n"
+            + "Other guest commands of this data directory (chat, status) find serve through serve.json and open no\n"
+            + "relay link of their own (the relay keeps one per device key); commands that must send mail link briefly.\n"
             + "Example: guest serve --listen 127.0.0.1:11435, then OpenAI(base_url=\"http://127.0.0.1:11435/v1\")",
         flags: [Flag("--listen", "HOST:PORT", "where to listen (default 127.0.0.1:\(ServeConfiguration.defaultPort); port 0 picks one)"),
                 Flag("--allow-remote", "allow a non-loopback address (requires a token)"),
@@ -22,12 +24,17 @@ enum ServeCommandLine {
     static func run(_ inv: Invocation) async throws -> Int32 {
         guard inv.positionals.isEmpty else { throw inv.usageError("unexpected argument \(inv.positionals[0].prefix(40))") }
         let config = try configuration(inv)
-        return try await inv.withLinkedContext { context, _ in
-            let runner = context.runner
-            return await ServeCommand.run(
+        return try await inv.withLinks { context, links in
+            let runner = context.runner, paths = context.paths, log = context.log
+            let retake = ServeAnnouncement.onRetakeSignal(links, log: log)
+            defer { retake.cancel() }
+            let status = await ServeCommand.run(
                 configuration: config, output: { Console.out($0) },
                 router: { _ in RoutedAnswer(provider: RunnerBrain(runner: runner)) },
-                models: { ServableModels.list(context).map { ListedModel(name: $0.name, brain: $0.brain) } })
+                models: { ServableModels.list(context).map { ListedModel(name: $0.name, brain: $0.brain) } },
+                listening: { ServeAnnouncement.announce(paths, host: config.host, port: $0, log: log) })
+            ServeAnnouncement.withdraw()
+            return status
         }
     }
 
