@@ -32,7 +32,8 @@ import Wire
     @Test func eachBadInviteSaysWhatIsWrong() throws {
         let good = try invite()
         #expect(joinError("hello").contains("does not start with hb-invite-"))
-        #expect(joinError(String(good.dropLast(2)) + "AA").contains("checksum mismatch"))
+        let tail = good.hasSuffix("AA") ? "BB" : "AA"  // a real change to the last characters
+        #expect(joinError(String(good.dropLast(2)) + tail).contains("checksum mismatch"))
         #expect(joinError(good + "!").contains("outside base64url"))
         #expect(joinError(try invite(expires: UInt64(now - 1))).contains("this invite expired"))
         let stranger = try DeviceIdentity.generate(name: "other", now: 1)

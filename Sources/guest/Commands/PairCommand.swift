@@ -121,7 +121,10 @@ enum PairCodeCommand {
         let homebase = "\"\(account.homebase.name)\" (\(account.homebase.signingKey.hex.prefix(16))…)"
         return try await inv.withContext { context in
             let ask = try PairCodeAsk(account: account, context: context, options: options)
-            defer { ask.stop() }
+            defer {
+                ask.stop()
+                ServeAnnouncement.tellServe(context.paths, log: context.log)  // serve takes its link back now
+            }
             let issued: PairCodeAsk.Issued
             do {
                 try await ask.connect()
