@@ -21,10 +21,12 @@ extension HomebaseAgent {
         switch d.message {
         case .request(let r):
             let key = ActiveRequest(sender: sender, requestID: r.requestID)
+            let trace = configuration.traceTimings ? TimingTrace() : nil
             state.withLock { s in
                 guard s.active[key] == nil else { return }  // a duplicate: the first one answers
                 s.active[key] = Task { [weak self] in
-                    await self?.serve(d, r)
+                    await self?.serve(d, r, trace: trace)
+                    if let trace { self?.log(trace.line) }
                     _ = self?.state.withLock { $0.active.removeValue(forKey: key) }
                 }
             }
@@ -55,7 +57,7 @@ extension HomebaseAgent {
 
     /// Answers one request: admission, the concurrency gate, `accept`, the streamed answer,
     /// `done` or `error`.
-    func serve(_ d: Delivery, _ r: AppMessage.Request) async {
+    func serve(_ d: Delivery, _ r: AppMessage.Request, trace: TimingTrace? = nil) async {
         let writer: ReplyWriter
         do { writer = try courier.replyWriter(for: d) } catch {
             log("request from \(d.sender.signingKey.hex.prefix(16))…: \(error)")
@@ -83,14 +85,19 @@ extension HomebaseAgent {
         }
         defer { gate.release() }
         guard !Task.isCancelled else { return }
+        trace?.mark(.admitted)
         remember(plan, answer: nil)
+        trace?.mark(.replicaWritten)
         let client = OpenAIChatClient(.init(baseURL: plan.runtimeURL, timeouts: configuration.engineTimeouts,
                                             brain: .localEndpoint))
         // The engine starts on the prompt while `accept` travels; chunks follow it on the link
         // without waiting for its confirmation (or each other's): a bounce ends the request.
-        let result = await StreamPump.run(client.stream(plan.chat), policy: configuration.batchPolicy,
-                                          probe: configuration.chunkProbe, opening: { heard in
-            writer.postAccept(then: heard)
+        let events = client.stream(plan.chat)
+        trace?.mark(.engineCalled)
+        let result = await StreamPump.run(events, policy: configuration.batchPolicy,
+                                          probe: configuration.chunkProbe, trace: trace, opening: { heard in
+            defer { trace?.mark(.acceptPosted) }
+            return writer.postAccept(then: heard)
         }) { text, heard in writer.post(text: text, then: heard) }
         switch result {
         case .done(let reason, let usage, let text):
