@@ -13,7 +13,8 @@ import Foundation
         Starts a real relay and llama-server (tiny model) on loopback, runs a Homebase agent in this
         process against them and a guest device beside it; for each batch-delay policy (default 20,0)
         runs --rounds (default 8) pairs of one --tokens (default 512) answer on the engine alone and
-        one through the Homebase and the relay, alternating which goes first. Prints a markdown table.
+        one through the Homebase and the relay, alternating which goes first. Prints a markdown table,
+        then the host's steps before the engine per relayed answer (the agent's timing trace).
         --relay-delay-ms (default 0) puts the relay that far away, each way, for the Homebase and the
         guest alike (a delaying TCP proxy in front of it on loopback).
         BENCH_VERBOSE=1 also prints each round on stderr (the outliers of a loaded machine).
@@ -98,6 +99,7 @@ import Foundation
                                                  hostDataDir: host.dataDir, engineURL: engine.url, guest: guest))
         }
         Policy.print(rows, rounds: rounds, tokens: tokens)
+        HostSteps.print(rows.map { ($0.delayMs, $0.steps) })
         print("load average at end: \(Machine.loadAverage)  ")
         print("logs: \(procs.work)")
         guest.stop()

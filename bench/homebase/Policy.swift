@@ -23,6 +23,8 @@ struct Policy {
     var wayIn = Samples(), wayOut = Samples()
     var chunks = 0
     var tokens = 0
+    /// The host's steps before the engine (its timing trace).
+    var steps = HostSteps(lines: [], sends: [], skip: 0)
 
     /// BENCH_VERBOSE=1: one line per round on stderr.
     static let verbose = ProcessInfo.processInfo.environment["BENCH_VERBOSE"] == "1"
@@ -36,6 +38,7 @@ struct Policy {
         c.batchDelay = .milliseconds(delayMs)
         c.chunkProbe = { _, ns in probe.add(ns, at: DispatchTime.now().uptimeNanoseconds) }
         c.log = { logged.add($0) }
+        c.traceTimings = true
         let agent = try HomebaseAgent(configuration: c, files: HostFiles(dataDir: hostDataDir))
         agent.start()
         // Serving once the runtime is verified and the first advert is out.
@@ -45,6 +48,7 @@ struct Policy {
             try await Task.sleep(for: .milliseconds(20))
         }
         let client = OpenAIChatClient(.init(baseURL: engineURL))
+        var sends: [UInt64] = []
         for round in -1..<rounds {  // one warm-up pair
             var d: (ttft: Double, total: Double)?, r: Answer?
             var before = 0
@@ -57,6 +61,7 @@ struct Policy {
                 r = try await guest.ask(tokens: tokens)
                 d = try await direct(client, tokens)
             }
+            if let r { sends.append(r.startNs) }
             if round < 0 { probe.reset(); continue }
             guard let d, let r else { continue }
             let dr = Double(tokens) / (d.total / 1000), rr = Double(r.completion) / (r.total / 1000)
@@ -79,6 +84,7 @@ struct Policy {
         p.chunks = waits.count
         p.waitsUs = Samples(waits.map { Double($0) / 1000 })
         await agent.stop()
+        p.steps = HostSteps(lines: logged.all.filter { $0.hasPrefix("timing: ") }, sends: sends, skip: 1)
         return p
     }
 
@@ -141,5 +147,6 @@ final class Probe: Sendable {
         private let lines = Mutex<[String]>([])
         func add(_ l: String) { lines.withLock { $0.append(l) } }
         func contains(_ s: String) -> Bool { lines.withLock { $0.contains { $0.contains(s) } } }
+        var all: [String] { lines.withLock { $0 } }
     }
 }

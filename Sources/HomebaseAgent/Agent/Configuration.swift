@@ -53,6 +53,9 @@ extension HomebaseAgent {
         /// Sees every chunk handed to the link: its data length and the nanoseconds since the
         /// oldest text in it arrived from the engine (benchmarks; never the text).
         public var chunkProbe: (@Sendable (_ bytes: Int, _ waitedNs: UInt64) -> Void)?
+        /// One `timing:` line per request to `log` (see `TimingTrace`): when each step before
+        /// the engine and the first chunk happened. Times only. Default off.
+        public var traceTimings = false
 
         public init(link: PeerLink.Configuration) { self.link = link }
 

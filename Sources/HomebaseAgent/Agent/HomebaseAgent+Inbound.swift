@@ -21,10 +21,12 @@ extension HomebaseAgent {
         switch d.message {
         case .request(let r):
             let key = ActiveRequest(sender: sender, requestID: r.requestID)
+            let trace = configuration.traceTimings ? TimingTrace() : nil
             state.withLock { s in
                 guard s.active[key] == nil else { return }  // a duplicate: the first one answers
                 s.active[key] = Task { [weak self] in
-                    await self?.serve(d, r)
+                    await self?.serve(d, r, trace: trace)
+                    if let trace { self?.log(trace.line) }
                     _ = self?.state.withLock { $0.active.removeValue(forKey: key) }
                 }
             }
@@ -36,15 +38,15 @@ extension HomebaseAgent {
         case .syncDelta(let delta):
             let key = delta.conversationID.bytes
             warmReplica(key, sender: sender)
-            let applied = state.withLock { s -> [AppMessage.ChatMessage]? in
+            let applied = state.withLock { s -> ReplicaWriter.Pending? in
                 guard s.siblings[sender] != nil else { return nil }  // grantees keep no replica here
                 guard s.replica.apply(delta, key: key) else {
                     s.outcomes["sync-delta-refused", default: 0] += 1
                     return nil
                 }
-                return s.replica.messages(key)
+                return s.replica.messages(key).map { replicas.issue(key, $0) }
             }
-            if let applied { persistReplica(key, applied) }
+            if let applied { replicas.write(applied) }
         case .roster(let r):
             guard rosterMail(d, r) else { return }  // the store failed: the relay keeps it
         default:
@@ -55,7 +57,7 @@ extension HomebaseAgent {
 
     /// Answers one request: admission, the concurrency gate, `accept`, the streamed answer,
     /// `done` or `error`.
-    func serve(_ d: Delivery, _ r: AppMessage.Request) async {
+    func serve(_ d: Delivery, _ r: AppMessage.Request, trace: TimingTrace? = nil) async {
         let writer: ReplyWriter
         do { writer = try courier.replyWriter(for: d) } catch {
             log("request from \(d.sender.signingKey.hex.prefix(16))…: \(error)")
@@ -83,14 +85,26 @@ extension HomebaseAgent {
         }
         defer { gate.release() }
         guard !Task.isCancelled else { return }
-        remember(plan, answer: nil)
+        trace?.mark(.admitted)
+        // The conversation is held in memory now (the next request may extend it); its disk copy
+        // is written off the request path, after the engine is called and `accept` is out. The
+        // copy with the answer is written before `done` (below), and no earlier write lands over it.
+        let early = remember(plan, answer: nil).map { p in
+            BackgroundWrite { [replicas] in
+                replicas.write(p)
+                trace?.mark(.replicaWritten)
+            }
+        }
         let client = OpenAIChatClient(.init(baseURL: plan.runtimeURL, timeouts: configuration.engineTimeouts,
                                             brain: .localEndpoint))
         // The engine starts on the prompt while `accept` travels; chunks follow it on the link
         // without waiting for its confirmation (or each other's): a bounce ends the request.
-        let result = await StreamPump.run(client.stream(plan.chat), policy: configuration.batchPolicy,
-                                          probe: configuration.chunkProbe, opening: { heard in
-            writer.postAccept(then: heard)
+        let events = client.stream(plan.chat)
+        trace?.mark(.engineCalled)
+        let result = await StreamPump.run(events, policy: configuration.batchPolicy,
+                                          probe: configuration.chunkProbe, trace: trace, opening: { heard in
+            defer { trace?.mark(.acceptPosted); early?.start() }
+            return writer.postAccept(then: heard)
         }) { text, heard in writer.post(text: text, then: heard) }
         switch result {
         case .done(let reason, let usage, let text):
@@ -111,6 +125,8 @@ extension HomebaseAgent {
         case .cancelled:
             count("cancelled-mid-stream")
         }
+        // Not lost when the pump ended before `accept`; a no-op when the answer's write overtook it.
+        await early?.finish()
     }
 
     private func refuse(_ writer: ReplyWriter, _ e: AppMessage.InferenceError) async {
@@ -119,13 +135,21 @@ extension HomebaseAgent {
     }
 
     /// Holds the conversation (and, once answered, the answer) for the next request to extend.
-    private func remember(_ plan: ServePlan, answer: String?) {
+    /// With the answer, a sibling's replica is on disk when this returns (`done` follows it);
+    /// without, the write to do is returned (nil for a grantee: their cache stays in memory).
+    @discardableResult
+    private func remember(_ plan: ServePlan, answer: String?) -> ReplicaWriter.Pending? {
         var messages = plan.conversation
         if let answer { messages.append(.init(role: .assistant, content: (plan.chat.continuation ?? "") + answer)) }
-        state.withLock { s in
-            if plan.isSibling { s.replica.hold(plan.memoryKey, messages) } else { s.cache.hold(plan.memoryKey, messages) }
+        let pending = state.withLock { s -> ReplicaWriter.Pending? in
+            guard plan.isSibling else { s.cache.hold(plan.memoryKey, messages); return nil }
+            s.replica.hold(plan.memoryKey, messages)
+            return replicas.issue(plan.memoryKey, messages)
         }
-        if plan.isSibling { persistReplica(plan.memoryKey, messages) }
+        guard let pending else { return nil }
+        if answer == nil { return pending }
+        replicas.write(pending)
+        return nil
     }
 
     /// A sibling's conversation not in memory (after a restart, or forgotten) is read from disk.
@@ -133,12 +157,6 @@ extension HomebaseAgent {
         guard state.withLock({ $0.siblings[sender] != nil && $0.replica.messages(key) == nil }),
               let saved = try? store.loadReplica(key) else { return }
         state.withLock { s in if s.replica.messages(key) == nil { s.replica.hold(key, saved) } }
-    }
-
-    private func persistReplica(_ key: [UInt8], _ messages: [AppMessage.ChatMessage]) {
-        do { try store.saveReplica(key, messages, nowMs: nowMs(), capacity: configuration.replicaCapacity) } catch {
-            log("replica: \(error)")
-        }
     }
 
     /// The highest rate of the grantee's grants in force (0 among them: unlimited).

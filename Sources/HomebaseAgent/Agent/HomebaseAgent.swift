@@ -30,6 +30,7 @@ public final class HomebaseAgent: Sendable {
     let gate: ConcurrencyGate
     let signer: AdvertSigner
     let state: Mutex<AgentState>
+    let replicas: ReplicaWriter
     let mail = MailQueue()
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
@@ -50,6 +51,9 @@ public final class HomebaseAgent: Sendable {
         signer = AdvertSigner(identity: identity, store: store)
         state = Mutex(AgentState(replica: ConversationMemory(capacity: configuration.replicaCapacity),
                                  cache: ConversationMemory(capacity: configuration.cacheCapacity)))
+        let log = configuration.log
+        replicas = ReplicaWriter(store: store, capacity: configuration.replicaCapacity, nowMs: { nowMs() },
+                                 log: { line in log?(line) })
         _ = try reload()
     }
 

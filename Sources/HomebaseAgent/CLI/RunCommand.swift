@@ -6,10 +6,14 @@ import Synchronization
 /// cancelled, which aborts their engine transfers; the link closes; a last status is written).
 enum RunCommand {
     static func run(_ words: [String], _ c: HomebaseCLI.Context) async throws -> Int32 {
-        let f = try Flags(words, valued: Settings.keys, switches: ["quiet"])
+        let f = try Flags(words, valued: Settings.keys, switches: ["quiet", "trace-timings"])
         if f.help {
-            out("usage: homebase run [--relay URL] [--pin HEX | --ca-file PEM] [--quiet] [--KEY VALUE ...]\n"
-                + "KEY is any config file key: " + Settings.keys.sorted().joined(separator: ", "))
+            out("usage: homebase run [--relay URL] [--pin HEX | --ca-file PEM] [--quiet] [--trace-timings] [--KEY VALUE ...]\n"
+                + "KEY is any config file key: " + Settings.keys.sorted().joined(separator: ", ") + "\n"
+                + "--trace-timings (or HOMEBASE_TRACE_TIMINGS=1): one `timing:` line per request on stderr, even\n"
+                + "  with --quiet: the uptime clock (ns) when the request arrived, then ns after it for admitted,\n"
+                + "  engine-called, accept-posted, replica-written, first-engine-text, first-chunk-posted.\n"
+                + "  Times only: no prompt, answer, key or sender.")
             return 0
         }
         guard f.positional.isEmpty else { throw Flags.UsageError(description: "run takes no arguments") }
@@ -17,7 +21,8 @@ enum RunCommand {
         for (k, v) in f.values { settings.values[k] = v }
         var config = try settings.configuration()
         let quiet = f.switches.contains("quiet")
-        config.log = { line in if !quiet { err("homebase: \(line)") } }
+        config.traceTimings = f.switches.contains("trace-timings") || c.environment["HOMEBASE_TRACE_TIMINGS"] == "1"
+        config.log = { line in if !quiet || line.hasPrefix("timing: ") { err("homebase: \(line)") } }
         let agent = try HomebaseAgent(configuration: config, files: c.files)
 
         StopSignal.install()

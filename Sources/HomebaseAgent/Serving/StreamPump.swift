@@ -47,11 +47,12 @@ enum StreamPump {
     /// relay round trip for it. A `notHere`, `linkDown` or `stopped` heard for any frame ends
     /// the engine request (`.requesterGone`).
     static func run(_ events: AsyncThrowingStream<ChatEvent, Error>, policy: ChunkBatcher.Policy,
-                    probe: Probe? = nil, opening: (@Sendable (_ outcome: @escaping @Sendable (LiveOutcome) -> Void) -> Bool)?,
+                    probe: Probe? = nil, trace: TimingTrace? = nil,
+                    opening: (@Sendable (_ outcome: @escaping @Sendable (LiveOutcome) -> Void) -> Bool)?,
                     post: @escaping Post) async -> PumpResult {
         var open: Opening?
         if let opening { open = { @Sendable heard in opening(heard) } }
-        return await run(events, policy: policy, probe: probe, sender: .posted(post), opening: open)
+        return await run(events, policy: policy, probe: probe, trace: trace, sender: .posted(post), opening: open)
     }
 
     private typealias Opening = @Sendable (_ outcome: @escaping @Sendable (LiveOutcome) -> Void) async -> Bool
@@ -62,14 +63,16 @@ enum StreamPump {
     }
 
     private static func run(_ events: AsyncThrowingStream<ChatEvent, Error>, policy: ChunkBatcher.Policy, probe: Probe?,
-                            sender: Sender, opening: Opening?) async -> PumpResult {
+                            trace: TimingTrace? = nil, sender: Sender, opening: Opening?) async -> PumpResult {
         let shared = Shared(policy: policy, pipelined: { if case .posted = sender { true } else { false } }())
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
                     for try await event in events {
                         switch event {
-                        case .text(let t): shared.append(t)
+                        case .text(let t):
+                            if !t.isEmpty { trace?.mark(.firstEngineText) }
+                            shared.append(t)
                         case .toolCall: break  // requests with tools never cross the wire
                         case .done(let reason, let usage): shared.end(.done(finishReason: reason, usage: usage, text: ""))
                         }
@@ -85,7 +88,7 @@ enum StreamPump {
                 group.cancelAll()
                 return .requesterGone
             }
-            let outcome = await sendLoop(shared, probe: probe, sender: sender)
+            let outcome = await sendLoop(shared, probe: probe, trace: trace, sender: sender)
             group.cancelAll()
             return outcome
         }
@@ -96,7 +99,7 @@ enum StreamPump {
         outcome == .notHere || outcome == .failed(.linkDown) || outcome == .failed(.stopped)
     }
 
-    private static func sendLoop(_ shared: Shared, probe: Probe?, sender: Sender) async -> PumpResult {
+    private static func sendLoop(_ shared: Shared, probe: Probe?, trace: TimingTrace?, sender: Sender) async -> PumpResult {
         var wakeups = shared.wakeups.makeAsyncIterator()
         var text = ""
         while true {
@@ -111,6 +114,7 @@ enum StreamPump {
                     if isGone(await send(piece)) { return .requesterGone }
                 case .posted(let post):
                     post(piece) { shared.heard($0, inFlight: true) }
+                    trace?.mark(.firstChunkPosted)
                 }
             case .wait(let until):
                 // Until the batch window closes, or sooner: the end, or a full batch, wakes us.

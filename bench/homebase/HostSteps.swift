@@ -1,0 +1,48 @@
+// The host's steps before the engine (the agent's `traceTimings` lines), per relayed answer:
+// each step's time after the opened request reached the agent, and the way in before it
+// (the guest's send → received: sealing, the relay, opening).
+import BenchSupport
+import HomebaseAgent
+
+struct HostSteps {
+    /// Per step: µs after `received` (the way in: µs before it).
+    var after: [TimingTrace.Step: Samples] = [:]
+    var wayIn = Samples()
+
+    /// `lines` and `sends` in request order (one relayed request at a time); the first `skip`
+    /// of both are the warm-up.
+    init(lines: [String], sends: [UInt64], skip: Int) {
+        let traces = lines.compactMap(TimingTrace.parse)
+        for (i, t) in traces.enumerated() where i >= skip {
+            guard let r = t[.received] else { continue }
+            if i < sends.count { wayIn.add(Double(Int64(r) - Int64(sends[i])) / 1000) }
+            for s in TimingTrace.Step.allCases where s != .received {
+                if let at = t[s] { after[s, default: Samples()].add(Double(Int64(at) - Int64(r)) / 1000) }
+            }
+        }
+    }
+
+    static func print(_ rows: [(delayMs: Int, steps: HostSteps)]) {
+        Swift.print("""
+            ### Inside the host before the engine
+
+            The agent's timing trace (`traceTimings`, `homebase run --trace-timings`), one relayed answer \
+            per line; µs on the uptime clock the guest shares in this process. "send → received" is the \
+            guest's `sendRequest` call to the opened request reaching the agent (seal, relay, open); every \
+            other step is µs after "received", so the steps read in the order they happen.
+
+            | batch-delay | step | p50 µs | p99 µs |
+            |---|---|---:|---:|
+            """)
+        for (delay, s) in rows {
+            Swift.print("| \(delay) ms | send → received | \(fmt(s.wayIn.p50, 0)) | \(fmt(s.wayIn.p99, 0)) |")
+            let order = TimingTrace.Step.allCases.filter { $0 != .received }
+                .sorted { (s.after[$0]?.p50 ?? .infinity) < (s.after[$1]?.p50 ?? .infinity) }
+            for step in order {
+                let v = s.after[step] ?? Samples()
+                Swift.print("| \(delay) ms | received → \(step.name) | \(fmt(v.p50, 0)) | \(fmt(v.p99, 0)) |")
+            }
+        }
+        Swift.print("")
+    }
+}
