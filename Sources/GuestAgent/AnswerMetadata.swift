@@ -49,3 +49,21 @@ public struct Answer: Sendable, Equatable {
     public var text: String
     public var metadata: AnswerMetadata
 }
+
+extension AnswerMetadata {
+    /// The timing and token figures of one answer: time to first token from `start`, tokens/s
+    /// over the streamed span (not for the floor, which streams no model), the usage and finish.
+    mutating func measure(start: ContinuousClock.Instant, firstToken: ContinuousClock.Instant?,
+                          streamed: (from: ContinuousClock.Instant, to: ContinuousClock.Instant)?, chunks: Int,
+                          completionTokens: Int?, promptTokens: Int?, finishReason: String?) {
+        if let f = firstToken { timeToFirstTokenMs = Leg.ms(f - start) }
+        if brain != .floor, let (a, b) = streamed {
+            let seconds = Leg.ms(b - a) / 1000
+            let tokens = completionTokens ?? chunks
+            if seconds > 0, tokens > 0 { tokensPerSecond = Double(tokens) / seconds }
+        }
+        self.completionTokens = completionTokens
+        self.promptTokens = promptTokens
+        self.finishReason = finishReason
+    }
+}

@@ -118,15 +118,9 @@ struct Leg {
     }
 
     func answer(_ meta: inout AnswerMetadata) -> Answer {
-        if let f = firstToken { meta.timeToFirstTokenMs = Self.ms(f - start) }
-        if meta.brain != .floor, let a = legFirstToken, let b = end {
-            let seconds = Self.ms(b - a) / 1000
-            let tokens = usage?.completionTokens ?? chunks
-            if seconds > 0, tokens > 0 { meta.tokensPerSecond = Double(tokens) / seconds }
-        }
-        meta.completionTokens = usage?.completionTokens
-        meta.promptTokens = usage?.promptTokens
-        meta.finishReason = finishReason
+        let streamed = legFirstToken.flatMap { a in end.map { (from: a, to: $0) } }
+        meta.measure(start: start, firstToken: firstToken, streamed: streamed, chunks: chunks,
+                     completionTokens: usage?.completionTokens, promptTokens: usage?.promptTokens, finishReason: finishReason)
         return Answer(text: text, metadata: meta)
     }
 

@@ -109,15 +109,9 @@ struct ServeStreamReader {
         m.tried = tried.enumerated().map { i, b in
             .init(brain: b, why: i == tried.count - 1 ? homebase["fallback_reason"] ?? "" : "see serve's log")
         }
-        if let f = firstText { m.timeToFirstTokenMs = Leg.ms(f - start) }
-        if brain != .floor, let a = firstText, let b = lastText {
-            let seconds = Leg.ms(b - a) / 1000
-            let tokens = usage?.completion ?? chunks
-            if seconds > 0, tokens > 0 { m.tokensPerSecond = Double(tokens) / seconds }
-        }
-        m.completionTokens = usage?.completion
-        m.promptTokens = usage?.prompt
-        m.finishReason = finishReason
+        let streamed = firstText.flatMap { a in lastText.map { (from: a, to: $0) } }
+        m.measure(start: start, firstToken: firstText, streamed: streamed, chunks: chunks,
+                  completionTokens: usage?.completion, promptTokens: usage?.prompt, finishReason: finishReason)
         return Answer(text: text, metadata: m)
     }
 }
