@@ -12,6 +12,23 @@ import Testing
         #expect(out.contains("confirmation: "), "\(out)")
     }
 
+    /// A Homebase, a paired laptop asking for a code, the code, and a forgery of it (wrong secret).
+    func laptopAsking() throws -> (PairScene, Process, String, PairingCode) {
+        let s = try PairScene(engine: false)
+        do {
+            _ = try s.initHost()
+            try s.startHost()
+            try pairFromHomebase(s, "laptop")
+            let (asking, good) = try ask(s, log: "laptop-pair.log")
+            var forged = try PairingCode(parsing: good)
+            forged.secret = .repeating(7)
+            return (s, asking, good, forged)
+        } catch {
+            s.stop()
+            throw error
+        }
+    }
+
     /// Starts `guest pair` (no code) on the laptop and returns it with the code it printed.
     func ask(_ s: PairScene, log: String) throws -> (Process, String) {
         // The code stays valid an hour: an asker that only learnt at the expiry would still be waiting.
@@ -22,15 +39,8 @@ import Testing
     }
 
     @Test func threeWrongTriesBurnTheCodeAndTheAskerSaysSo() throws {
-        let s = try PairScene(engine: false)
+        let (s, asking, _, forged) = try laptopAsking()
         defer { s.stop() }
-        _ = try s.initHost()
-        try s.startHost()
-        try pairFromHomebase(s, "laptop")
-        let (asking, good) = try ask(s, log: "laptop-pair.log")
-
-        var forged = try PairingCode(parsing: good)
-        forged.secret = .repeating(7)
         for n in 1...3 {
             let wrong = try s.guestRun("phone", ["pair", forged.text, "--name", "phone", "--wait", "30s"])
             #expect(wrong.status == 1 && wrong.err.contains(n == 3 ? "burnt" : "wrong code"), "\(wrong.err)")
@@ -43,15 +53,8 @@ import Testing
     }
 
     @Test func aUsedCodeNamesTheJoinerFromTheHomebasesNotice() throws {
-        let s = try PairScene(engine: false)
+        let (s, asking, good, forged) = try laptopAsking()
         defer { s.stop() }
-        _ = try s.initHost()
-        try s.startHost()
-        try pairFromHomebase(s, "laptop")
-        let (asking, good) = try ask(s, log: "laptop-pair.log")
-
-        var forged = try PairingCode(parsing: good)
-        forged.secret = .repeating(7)
         let wrong = try s.guestRun("phone", ["pair", forged.text, "--name", "phone", "--wait", "30s"])
         #expect(wrong.status == 1 && wrong.err.contains("wrong code; 2 tries left"), "\(wrong.err)")
         let joined = try s.guest("phone", ["pair", good, "--name", "phone", "--wait", "30s"])
