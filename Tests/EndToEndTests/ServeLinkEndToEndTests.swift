@@ -11,12 +11,8 @@ import Testing
     static let replaced = "homebase_relay_connections_replaced_total"
 
     @Test func chatBesideServeAnswersThroughServeAndLeavesServesLinkAlone() throws {
-        let lb = try Loopback(engine: .llama)
+        let (lb, guest, serve) = try Self.laptopWithServe()
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase()
-        try guest.waitForAdvert()
-        let serve = try Self.startServe(lb, guest)
         let before = lb.metric(Self.replaced)
 
         let (out, line) = try guest.chat("hello through serve")
@@ -46,12 +42,8 @@ import Testing
 
     /// A `serve.json` left by a serve that died (SIGKILL): chat opens its own link, as before.
     @Test func chatWithAStaleServeFileUsesItsOwnLink() throws {
-        let lb = try Loopback(engine: .llama)
+        let (lb, guest, serve) = try Self.laptopWithServe()
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase()
-        try guest.waitForAdvert()
-        let serve = try Self.startServe(lb, guest)
         lb.procs.kill(serve)
         try lb.procs.waitUntil(30, "serve to die") { !serve.isRunning }
         #expect(FileManager.default.fileExists(atPath: guest.directory + "/serve.json"), "a SIGKILL leaves it")
@@ -67,12 +59,8 @@ import Testing
     /// link; when it exits it tells serve, which takes the link back without waiting out
     /// `--retake-after` (10 minutes here), and answers through the Homebase again.
     @Test func serveTakesItsLinkBackAsSoonAsAMailingCommandExits() throws {
-        let lb = try Loopback(engine: .llama)
+        let (lb, guest, serve) = try Self.laptopWithServe(retakeAfter: "10m")
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase()
-        try guest.waitForAdvert()
-        let serve = try Self.startServe(lb, guest, retakeAfter: "10m")
         let before = lb.metric(Self.replaced) ?? 0
 
         _ = try guest.run(["settings", "set", "ollama.model", lb.model, "--relay-wait", "2s", "--connect-timeout", "2s"])
@@ -111,6 +99,20 @@ import Testing
 
     /// `guest serve` on the guest's data directory, relay waits of the chat tests; waits for
     /// `serve.json` (written once serve listens, after its link read the relay's backlog).
+    /// A llama engine, the own Homebase adverting to a laptop, and `guest serve` on the laptop.
+    static func laptopWithServe(retakeAfter: String = "5s") throws -> (Loopback, Guest, Process) {
+        let lb = try Loopback(engine: .llama)
+        do {
+            let guest = try lb.addGuest("laptop")
+            try lb.startHomebase()
+            try guest.waitForAdvert()
+            return (lb, guest, try startServe(lb, guest, retakeAfter: retakeAfter))
+        } catch {
+            lb.stopAll()
+            throw error
+        }
+    }
+
     static func startServe(_ lb: Loopback, _ guest: Guest, retakeAfter: String = "5s") throws -> Process {
         let port = try Processes.freePort()
         let waits = Guest.chatWaits.filter { $0.name != "--max-tokens" }.flatMap { [$0.name, $0.value] }
