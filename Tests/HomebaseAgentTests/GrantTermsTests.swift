@@ -1,0 +1,45 @@
+@testable import HomebaseAgent
+import Sealing
+import Signing
+import Testing
+import Wire
+
+/// A grant's terms beyond its models and rate (issue 15, hole 6a and 6b), on real SQLite stores:
+/// revoking a grant retires the invite it came from, and a grant expires with its invite unless
+/// the invite names its own grant expiry.
+@Suite struct GrantTermsTests {
+    let store = SharingStoreTests()
+    var now: Int64 { store.now }
+
+    func granted(_ s: SharingStore, _ hosts: HostStore, _ secret: [UInt8], _ who: DeviceIdentity) throws -> JoinRecord {
+        guard case .granted(let join) = try store.join(s, secret, who) else { throw SetupError("not granted") }
+        try SharingActions.grant(join, sharing: s, store: hosts, nowMs: now)
+        return join
+    }
+
+    @Test func revokingAGrantRetiresItsInvite() throws {
+        let (s, hosts) = try store.fixture()
+        let secret = try store.invite(s, uses: 3)
+        let a = try DeviceIdentity.generate(name: "a", now: 1), b = try DeviceIdentity.generate(name: "b", now: 1)
+        let first = try granted(s, hosts, secret, a)
+        let said = try SharingActions.revoke(first.grantID, sharing: s, store: hosts)
+        #expect(said.contains("revoked") && said.contains("invite") && said.contains("retired"), "\(said)")
+        // Two uses were left: a fresh identity holding the invite still cannot join.
+        guard case .refused(let why) = try store.join(s, secret, b) else { Issue.record("a fresh identity joined"); return }
+        #expect(why.contains("withdrawn"), "\(why)")
+        #expect(try hosts.grants().count == 1)
+        // The revoked device itself hears its revocation again, as before.
+        guard case .again(let again) = try store.join(s, secret, a) else { Issue.record("the revoked joiner was not recognised"); return }
+        #expect(again.state == .revoked)
+    }
+
+    @Test func aGrantExpiresWithItsInviteByDefault() throws {
+        let (s, hosts) = try store.fixture()
+        let secret = try store.invite(s, expires: now + 60_000)
+        let a = try DeviceIdentity.generate(name: "a", now: 1)
+        let join = try granted(s, hosts, secret, a)
+        let g = try #require(try hosts.grants().first { $0.grantID == join.grantID })
+        #expect(g.expiresMs == now + 60_000)
+        #expect(g.isActive(nowMs: now + 59_999) && !g.isActive(nowMs: now + 60_000))
+    }
+}
