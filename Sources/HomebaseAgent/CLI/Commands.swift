@@ -58,7 +58,7 @@ enum Commands {
         case ("remove", 2):
             guard let key = PublicKey(hex: f.positional[1]) else { throw HomebaseError.invalidKey(f.positional[1]) }
             let roster = try store.removeDevice(key, host: identity.signingKey.publicKey, accountKey: try c.files.accountKeyForChanges(store))
-            out("removed \(key.hex); roster version \(roster.version)")
+            out("removed \(key.hex); roster version \(roster.version); any pairing code it used is retired (it cannot rejoin with it)")
         default:
             throw Flags.UsageError(description: usage)
         }

@@ -86,7 +86,7 @@ enum PairCommand {
         while true {
             guard let r = try store.pairing(code.codeID) else { err("homebase: the code was removed"); return 1 }
             switch r.state {
-            case .used:
+            case .used, .retired:
                 out("paired \"\(r.deviceName ?? "?")\" (\(r.deviceKey?.hex ?? "?"))")
                 out("confirmation: \(r.confirmation ?? "?")   (the new device shows the same; if not, run `homebase devices remove KEY`)")
                 return 0
