@@ -42,4 +42,26 @@ import Wire
         #expect(g.expiresMs == now + 60_000)
         #expect(g.isActive(nowMs: now + 59_999) && !g.isActive(nowMs: now + 60_000))
     }
+
+    @Test func anInvitesOwnGrantExpiryIsTheGrants() throws {
+        let (s, hosts) = try store.fixture()
+        let a = try DeviceIdentity.generate(name: "a", now: 1), b = try DeviceIdentity.generate(name: "b", now: 1)
+        for (who, end) in [(a, now + 86_400_000), (b, 0 as Int64)] {
+            let secret = randomBytes(count: 32)
+            try s.createInvite(StoredInvite(inviteID: .random(), secret: secret, models: ["tiny"], ratePerMinute: 0,
+                                            expiresMs: now + 60_000, maxUses: 1, uses: 0, approval: false, createdMs: now,
+                                            grantExpiresMs: end))
+            let join = try granted(s, hosts, secret, who)
+            #expect(try hosts.grants().first { $0.grantID == join.grantID }?.expiresMs == end)
+        }
+    }
+
+    @Test func approvingAfterTheGrantsEndIsRefused() throws {
+        let (s, hosts) = try store.fixture()
+        let secret = try store.invite(s, approval: true, expires: now + 60_000)
+        let a = try DeviceIdentity.generate(name: "a", now: 1)
+        guard case .pending(let join) = try store.join(s, secret, a) else { Issue.record("not pending"); return }
+        #expect(throws: HomebaseError.self) { try SharingActions.approve(join.grantID, sharing: s, store: hosts, nowMs: now + 60_000) }
+        #expect(try hosts.grants().isEmpty)
+    }
 }

@@ -43,6 +43,13 @@ import Testing
         #expect(never.status == 0 && never.err.contains("the grant never expires"), "\(never.err)")
         #expect(!never.err.contains("the grant expires"), "\(never.err)")
 
+        let sharing = try HostFiles(dataDir: dir).openSharing()
+        defer { sharing.close() }
+        let invites = try sharing.invites()
+        #expect(invites.count == 3)
+        #expect(invites[0].grantExpiresMs == invites[0].expiresMs)
+        #expect(invites[1].grantEnd - invites[1].expiresMs > 29 * 86_400_000)
+        #expect(invites[2].grantExpiresMs == 0)
     }
 
     @Test func aBadGrantExpiryIsAUsageError() throws {
