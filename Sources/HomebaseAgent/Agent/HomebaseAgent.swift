@@ -47,7 +47,8 @@ public final class HomebaseAgent: Sendable {
             throw .link("\(error)")
         }
         courier = Courier(link: link, identity: identity, directory: directory, configuration: configuration.courier)
-        gate = ConcurrencyGate(limit: configuration.maxConcurrent, queue: configuration.queueLength)
+        gate = ConcurrencyGate(limit: configuration.maxConcurrent, queue: configuration.queueLength,
+                               perGrantee: configuration.maxPerGrantee)
         signer = AdvertSigner(identity: identity, store: store)
         state = Mutex(AgentState(replica: ConversationMemory(capacity: configuration.replicaCapacity),
                                  cache: ConversationMemory(capacity: configuration.cacheCapacity)))

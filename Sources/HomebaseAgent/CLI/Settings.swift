@@ -7,7 +7,7 @@ struct Settings {
     /// Every key of the config file, each also a flag of `run`.
     static let keys: Set<String> = [
         "relay", "pin", "ca-file", "advert-pulse", "advert-ttl", "reverify-interval", "reload-interval",
-        "max-concurrent", "queue-length", "queue-wait", "batch-delay", "batch-bytes", "replica-size",
+        "max-concurrent", "queue-length", "queue-wait", "max-per-grantee", "batch-delay", "batch-bytes", "replica-size",
         "cache-size", "default-runtime", "engine-idle-timeout",
     ]
 
@@ -53,6 +53,7 @@ struct Settings {
         try duration("engine-idle-timeout") { c.engineTimeouts.idle = $0 }
         try int("max-concurrent", min: 1) { c.maxConcurrent = $0 }
         try int("queue-length", min: 0) { c.queueLength = $0 }
+        try int("max-per-grantee", min: 1) { c.maxPerGrantee = $0 }
         try int("batch-bytes", min: 1) { c.batchBytes = $0 }
         try int("replica-size", min: 1) { c.replicaCapacity = $0 }
         try int("cache-size", min: 1) { c.cacheCapacity = $0 }
