@@ -1,4 +1,5 @@
 @testable import HomebaseAgent
+import Inference
 import Sealing
 import Signing
 import Testing
@@ -63,5 +64,21 @@ import Wire
         guard case .pending(let join) = try store.join(s, secret, a) else { Issue.record("not pending"); return }
         #expect(throws: HomebaseError.self) { try SharingActions.approve(join.grantID, sharing: s, store: hosts, nowMs: now + 60_000) }
         #expect(try hosts.grants().isEmpty)
+    }
+
+    @Test func anExpiredGrantIsNotServedAndSaysSo() {
+        let friend = try! DeviceIdentity.generate(name: "friend", now: 1)
+        let catalog = ModelCatalog(runtimes: [StoredRuntime(url: "http://e", kind: .ollama, version: nil, available: true,
+                                                            models: [RuntimeModel(tag: "m")], addedMs: 0, verifiedMs: 0,
+                                                            checkedMs: 0, lastError: nil)])
+        let g = GrantRecord(grantID: .random(), grantee: friend.record, models: ["m"], expiresMs: now, createdMs: 0)
+        var replica = ConversationMemory(capacity: 1), cache = ConversationMemory(capacity: 1)
+        for (at, served) in [(now - 1, true), (now, false)] {
+            let view = AdmissionView(siblings: [], grants: [friend.signingKey.publicKey: [g]], catalog: catalog, nowMs: at)
+            switch Admission.decide(request("m"), from: friend.signingKey.publicKey, view: view, replica: &replica, cache: &cache) {
+            case .serve: #expect(served)
+            case .refuse(let e): #expect(!served && e.code == .revoked && e.message.contains("expired"), "\(e)")
+            }
+        }
     }
 }
