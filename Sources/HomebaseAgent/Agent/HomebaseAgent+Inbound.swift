@@ -87,8 +87,8 @@ extension HomebaseAgent {
             if Task.isCancelled { return }
             return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: "every engine slot is taken"))
         case .overCap:
-            return await refuse(writer, .init(requestID: r.requestID, code: .busy,
-                                              message: "this device already has \(gate.perGrantee) requests here (the host's max-per-grantee)"))
+            let message = "this device already has \(gate.perGrantee) requests here (the host's max-per-grantee)"
+            return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: message))
         }
         defer { gate.release(lane) }
         guard !Task.isCancelled else { return }

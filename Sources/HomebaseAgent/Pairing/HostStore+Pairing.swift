@@ -117,7 +117,8 @@ extension HostStore {
     /// device cannot come back with a code from its shell history. Returns how many.
     static func retirePairings(_ tx: Transaction, device: PublicKey) throws -> Int {
         guard try !tx.query("SELECT 1 FROM sqlite_master WHERE name = 'pairing_codes'").isEmpty else { return 0 }
-        return try tx.execute("UPDATE pairing_codes SET state = 'retired' WHERE device_key = ? AND state = 'used'", device.bytes)
+        return try tx.execute("UPDATE pairing_codes SET state = 'retired' WHERE device_key = ? AND state = 'used'",
+                              device.bytes)
     }
 
     /// Marks the code used by `device`, with the confirmation both sides show.
