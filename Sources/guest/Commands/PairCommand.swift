@@ -3,16 +3,19 @@ import GuestAgent
 import Pairing
 import Sealing
 
-/// `guest pair CODE`: joins this device to the account whose Homebase printed CODE.
-/// `guest pair` (no code) on a device of the account: asks the Homebase for a code (below).
+/// `guest pair -` (the code on stdin) or `guest pair CODE`: joins this device to the account whose
+/// Homebase printed the code. `guest pair` (no code) on a device of the account: asks the
+/// Homebase for a code (below); on any other device: prompts for the code (or reads stdin).
 enum PairCommand {
     static let command = Command(
         name: "pair", summary: "join your account with a code, or (no code, on a paired device) get a code for a new one",
-        usage: "CODE [--name NAME] [--wait TIME] [--connect-timeout TIME]\n"
+        usage: "- [--name NAME] [--wait TIME] [--connect-timeout TIME]      (the code on stdin; or CODE)\n"
             + "       guest pair [--valid TIME] [--tries N] [--wait TIME] [--no-wait] [--answer-timeout TIME] [--connect-timeout TIME]",
         details: "With a code: on the Homebase (the workstation holding the account key) run `homebase pair`, or\n"
             + "`guest pair` on a device already paired; it prints a one-time code (valid 10 minutes). Run\n"
-            + "`guest pair CODE` here: this device gets an identity if it has none, joins through the relay named in\n"
+            + "`guest pair -` here and paste the code (or pipe it in; on a device not paired yet, plain `guest pair`\n"
+            + "prompts for it). `guest pair CODE` works too, but leaves the code in the process list and shell\n"
+            + "history (warned). This device gets an identity if it has none, joins through the relay named in\n"
             + "the code, and stores the account, its roster and the relay. The screens then show the same\n"
             + "confirmation number; if they differ, remove the device on the Homebase.\n\n"
             + "Without a code, on a device already in the account: asks the Homebase (`homebase run` must be\n"
@@ -31,15 +34,37 @@ enum PairCommand {
     static let whereToGetACode = """
         no code given, and this device is not a device of an account yet (no account key, relay and Homebase
         on file), so it cannot ask for one: on your Homebase (the workstation where you ran `homebase init`,
-        with `homebase run` running) run `homebase pair`, then run `guest pair CODE` here with the code it prints
+        with `homebase run` running) run `homebase pair`, then run `guest pair -` here and paste the code it prints
         """
 
+    static let askFlags = ["--valid", "--tries", "--no-wait", "--answer-timeout"]
+
     static func run(_ inv: Invocation) async throws -> Int32 {
-        guard let raw = inv.positionals.first else { return try await PairCodeCommand.run(inv) }
-        for flag in ["--valid", "--tries", "--no-wait", "--answer-timeout"] where inv.arguments.has(flag) {
+        let raw: String
+        switch inv.positionals.first {
+        case nil:
+            // A device of the account asks the Homebase for a code; any other is given one.
+            let paths = try inv.configuration.paths
+            if askFlags.contains(where: inv.arguments.has) || PairingAccount.load(paths) != nil {
+                return try await PairCodeCommand.run(inv)
+            }
+            guard let line = SecretLine.read(prompt: "pairing code (from `homebase pair`): ") else {
+                throw inv.usageError(whereToGetACode)
+            }
+            raw = line
+        case SecretLine.stdinWord?:
+            guard let line = SecretLine.read(prompt: "pairing code: ") else {
+                throw inv.usageError("no code on standard input: paste the code `homebase pair` printed, or pipe it in")
+            }
+            raw = line
+        case let code?:
+            Console.err(SecretLine.argvWarning("pairing code", instead: "guest pair -"))
+            raw = code
+        }
+        for flag in askFlags where inv.arguments.has(flag) {
             throw inv.usageError("\(flag) is for `guest pair` without a code (asking the Homebase for one)")
         }
-        guard inv.positionals.count == 1 else { throw inv.usageError("give the code as one argument (quote it if it has spaces)") }
+        guard inv.positionals.count <= 1 else { throw inv.usageError("give the code as one argument (quote it if it has spaces), or - to read it") }
         var options = PairJoin.Options()
         func duration(_ flag: String) throws -> Duration? {
             guard let text = inv.arguments.value(flag) else { return nil }
@@ -149,7 +174,7 @@ enum PairCodeCommand {
                 \(issued.maxTries) wrong tr\(issued.maxTries == 1 ? "y" : "ies") burn it):
                 \(code.text)
 
-                on the new device run: guest pair \(code.text)
+                on the new device run: guest pair -   and paste the code
 
                 """)
             if inv.arguments.has("--no-wait") { return 0 }
