@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Storage
 
 /// The files of a guest's data directory (`--data-dir`, default `$XDG_DATA_HOME/homebase/guest`).
 ///
@@ -32,7 +33,8 @@ public struct GuestPaths: Sendable, Equatable {
     public var engineLog: String { dataDirectory + "/llama-server.log" }
     public var catalogCache: String { dataDirectory + "/cache" }
 
-    /// Creates the directory (0700, parents as needed).
+    /// Creates the directory (0700, parents as needed), or tightens one that group or others
+    /// may enter to 0700: its stores hold pairing secrets and conversation replicas.
     public func create() throws(GuestError) {
         do {
             try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true,
@@ -40,6 +42,7 @@ public struct GuestPaths: Sendable, Equatable {
         } catch {
             throw .dataDirectory(path: dataDirectory, detail: "cannot be created")
         }
+        PrivateFiles.tightenDirectory(dataDirectory)
     }
 }
 

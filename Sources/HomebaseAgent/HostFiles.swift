@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Sealing
 import Signing
+import Storage
 
 /// Where a Homebase keeps its files: one data directory (mode 0700).
 ///
@@ -43,12 +44,14 @@ public struct HostFiles: Sendable {
         do { return try SigningKey.load(from: accountKeyPath) } catch { throw .identity("\(error)") }
     }
 
-    /// The store (created on first use; the directory must exist).
+    /// The store (created on first use; the directory must exist). A data directory group or
+    /// others may enter is tightened to 0700 first: the stores hold pairing and invite secrets.
     public func openStore(readOnly: Bool = false) throws(HomebaseError) -> HostStore {
-        try HostStore(path: storePath, readOnly: readOnly)
+        if !readOnly { PrivateFiles.tightenDirectory(dataDir) }
+        return try HostStore(path: storePath, readOnly: readOnly)
     }
 
-    /// Creates the data directory (and parents) with mode 0700.
+    /// Creates the data directory (and parents) with mode 0700, or tightens an existing one.
     func makeDataDir() throws(HomebaseError) {
         do {
             try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true,
@@ -56,6 +59,7 @@ public struct HostFiles: Sendable {
         } catch {
             throw .identity("cannot create \(dataDir): \(error.localizedDescription)")
         }
+        PrivateFiles.tightenDirectory(dataDir)
     }
 }
 

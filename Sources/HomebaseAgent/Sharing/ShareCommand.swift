@@ -4,12 +4,12 @@ import Sealing
 import Signing
 import Wire
 
-/// `homebase share`: a new invite, printed as text to pass to a friend (`guest join INVITE`).
+/// `homebase share`: a new invite, printed as text to pass to a friend (`guest join -`, pasted).
 enum ShareCommand {
     static let usage = """
         usage: homebase share [--models a,b] [--rate N/min] [--expires 7d] [--grant-expires TIME|never] [--uses N]
                               [--approve] [--relay URL]
-        prints an invite for another account's device (they run: guest join INVITE)
+        prints an invite for another account's device (they run: guest join -, and paste it)
           --models a,b          models the grant allows (default: every model served now)
           --rate N/min          requests per minute the grant allows (default: no limit)
           --expires TIME        joins are refused after TIME: 30m, 12h, 7d (default 7d)
@@ -71,7 +71,7 @@ enum ShareCommand {
         err("invite for [\(models.joined(separator: ", "))], \(rate == 0 ? "no rate limit" : "\(rate)/min"), "
             + "\(uses == 1 ? "single use" : "\(uses) devices"); joins accepted until \(PairingError.time(now + expiresIn)); \(grantEnd)"
             + (f.switches.contains("approve") ? "; joins wait for: homebase grants approve ID" : "")
-            + "\nthe friend runs: guest join INVITE   (homebase run must be running to answer the join)")
+            + "\nthe friend runs: guest join -   and pastes the invite (homebase run must be running to answer the join)")
         return 0
     }
 
