@@ -52,7 +52,10 @@ enum Commands {
                 throw HomebaseError.invalidRecord("not hex")
             }
             let record: DeviceRecord
-            do { record = try DeviceRecord(encoded: bytes) } catch { throw HomebaseError.invalidRecord("its signature does not verify, a length is wrong, its HPKE key is of small order or its name holds control characters") }
+            do { record = try DeviceRecord(encoded: bytes) } catch {
+                throw HomebaseError.invalidRecord("its signature does not verify, a length is wrong, its HPKE key is of small order "
+                                                  + "or its name holds control characters")
+            }
             guard record.signingKey != identity.signingKey.publicKey else { throw HomebaseError.selfDevice }
             let roster = try store.addDevice(record, accountKey: try c.files.accountKeyForChanges(store), nowMs: nowMs())
             out("added \(record.signingKey.hex) (\(record.name)); roster version \(roster.version)")
