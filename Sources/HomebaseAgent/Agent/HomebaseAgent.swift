@@ -110,7 +110,8 @@ public final class HomebaseAgent: Sendable {
         while (try? await Task.sleep(for: period)) != nil { await body(self) }
     }
 
-    func log(_ line: String) { configuration.log?(line) }
+    /// Every line escaped: names and texts from other devices must not forge lines or drive a terminal.
+    func log(_ line: String) { configuration.log?(Printable.escape(line)) }
 }
 
 /// What the agent holds in memory, behind one lock.

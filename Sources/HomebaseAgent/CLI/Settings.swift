@@ -13,11 +13,13 @@ struct Settings {
 
     var values: [String: String] = [:]
 
-    /// The config file's values (a missing file is no error unless it was named explicitly).
+    /// The config file's values. A missing file, named by `--config` or not, is no settings yet
+    /// for every command (`pair CODE` writes it; `run --relay URL` needs none); one that exists
+    /// but cannot be read is an error. `explicit` only words the error.
     static func load(path: String, explicit: Bool) throws(HomebaseError) -> Settings {
+        guard FileManager.default.fileExists(atPath: path) else { return Settings() }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            if explicit { throw .invalidSetting(key: "config", reason: "cannot read \(path)") }
-            return Settings()
+            throw .invalidSetting(key: "config", reason: "cannot read \(path)\(explicit ? " (named by --config)" : "")")
         }
         var s = Settings()
         for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

@@ -29,7 +29,7 @@ enum GrantsCommand {
             try list(store: store, sharing: sharing)
         case ("approve", 2):
             let join = try SharingActions.approve(try grantID(f.positional[1]), sharing: sharing, store: store, nowMs: nowMs())
-            out("approved \(hex(join.grantID.bytes)) for \(join.joiner.signingKey.hex) (\"\(join.accountName)\")")
+            out("approved \(hex(join.grantID.bytes)) for \(join.joiner.signingKey.hex) (\"\(Printable.escape(join.accountName))\")")
         case ("revoke", 2):
             out(try SharingActions.revoke(try grantID(f.positional[1]), sharing: sharing, store: store))
         default:
@@ -53,14 +53,15 @@ enum GrantsCommand {
         for g in grants {
             let state = g.revoked ? "revoked" : (g.isActive(nowMs: now) ? "active" : "expired")
             let end = g.expiresMs == 0 ? "" : (g.isActive(nowMs: now) ? "  until " : "  at ") + PairingError.time(g.expiresMs)
-            let account = joins[g.grantID].map { " account \"\($0.accountName)\"" } ?? ""
-            out("\(hex(g.grantID.bytes))  \(state)  \(g.grantee.signingKey.hex) (\(g.grantee.name))\(account)  "
+            // Names come from the joiner (stored before they were checked, perhaps): escaped.
+            let account = joins[g.grantID].map { " account \"\(Printable.escape($0.accountName))\"" } ?? ""
+            out("\(hex(g.grantID.bytes))  \(state)  \(g.grantee.signingKey.hex) (\(Printable.escape(g.grantee.name)))\(account)  "
                 + "[\(g.models.joined(separator: ", "))]  \(g.ratePerMinute == 0 ? "no rate limit" : "\(g.ratePerMinute)/min")\(end)")
         }
         let granted = Set(grants.map(\.grantID))
         for j in joins.values.sorted(by: { $0.createdMs < $1.createdMs }) where !granted.contains(j.grantID) {
             out("\(hex(j.grantID.bytes))  \(j.state == .pending ? "pending approval" : j.state.rawValue)  "
-                + "\(j.joiner.signingKey.hex) (\(j.joiner.name)) account \"\(j.accountName)\"")
+                + "\(j.joiner.signingKey.hex) (\(Printable.escape(j.joiner.name))) account \"\(Printable.escape(j.accountName))\"")
         }
         if grants.isEmpty && joins.isEmpty { out("no grants (homebase share makes an invite)") }
     }

@@ -3,6 +3,7 @@ import GuestAgent
 import Pairing
 import PeerLink
 import Sealing
+import Wire
 
 /// `guest join -` (the invite on stdin; prompted on a terminal when omitted) or `guest join INVITE`:
 /// use a friend's Homebase (the invite came from `homebase share`).
@@ -38,6 +39,9 @@ enum JoinCommand {
         }
         let nameFlag = inv.arguments.value("--as")
         if let n = nameFlag, !(1...64).contains(n.utf8.count) { throw inv.usageError("--as takes 1 to 64 bytes") }
+        if let bad = nameFlag.flatMap(Printable.firstUnsafe) {
+            throw inv.usageError("--as holds a control character (U+\(String(bad.value, radix: 16, uppercase: true))): give plain text")
+        }
         let pin = inv.arguments.value("--pin")
         if let pin { do { _ = try PeerLink.Trust.pinned(hex: pin) } catch { throw inv.usageError("--pin: \(error)") } }
         let text: String
