@@ -19,6 +19,9 @@ public final class GuestLink: Sendable {
         public var watchdog = WatchdogLimits()
         /// TCP + TLS + upgrade, and the challenge: each (PeerLink's own default is 10 s).
         public var connectTimeout: Duration = .seconds(5)
+        /// Mail frames from senders not (yet) in the directory held until the backlog's rosters
+        /// are applied, then opened or dropped (`Courier.holdUnknownMail`). Default 256.
+        public var heldMail = 256
 
         public init() {}
     }
@@ -58,8 +61,10 @@ public final class GuestLink: Sendable {
         config.authTimeout = options.connectTimeout
         let prefix = role == .account ? "relay: " : "relay \(setting.url): "
         config.log = { log.write(prefix + $0) }
+        var courierConfig = Courier.Configuration()
+        courierConfig.holdUnknownMail = options.heldMail
         let courier = Courier(link: try PeerLink(configuration: config, identity: identity.signingKey),
-                              identity: identity, directory: peers)
+                              identity: identity, directory: peers, configuration: courierConfig)
         return GuestLink(setting: setting, role: role, courier: courier, directory: directory, mail: mail,
                          options: options, log: log)
     }
@@ -96,6 +101,9 @@ public final class GuestLink: Sendable {
         }
         log.write("relay mail: \(line)")
         state.withLock { $0.handled += 1; $0.lastMail = line }
+        // A roster may name senders whose mail is held: open it now.
+        if case .roster = d.message, case .stored = outcome { courier.retryHeld() }
+        dropHeldAfterBacklog()
     }
 
     func note(_ e: CourierEvent) {
@@ -103,6 +111,14 @@ public final class GuestLink: Sendable {
         case .queueEmpty: state.withLock { $0.backlogDrained = true }
         case .link(let ls): state.withLock { $0.link = ls }
         }
+        dropHeldAfterBacklog()
+    }
+
+    /// Once the backlog is read and every opened message handled, no roster is left to name a
+    /// held sender: its mail is dropped (acked), so a stranger cannot fill the mailbox for good.
+    private func dropHeldAfterBacklog() {
+        let opened = courier.stats.opened
+        if state.withLock({ $0.backlogDrained && $0.handled >= opened }) { courier.dropHeld() }
     }
 
     /// Waits until the relay's backlog for us has been handled (`queue-empty` seen and every
