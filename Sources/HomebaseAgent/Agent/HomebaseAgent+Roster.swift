@@ -25,8 +25,8 @@ extension HomebaseAgent {
             return false
         }
         switch verdict {
-        case .held(let version):
-            log("roster \(version) from \(from): already held")
+        case .held:
+            count("roster-held")  // the holder seals it again on every pulse: not logged
         case .refused(let why):
             log("refused roster \(r.version) from \(from): \(why)")
             count("roster-refused")
