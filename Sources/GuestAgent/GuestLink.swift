@@ -32,6 +32,9 @@ public final class GuestLink: Sendable {
         /// Deliveries handled (compared with the Courier's opened count).
         var handled = 0
         var lastMail: String?
+        /// A roster came with this connection's mail (else the Homebase is asked for one, once).
+        var sawRoster = false
+        var asked = false
     }
 
     public let setting: RelayFile.Setting
@@ -100,10 +103,12 @@ public final class GuestLink: Sendable {
         case .kept(let s): line = "kept " + s
         }
         log.write("relay mail: \(line)")
-        state.withLock { $0.handled += 1; $0.lastMail = line }
+        var isRoster = false
+        if case .roster = d.message { isRoster = true }
+        state.withLock { $0.handled += 1; $0.lastMail = line; $0.sawRoster = $0.sawRoster || isRoster }
         // A roster may name senders whose mail is held: open it now.
-        if case .roster = d.message, case .stored = outcome { courier.retryHeld() }
-        dropHeldAfterBacklog()
+        if isRoster, case .stored = outcome { courier.retryHeld() }
+        backlogHandled()
     }
 
     func note(_ e: CourierEvent) {
@@ -111,14 +116,23 @@ public final class GuestLink: Sendable {
         case .queueEmpty: state.withLock { $0.backlogDrained = true }
         case .link(let ls): state.withLock { $0.link = ls }
         }
-        dropHeldAfterBacklog()
+        backlogHandled()
     }
 
     /// Once the backlog is read and every opened message handled, no roster is left to name a
     /// held sender: its mail is dropped (acked), so a stranger cannot fill the mailbox for good.
-    private func dropHeldAfterBacklog() {
+    /// A backlog without a roster means ours may be old (its mail expired, or was lost): the
+    /// account's Homebase is asked for a newer one, once per link.
+    private func backlogHandled() {
         let opened = courier.stats.opened
-        if state.withLock({ $0.backlogDrained && $0.handled >= opened }) { courier.dropHeld() }
+        let (done, ask) = state.withLock { s -> (Bool, Bool) in
+            guard s.backlogDrained && s.handled >= opened else { return (false, false) }
+            defer { s.asked = true }
+            return (true, !s.asked && !s.sawRoster)
+        }
+        guard done else { return }
+        courier.dropHeld()
+        if ask && role == .account { askForRoster() }
     }
 
     /// Waits until the relay's backlog for us has been handled (`queue-empty` seen and every

@@ -58,4 +58,34 @@ import Wire
         try await eventually("the sibling's choice applied") { try f.context.settings.get(.ollamaModel) == "from-desk" }
         await f.context.shutdown()
     }
+
+    @Test func aBacklogWithoutARosterAsksTheHomebaseForANewerOne() async throws {
+        let relay = try LiveRelay()
+        defer { relay.stop() }
+        let f = try Fixture()
+        guard case .stored = f.mail.handle(.roster(try f.roster(2)), from: f.host.record, heldMs: 0) else {
+            throw SetupError("the roster was not stored")
+        }
+        // The Homebase's side (a bare Courier standing in for it) hears what the laptop asks.
+        let host = try sender(f.host, relay, knows: [f.me.record])
+        host.start()
+        defer { host.stop() }
+        try await eventually("host connected") { host.link.state.isConnected }
+        let hex = f.host.record.encoded.map { String(format: "%02x", $0) }.joined()
+        let link = try GuestLink.make(setting: .init(url: relay.url, homebase: hex), role: .account, identity: f.me,
+                                      directory: f.mail.directory, peers: JoinedDirectory(account: f.mail.directory, joined: []),
+                                      mail: f.mail, options: GuestLink.Options(), log: f.context.log)
+        link.start()
+        defer { link.stop() }
+        // A guard, not a timing: a laptop that never asks ends the wait (its deliveries end).
+        let guardTask = Task { try? await Task.sleep(for: .seconds(20)); host.stop() }
+        defer { guardTask.cancel() }
+        var it = host.deliveries.makeAsyncIterator()
+        let asked = await it.next()
+        guard case .rosterAsk(let held)? = asked?.message else {
+            Issue.record("the laptop did not ask for a roster: \(String(describing: asked?.message))"); return
+        }
+        #expect(held == 2)
+        await f.context.shutdown()
+    }
 }

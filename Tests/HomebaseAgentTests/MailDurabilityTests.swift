@@ -124,6 +124,22 @@ import Wire
         }
     }
 
+    @Test func aSiblingThatAsksGetsTheRosterWhenItHoldsAnOlderOne() async throws {
+        try await HostFixture.with(runtime: nil) { f in
+            let courier = f.guest.courier, host = f.host
+            let version = try #require(try f.files.openStore().roster()).version
+            let again = try await within(20, "the roster again after roster-ask") {
+                var it = courier.deliveries.makeAsyncIterator()
+                _ = try await roster(version, from: &it)  // the one sent on connect
+                guard await courier.send(.rosterAsk(version: version - 1), to: host) == .sent else {
+                    throw TestSetupError("roster-ask not sent")
+                }
+                return try await roster(version, from: &it)
+            }
+            #expect(again.verifies())
+        }
+    }
+
     @Test func noMailOutlivesTheReceiversReplayWindow() throws {
         let window = Duration.milliseconds(Int64(Courier.Configuration().replayGuard.window))
         let c = try HomebaseAgent.Configuration(relayURL: "ws://127.0.0.1:1")

@@ -13,8 +13,8 @@ final class GuestSide: @unchecked Sendable {
     let courier: Courier
     let directory: StaticDirectory
 
-    init(relayURL: String, host: DeviceRecord, name: String = "laptop", identity given: DeviceIdentity? = nil) throws {
-        identity = try given ?? DeviceIdentity.generate(name: name, now: UInt64(Date().timeIntervalSince1970 * 1000))
+    init(relayURL: String, host: DeviceRecord, name: String = "laptop") throws {
+        identity = try DeviceIdentity.generate(name: name, now: UInt64(Date().timeIntervalSince1970 * 1000))
         directory = StaticDirectory([host])
         var link = try PeerLink.Configuration(relayURL: relayURL)
         link.backoff = .init(initial: .milliseconds(20), maximum: .milliseconds(200))
