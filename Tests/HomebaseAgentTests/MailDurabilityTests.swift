@@ -140,6 +140,15 @@ import Wire
         }
     }
 
+    @Test func theRetryBackoffIsSetAndCheckedLikeTheOtherDurations() throws {
+        var s = Settings()
+        s.values = ["relay": "ws://127.0.0.1:1", "mail-retry": "250ms", "mail-retry-max": "2s"]
+        let c = try s.configuration()
+        #expect(c.mailRetry.initial == .milliseconds(250) && c.mailRetry.maximum == .seconds(2))
+        s.values["mail-retry-max"] = "100ms"
+        #expect(throws: HomebaseError.self) { try s.configuration() }
+    }
+
     @Test func noMailOutlivesTheReceiversReplayWindow() throws {
         let window = Duration.milliseconds(Int64(Courier.Configuration().replayGuard.window))
         let c = try HomebaseAgent.Configuration(relayURL: "ws://127.0.0.1:1")
