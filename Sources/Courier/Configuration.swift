@@ -21,11 +21,19 @@ extension Courier {
         public var cancelledMemory = 256
         /// Reply streams remembered so that one request never gets two `ReplyWriter`s.
         public var writtenStreamMemory = 4096
+        /// Mail frames from senders the directory does not know, held unacked (at most this many)
+        /// until `retryHeld()` (a roster just named them) or `dropHeld()`. 0: dropped at once.
+        public var holdUnknownMail = 0
         /// Unix milliseconds: envelope timestamps and the replay window. Tests may pin it.
         public var now: @Sendable () -> UInt64 = wallClockMs
 
         public init() {}
     }
+
+    /// The longest a mail frame may wait at the relay: 7 days, the receivers' replay window
+    /// (SPEC: a window is at least this). `sendMail` asks for no more: mail older than the window
+    /// could not be opened, so a longer TTL would only keep a frame nobody can use.
+    public static let maxMailTTL: Duration = .seconds(7 * 86_400)
 
     /// The largest body one relay frame carries (32,708 bytes with the relay's 64 KiB limit):
     /// a longer encoded message is split into `part` messages.

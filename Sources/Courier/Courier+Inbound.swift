@@ -27,6 +27,7 @@ extension Courier {
             link.ack(frame)  // chunks travel live (no-op); a mailed one is consumed all the same
         case .envelope(let bytes):
             guard let record = directory.record(for: frame.sender) else {
+                if hold(frame) { return }  // a roster later in the backlog may name it
                 count(\.droppedUnknownSender, dropping: frame)
                 return
             }

@@ -34,6 +34,8 @@ public final class Courier: Sendable {
     let replies: ReplyRegistry
     let inbound: Mutex<InboundState>
     let written: Mutex<StreamLedger>
+    /// Mail from unknown senders waiting for `retryHeld()` (`Configuration.holdUnknownMail`).
+    let held = Mutex<[Inbound]>([])
     private let tasks = Mutex<[Task<Void, Never>]?>([])
 
     /// What only the inbound path touches (and `stats` reads).

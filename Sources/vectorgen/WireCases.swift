@@ -158,6 +158,7 @@ private func messageCases() -> [VectorCase] {
         msg("roster", "two device records", .roster(roster),
             [("account-key", accountKey.hex), ("version", h64(3)), ("device.0", "dead"), ("device.1", "be"), ("signature", sig.hex),
              ("signed-bytes", hs("homebase-roster-v1") + "00" + accountKey.hex + h64(3) + h16(2) + h32(2) + "dead" + h32(1) + "be")]),
+        msg("roster-ask", "a device holding roster 3 asks for a newer one", .rosterAsk(version: 3), [("version", h64(3))]),
         msg("pair-request", "a new device asks with a code", .pairRequest(.init(codeID: codeID, proof: hash1)),
             [("code-id", codeID.hex), ("proof", hash1.hex)]),
         msg("pair-welcome", "the roster and the Homebase's advert", .pairWelcome(.init(codeID: codeID, roster: roster, advert: advert, proof: hash2)),

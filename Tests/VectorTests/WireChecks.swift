@@ -133,6 +133,7 @@ private func messageFields(_ m: AppMessage) throws -> [(String, String)] {
                 ("temperature", be(r.temperaturePerMille))] + chat(r.messages)
         if let c = r.continuation { out.append(("continuation", str(c))) }
     case .accept(let id), .cancel(let id): out.append(("request-id", hx(id.bytes)))
+    case .rosterAsk(let v): out.append(("version", be(v)))
     case .chunk(let id, let text): out += [("request-id", hx(id.bytes)), ("text", str(text))]
     case .done(let d):
         out += [("request-id", hx(d.requestID.bytes)), ("prompt-tokens", be(d.promptTokens)),

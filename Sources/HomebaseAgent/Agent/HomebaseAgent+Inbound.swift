@@ -49,6 +49,7 @@ extension HomebaseAgent {
             if let applied { replicas.write(applied) }
         case .roster(let r):
             guard rosterMail(d, r) else { return }  // the store failed: the relay keeps it
+        case .rosterAsk(let held): rosterAsked(d, holding: held)
         default:
             break  // adverts and sharing messages are not for a host (yet): skipped
         }

@@ -31,7 +31,7 @@ public final class HomebaseAgent: Sendable {
     let signer: AdvertSigner
     let state: Mutex<AgentState>
     let replicas: ReplicaWriter
-    let mail = MailQueue()
+    let mail: MailQueue
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
     /// Loads the identity and opens the store; does not connect yet.
@@ -50,6 +50,7 @@ public final class HomebaseAgent: Sendable {
         gate = ConcurrencyGate(limit: configuration.maxConcurrent, queue: configuration.queueLength,
                                perGrantee: configuration.maxPerGrantee)
         signer = AdvertSigner(identity: identity, store: store)
+        mail = MailQueue(retry: configuration.mailRetry)
         state = Mutex(AgentState(replica: ConversationMemory(capacity: configuration.replicaCapacity),
                                  cache: ConversationMemory(capacity: configuration.cacheCapacity)))
         let log = configuration.log
@@ -75,7 +76,9 @@ public final class HomebaseAgent: Sendable {
                 await self.mail.run(courier: self.courier) { [weak self] in self?.log($0) }
             },
             Task { [weak self] in await self?.every(c.reloadInterval) { $0.tick() } },
-            Task { [weak self] in await self?.every(c.advertPulse) { $0.publishAdvert(toGrantees: false) } },
+            Task { [weak self] in
+                await self?.every(c.advertPulse) { $0.publishAdvert(toGrantees: false); $0.publishRoster(pulse: true) }
+            },
             Task { [weak self] in
                 if c.verifyOnStart { await self?.verifyAtStart() }
                 await self?.every(c.reverifyInterval, async: { await $0.reverify() })
