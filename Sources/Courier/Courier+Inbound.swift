@@ -6,9 +6,10 @@ import Wire
 // The inbound path: one frame at a time, on the Courier's inbound task.
 //
 // Mail that is dropped here (unknown sender, open failure, replay, malformed, refused or
-// expired part, over a budget or a rate) is acked at once: it can never become useful, the relay would otherwise keep
-// it until its TTL, and PeerLink's dedupe would hide its redelivery from us anyway. Mail that
-// is delivered waits for `Delivery.ack()`.
+// expired part, over a part budget or the introduction rate) is acked at once: it can never
+// become useful, the relay would otherwise keep it until its TTL, and PeerLink's dedupe would
+// hide its redelivery from us anyway. Mail that is delivered waits for `Delivery.ack()`; mail
+// the replay store could not check is left unacked (the relay delivers it again).
 
 extension Courier {
     func handle(_ frame: Inbound) {

@@ -32,7 +32,7 @@ extension HostStatus {
                 (unknownSenders, "from devices this Homebase does not serve (removed, revoked or expired)"),
                 (partsOverBudget, "parts of long messages over their sender's share"),
                 (introductionsLimited, "first contacts over their sender's rate"),
-                (replayStoreFailures, "left for later: the replay store failed (see the log)"),
+                (replayStoreFailures, "left at the relay for later: the replay store could not check them"),
             ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
             return "messages refused since start: " + (items.isEmpty ? "none" : items.joined(separator: "; "))
         }
