@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(name: "guest", dependencies: ["GuestAgent", "CloudKeys", "LocalAPI", "Pairing"]),
 
         // Writes protocol/vectors/ (make vectors).
-        .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing"]),
+        .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing"]),
 
         // libFuzzer targets (make fuzz); a plain build of each replays saved inputs.
         .target(name: "FuzzReplay"),
@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "CourierTests", dependencies: ["TestSupport", "Courier", "PeerLink", "Sealing", "Wire", "Signing", "Transport", "RelayServer"]),
         .testTarget(name: "RelayRoutingTests", dependencies: ["TestSupport", "RelayRouting", "Courier", "Routing", "Inference", "Sealing", "Wire", "Signing", "PeerLink", "RelayServer", "Transport"]),
         .testTarget(name: "RelayProbeTests", dependencies: ["TestSupport", "RelayProbe", "RelayServer", "PeerLink", "Transport", "Wire", "Signing"]),
-        .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
+        .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing", "CSodium"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["TestSupport", "ModelStore", "Storage"], exclude: ["peers"]),
         .testTarget(name: "InferenceTests", dependencies: ["TestSupport", "Inference"], exclude: ["peers"]),
         .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "HomebaseAgent", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "Transport"]),

@@ -44,8 +44,8 @@ extension Courier {
     /// The largest body one relay frame carries (32,708 bytes with the relay's 64 KiB limit):
     /// a longer encoded message is split into `part` messages.
     public static let maxBodyPerFrame = Envelope.largestBody(sealedLimit: Limits.maxSealed)
-    /// Bytes of one part: what a frame carries less the part header and its type byte (32,682).
-    static let maxPartPayload = maxBodyPerFrame - Limits.partOverhead - 1
+    /// Bytes of one part: what a frame carries less the 25 bytes of a part (type byte included): 32,683.
+    static let maxPartPayload = maxBodyPerFrame - Limits.partOverhead
 }
 
 /// How many incomplete multi-part messages, and how many bytes of them (their announced total

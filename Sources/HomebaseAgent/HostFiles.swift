@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Sealing
 import Signing
+import Storage
 
 /// Where a Homebase keeps its files: one data directory (mode 0700).
 ///
@@ -46,17 +47,20 @@ public struct HostFiles: Sendable {
         do { return try SigningKey.load(from: accountKeyPath) } catch { throw .identity("\(error)") }
     }
 
-    /// The store (created on first use; the directory must exist).
+    /// The store (created on first use; the directory must exist). A data directory group or
+    /// others may enter is tightened to 0700 first: the stores hold pairing and invite secrets.
     public func openStore(readOnly: Bool = false) throws(HomebaseError) -> HostStore {
-        try HostStore(path: storePath, readOnly: readOnly)
+        if !readOnly { PrivateFiles.tightenDirectory(dataDir) }
+        return try HostStore(path: storePath, readOnly: readOnly)
     }
 
     /// The replay state (Courier's `ReplayStore`): a damaged file is an error, never reset.
     func openReplayStore() throws(HomebaseError) -> ReplayStore {
+        PrivateFiles.tightenDirectory(dataDir)
         do { return try ReplayStore(path: replayStorePath) } catch { throw .storage("\(error)") }
     }
 
-    /// Creates the data directory (and parents) with mode 0700.
+    /// Creates the data directory (and parents) with mode 0700, or tightens an existing one.
     func makeDataDir() throws(HomebaseError) {
         do {
             try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true,
@@ -64,6 +68,7 @@ public struct HostFiles: Sendable {
         } catch {
             throw .identity("cannot create \(dataDir): \(error.localizedDescription)")
         }
+        PrivateFiles.tightenDirectory(dataDir)
     }
 }
 

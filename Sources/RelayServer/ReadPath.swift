@@ -55,7 +55,8 @@ extension Hub {
             loop.cancel(deadline)
             authenticate(s, a, nonce: nonce)
         case .ping(let v): s.control(.pong(v))
-        case .pong, .unknown: return
+        // A pong answers no ping before auth (the relay's keep-alive is WebSocket pings): refused below.
+        case .unknown: return
         case .error: s.state = .closing; s.ws.close(code: .normal, reason: "")
         default:
             metrics.authFailed(.frameBeforeAuth)

@@ -25,7 +25,11 @@ extension HomebaseAgent {
         /// Requests at the engine at once. Default 4 (llama-server's default slot count).
         public var maxConcurrent = 4
         /// Requests waiting for a slot beyond those; more are answered `busy`. Default 4.
+        /// Grantees together get all slots but one and all queue places but one: the rest is the
+        /// account's own devices', whose waiters also go first.
         public var queueLength = 4
+        /// Requests one grantee may have running or waiting at once; more are `busy`. Default 2.
+        public var maxPerGrantee = 2
         /// Longest a queued request waits for a slot before `busy`. Default 2 s: well inside the
         /// guest's 10 s accept watchdog.
         public var queueWait: Duration = .seconds(2)

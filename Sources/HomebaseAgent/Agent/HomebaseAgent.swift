@@ -49,7 +49,8 @@ public final class HomebaseAgent: Sendable {
         var courierConfiguration = configuration.courier
         if courierConfiguration.replayStore == nil { courierConfiguration.replayStore = try files.openReplayStore() }
         courier = Courier(link: link, identity: identity, directory: directory, configuration: courierConfiguration)
-        gate = ConcurrencyGate(limit: configuration.maxConcurrent, queue: configuration.queueLength)
+        gate = ConcurrencyGate(limit: configuration.maxConcurrent, queue: configuration.queueLength,
+                               perGrantee: configuration.maxPerGrantee)
         signer = AdvertSigner(identity: identity, store: store)
         state = Mutex(AgentState(replica: ConversationMemory(capacity: configuration.replicaCapacity),
                                  cache: ConversationMemory(capacity: configuration.cacheCapacity)))
@@ -111,7 +112,8 @@ public final class HomebaseAgent: Sendable {
         while (try? await Task.sleep(for: period)) != nil { await body(self) }
     }
 
-    func log(_ line: String) { configuration.log?(line) }
+    /// Every line escaped: names and texts from other devices must not forge lines or drive a terminal.
+    func log(_ line: String) { configuration.log?(Printable.escape(line)) }
 }
 
 /// What the agent holds in memory, behind one lock.
