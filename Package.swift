@@ -26,8 +26,8 @@ let package = Package(
         .target(name: "Transport", dependencies: ["CLinux", "COpenSSL"]),
         // A device's link to a relay: auth, reconnect, keepalive, live/mail sends, acks, dedupe.
         .target(name: "PeerLink", dependencies: ["Transport", "Wire", "Signing"]),
-        // Sealed application messages over a relay link: parts, replays, streamed replies.
-        .target(name: "Courier", dependencies: ["PeerLink", "Sealing", "Wire", "Signing", "CSodium"]),
+        // Sealed application messages over a relay link: parts, replays (per sender, kept in SQLite), streamed replies.
+        .target(name: "Courier", dependencies: ["PeerLink", "Sealing", "Wire", "Signing", "Storage", "CSodium"]),
 
         // Chat providers: the shared request/event vocabulary, streaming HTTP, runtime clients.
         .target(name: "Inference", dependencies: ["CCurl"]),

@@ -56,8 +56,11 @@ public final class GuestLink: Sendable {
 
     /// A link (not started) to the relay of `setting`, authenticating with `identity`'s key:
     /// the device key is the same on every relay, each proves it by its own challenge.
+    /// `replay`: where the Courier keeps replay state (the data directory's, so that the next
+    /// command refuses what this one accepted); nil keeps it in memory.
     static func make(setting: RelayFile.Setting, role: Role, identity: DeviceIdentity, directory: GuestDirectory,
-                     peers: JoinedDirectory, mail: GuestMail, options: Options, log: EventLog) throws -> GuestLink {
+                     peers: JoinedDirectory, mail: GuestMail, options: Options, log: EventLog,
+                     replay: ReplayStore? = nil) throws -> GuestLink {
         var config = try PeerLink.Configuration(relayURL: setting.url,
                                                 trust: try setting.pin.map { try PeerLink.Trust.pinned(hex: $0) } ?? .systemRoots)
         config.connectTimeout = options.connectTimeout
@@ -66,6 +69,7 @@ public final class GuestLink: Sendable {
         config.log = { log.write(prefix + $0) }
         var courierConfig = Courier.Configuration()
         courierConfig.holdUnknownMail = options.heldMail
+        courierConfig.replayStore = replay
         let courier = Courier(link: try PeerLink(configuration: config, identity: identity.signingKey),
                               identity: identity, directory: peers, configuration: courierConfig)
         return GuestLink(setting: setting, role: role, courier: courier, directory: directory, mail: mail,

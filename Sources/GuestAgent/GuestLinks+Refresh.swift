@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 import Synchronization
 import Sealing
@@ -15,10 +16,11 @@ extension GuestLinks {
         let peers: JoinedDirectory
         let mail: GuestMail
         let options: GuestLink.Options
+        let replay: ReplayStore
 
         func make(_ setting: RelayFile.Setting, _ role: GuestLink.Role) throws -> GuestLink {
             try GuestLink.make(setting: setting, role: role, identity: identity, directory: directory, peers: peers,
-                               mail: mail, options: options, log: context.log)
+                               mail: mail, options: options, log: context.log, replay: replay)
         }
     }
 

@@ -11,6 +11,7 @@ import Wire
 ///     keys/            openai, anthropic (0600): each ring's first key  (read per request)
 ///     runtime.json     the verified local runtime                       (guest runtime add)
 ///     routing.sqlite   settings, own adverts, joined Homebases
+///     replay.sqlite3   replay state of every linked command (0600)
 ///     models.sqlite, models/   the model store
 ///     guest.log        fallbacks and engine events (never prompts); llama-server.log
 public struct GuestPaths: Sendable, Equatable {
@@ -30,6 +31,7 @@ public struct GuestPaths: Sendable, Equatable {
     public var keys: String { dataDirectory + "/keys" }
     public var runtime: String { dataDirectory + "/runtime.json" }
     public var routingStore: String { dataDirectory + "/routing.sqlite" }
+    public var replayStore: String { dataDirectory + "/replay.sqlite3" }
     public var log: String { dataDirectory + "/guest.log" }
     public var engineLog: String { dataDirectory + "/llama-server.log" }
     public var catalogCache: String { dataDirectory + "/cache" }

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 import Glibc
 import Sealing
@@ -10,6 +11,7 @@ import Storage
 ///     account.key                                                       the account's Ed25519 seed (0600)
 ///     homebase.sqlite3                                                  roster, runtimes, adverts, grants
 ///     status.json                                                       written by `homebase run` for `status`
+///     replay.sqlite3                                                    replay state of `homebase run` (0600)
 public struct HostFiles: Sendable {
     public var dataDir: String
 
@@ -26,6 +28,7 @@ public struct HostFiles: Sendable {
     public var accountKeyPath: String { dataDir + "/account.key" }
     public var storePath: String { dataDir + "/homebase.sqlite3" }
     public var statusPath: String { dataDir + "/status.json" }
+    public var replayStorePath: String { dataDir + "/replay.sqlite3" }
 
     /// True when `init` has run here.
     public var isInitialized: Bool {
@@ -49,6 +52,12 @@ public struct HostFiles: Sendable {
     public func openStore(readOnly: Bool = false) throws(HomebaseError) -> HostStore {
         if !readOnly { PrivateFiles.tightenDirectory(dataDir) }
         return try HostStore(path: storePath, readOnly: readOnly)
+    }
+
+    /// The replay state (Courier's `ReplayStore`): a damaged file is an error, never reset.
+    func openReplayStore() throws(HomebaseError) -> ReplayStore {
+        PrivateFiles.tightenDirectory(dataDir)
+        do { return try ReplayStore(path: replayStorePath) } catch { throw .storage("\(error)") }
     }
 
     /// Creates the data directory (and parents) with mode 0700, or tightens an existing one.

@@ -21,9 +21,7 @@ extension HomebaseAgent {
         for d in devices where listed && d.record.signingKey != me { siblings[d.record.signingKey] = d.record }
         var byGrantee: [PublicKey: [GrantRecord]] = [:]
         for g in grants { byGrantee[g.grantee.signingKey, default: []].append(g) }
-        var known = siblings
-        for g in grants where known[g.grantee.signingKey] == nil { known[g.grantee.signingKey] = g.grantee }
-        directory.replace(known)
+        directory.replace(siblings: siblings, grants: byGrantee)
         let catalog = ModelCatalog(runtimes: runtimes)
         return state.withLock { s in
             let changed = s.catalog != catalog

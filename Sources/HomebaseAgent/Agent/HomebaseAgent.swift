@@ -46,7 +46,9 @@ public final class HomebaseAgent: Sendable {
         do { link = try PeerLink(configuration: configuration.link, identity: identity.signingKey) } catch {
             throw .link("\(error)")
         }
-        courier = Courier(link: link, identity: identity, directory: directory, configuration: configuration.courier)
+        var courierConfiguration = configuration.courier
+        if courierConfiguration.replayStore == nil { courierConfiguration.replayStore = try files.openReplayStore() }
+        courier = Courier(link: link, identity: identity, directory: directory, configuration: courierConfiguration)
         gate = ConcurrencyGate(limit: configuration.maxConcurrent, queue: configuration.queueLength,
                                perGrantee: configuration.maxPerGrantee)
         signer = AdvertSigner(identity: identity, store: store)
