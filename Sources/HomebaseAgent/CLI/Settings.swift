@@ -8,7 +8,7 @@ struct Settings {
     static let keys: Set<String> = [
         "relay", "pin", "ca-file", "advert-pulse", "advert-ttl", "reverify-interval", "reload-interval",
         "max-concurrent", "queue-length", "queue-wait", "max-per-grantee", "batch-delay", "batch-bytes", "replica-size",
-        "cache-size", "default-runtime", "engine-idle-timeout",
+        "cache-size", "default-runtime", "engine-idle-timeout", "keep-alive",
     ]
 
     var values: [String: String] = [:]
@@ -51,6 +51,7 @@ struct Settings {
         try duration("queue-wait") { c.queueWait = $0 }
         try duration("batch-delay") { c.batchDelay = $0 }
         try duration("engine-idle-timeout") { c.engineTimeouts.idle = $0 }
+        try duration("keep-alive") { c.keepAliveInterval = $0 }
         try int("max-concurrent", min: 1) { c.maxConcurrent = $0 }
         try int("queue-length", min: 0) { c.queueLength = $0 }
         try int("max-per-grantee", min: 1) { c.maxPerGrantee = $0 }

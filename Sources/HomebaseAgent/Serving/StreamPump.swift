@@ -102,19 +102,33 @@ enum StreamPump {
     private static func sendLoop(_ shared: Shared, probe: Probe?, trace: TimingTrace?, sender: Sender) async -> PumpResult {
         var wakeups = shared.wakeups.makeAsyncIterator()
         var text = ""
+        // Since the last frame of this stream left: a silence of `keepAlive` sends an empty chunk.
+        var lastSentNs = DispatchTime.now().uptimeNanoseconds
+        let keepAliveNs = shared.policy.keepAlive.map { UInt64(max(1, $0.nanoseconds)) }
         while true {
             if Task.isCancelled { return .cancelled }
             let now = DispatchTime.now().uptimeNanoseconds
-            switch shared.next(nowNs: now) {
+            var next = shared.next(nowNs: now)
+            if case .idle = next, let keepAliveNs {
+                // Nothing to say: the engine works (a long prompt's prefill) or pauses. An empty
+                // chunk tells the requester we are alive; its watchdog restarts its rung.
+                if now &- lastSentNs >= keepAliveNs, shared.keepAlive() {
+                    next = .send("", sinceNs: now)
+                } else if now &- lastSentNs < keepAliveNs {
+                    next = .wait(lastSentNs &+ keepAliveNs)
+                }
+            }
+            switch next {
             case .send(let piece, let since):
-                probe?(piece.utf8.count, DispatchTime.now().uptimeNanoseconds &- since)
+                if !piece.isEmpty { probe?(piece.utf8.count, DispatchTime.now().uptimeNanoseconds &- since) }
                 text += piece
+                lastSentNs = DispatchTime.now().uptimeNanoseconds
                 switch sender {
                 case .awaited(let send):
                     if isGone(await send(piece)) { return .requesterGone }
                 case .posted(let post):
                     post(piece) { shared.heard($0, inFlight: true) }
-                    trace?.mark(.firstChunkPosted)
+                    if !piece.isEmpty { trace?.mark(.firstChunkPosted) }
                 }
             case .wait(let until):
                 // Until the batch window closes, or sooner: the end, or a full batch, wakes us.
@@ -149,6 +163,7 @@ enum StreamPump {
             var gone = false
         }
         private let state: Mutex<State>
+        let policy: ChunkBatcher.Policy
         /// Posted chunks not yet confirmed before the next waits; nil: chunks are awaited one by one.
         private let window: Int?
         let wakeups: AsyncStream<Void>
@@ -156,6 +171,7 @@ enum StreamPump {
 
         init(policy: ChunkBatcher.Policy, pipelined: Bool) {
             state = Mutex(State(batcher: ChunkBatcher(policy: policy)))
+            self.policy = policy
             window = pipelined ? max(1, policy.maxInFlight) : nil
             (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         }
@@ -193,6 +209,16 @@ enum StreamPump {
                 return s.gone || wasHeld
             }
             if wakeUp { wake.yield() }
+        }
+
+        /// Claims a keep-alive: only when no text waits, the stream goes on and the window has
+        /// room (it then counts against the window like any chunk).
+        func keepAlive() -> Bool {
+            state.withLock { s in
+                guard s.end == nil, !s.gone, s.batcher.isEmpty, window.map({ s.inFlight < $0 }) ?? true else { return false }
+                if window != nil { s.inFlight += 1 }
+                return true
+            }
         }
 
         func next(nowNs: UInt64) -> Next {
