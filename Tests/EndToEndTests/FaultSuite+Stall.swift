@@ -43,7 +43,8 @@ extension FaultSuite {
     @Test func theHomebaseRetriesALostRelayFastAndReconnects() throws {
         let lb = try Loopback(engine: .standIn(mode: "error"))
         defer { lb.stopAll() }
-        try lb.startHomebase(devices: 0)
+        _ = try lb.addGuest("laptop")  // an advert's recipient: startHomebase waits for its advert
+        try lb.startHomebase()
         lb.killRelay()
         try lb.procs.waitUntil(30, "the Homebase to see the link lost") {
             lb.procs.read("homebase.log").contains("relay link lost; retrying in ")
