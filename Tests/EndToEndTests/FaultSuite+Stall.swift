@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// Stall rungs that do not race, and a Homebase back fast after a relay outage (issue 18).
@@ -57,5 +58,36 @@ extension FaultSuite {
         let log = lb.procs.read("homebase.log")
         let retry = log.components(separatedBy: "relay link lost; retrying in ")[1].prefix { $0 != " " }
         #expect(Double(retry).map { $0 <= 0.25 } == true, "first retry in \(retry) s: \(log)")
+    }
+}
+
+extension FaultSuite {
+    /// The relay freezes (SIGSTOP: connections stay up, nothing is forwarded or answered) while
+    /// the Homebase's answer is on screen; the guest's stall rung fires. Its `cancel` cannot be
+    /// settled on the frozen link (5 s live timeout), yet the on-device fallback starts first:
+    /// the guest's log has the fallback before the cancel's outcome.
+    @Test func aCancelOnAFrozenRelayDoesNotHoldUpTheFallback() throws {
+        let lb = try Loopback(engine: .standIn(mode: "stall"))
+        defer { lb.stopAll() }
+        let guest = try lb.addGuest("laptop")
+        try lb.startHomebase(["--engine-idle-timeout", "5m"])
+        try guest.waitForAdvert()
+        let conversation = try guest.startConversation(["--stall-timeout": "1s"], log: "laptop-chat.log")
+        try conversation.input.write(contentsOf: Data("tell me a story\n".utf8))
+        try lb.procs.waitUntil(60, "the Homebase's partial answer on screen") {
+            lb.procs.read("laptop-chat.log").contains(standInPartial)
+        }
+        let relay = try #require(lb.relayProcess)
+        Glibc.kill(relay.processIdentifier, SIGSTOP)
+        defer { Glibc.kill(relay.processIdentifier, SIGCONT) }
+        try lb.procs.waitUntil(120, "the answer line") { !conversation.answers.isEmpty }
+        Glibc.kill(relay.processIdentifier, SIGCONT)
+        #expect(conversation.answers.first?.brain == "on-device", "\(lb.procs.read("laptop-chat.log"))")
+        try lb.procs.waitUntil(30, "the cancel's outcome in the guest's log") { guest.log.contains("cancel outcome") }
+        let log = guest.log
+        let fallback = try #require(log.range(of: "fallback: homebase failed (timed out: stall)"), "\(log)")
+        let outcome = try #require(log.range(of: "cancel outcome"), "\(log)")
+        #expect(fallback.lowerBound < outcome.lowerBound, "the fallback waited for the cancel: \(log)")
+        try conversation.end()
     }
 }
