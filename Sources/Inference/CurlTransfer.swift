@@ -114,8 +114,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     var stallError: InferenceError {
         bodyStarted
-            ? .timeout("no bytes from the engine for \(timeouts.idle)")
-            : .timeout("no answer from the engine within \(timeouts.firstByte)")
+            ? .timeout("the engine sent nothing for \(timeouts.idle.spoken)")
+            : .timeout("no answer from the engine within \(timeouts.firstByte.spoken)")
     }
 }
 
@@ -127,6 +127,12 @@ extension Duration {
         let (mul, o1) = UInt64(s).multipliedReportingOverflow(by: 1_000_000_000)
         let (sum, o2) = mul.addingReportingOverflow(UInt64(a / 1_000_000_000))
         return o1 || o2 ? .max : sum
+    }
+
+    /// "20 s", "250 ms": how a limit is named in an error a user reads.
+    var spoken: String {
+        let ms = nanoseconds / 1_000_000
+        return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms) ms"
     }
 }
 

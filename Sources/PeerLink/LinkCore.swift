@@ -24,8 +24,10 @@ final class LinkCore: @unchecked Sendable {
     var generation: UInt64 = 0
     var ws: WebSocket?
     var session: LinkSession?
-    /// Retries since the last `auth-ok` (drives the exponential backoff).
-    var attempt = 0
+    /// Since when the link has been down (drives the backoff); nil while connected.
+    var downSince: ContinuousClock.Instant?
+    /// A permanent refusal since the last `auth-ok`: later transient failures wait the maximum.
+    var refusedSinceAuth = false
     var retryTimer: TimerHandle?
     var authTimer: TimerHandle?
     var pingTimer: TimerHandle?
@@ -56,7 +58,8 @@ final class LinkCore: @unchecked Sendable {
     func start() {
         guard !finished, !running else { return }
         running = true
-        attempt = 0
+        downSince = nil
+        refusedSinceAuth = false
         if retryTimer == nil { connect() }
     }
 
@@ -114,7 +117,8 @@ final class LinkCore: @unchecked Sendable {
 
     func authenticated(_ ok: RelayFrame.AuthOK) {
         cancel(&authTimer)
-        attempt = 0
+        downSince = nil
+        refusedSinceAuth = false
         publish(.connected(ok))
         let gen = generation
         armPing(gen)
@@ -123,13 +127,17 @@ final class LinkCore: @unchecked Sendable {
         for frame in outbox.frames { ws?.send(binary: frame) }
     }
 
-    /// Transient failure: close and reconnect after the next backoff delay.
+    /// Transient failure: close and reconnect after the next backoff delay (fast at first).
     func lose(why: String, send frame: RelayFrame?) {
         log("relay link \(configuration.relay.origin) lost: \(why)")
         closeConnection(send: frame)
         guard running else { return }
-        let delay = configuration.backoff.delay(attempt: attempt, unit: unitRandom())
-        attempt += 1
+        let now = ContinuousClock.now
+        let since = downSince ?? now
+        downSince = since
+        let delay = refusedSinceAuth
+            ? configuration.backoff.refusalDelay(unit: unitRandom())
+            : configuration.backoff.delay(down: since < now ? now - since : .zero, unit: unitRandom())
         retry(after: delay, state: .waiting(retryIn: delay))
     }
 
@@ -143,17 +151,19 @@ final class LinkCore: @unchecked Sendable {
             publish(.refused(.replaced, retryIn: nil))
             return
         }
-        attempt = 30 // later transient failures stay at the maximum until an `auth-ok`
+        refusedSinceAuth = true // later transient failures stay at the maximum until an `auth-ok`
         let delay = configuration.backoff.refusalDelay(unit: unitRandom())
         retry(after: delay, state: .refused(refusal, retryIn: delay))
     }
 
-    /// `restarting`: the relay asks us to come back after `ms`; we do, jittered upward.
+    /// `restarting`: the relay asks us to come back after `ms`; we do, jittered upward a
+    /// little. If it is not back yet, the fast schedule starts from the announced time.
     func relayRestarting(_ ms: UInt32) {
         closeConnection(send: nil)
         guard running else { return }
-        attempt = 0
         let delay = configuration.backoff.requested(.milliseconds(Int64(ms)), unit: unitRandom())
+        downSince = ContinuousClock.now + delay
+        refusedSinceAuth = false
         retry(after: delay, state: .relayRestarting(reconnectIn: delay))
     }
 

@@ -40,7 +40,7 @@ struct Exchange: Sendable {
                     if let failure = await run(repair, &plan, host: host) { return fail(failure) }
                     continue
                 }
-                await sendCancel(requestID, to: host)
+                sendCancel(requestID, to: host)
                 return fail(error)
             }
         }
@@ -83,9 +83,15 @@ extension Exchange {
         return nil
     }
 
-    fileprivate func sendCancel(_ requestID: Bytes16, to host: DeviceRecord) async {
-        // Not cancellation-aware: it goes out even when the consumer's cancellation got us here.
-        _ = await provider.courier.send(.cancel(requestID: requestID), to: host)
+    /// Sent, never awaited: after a rung fired the link may be dead, and its outcome (up to the
+    /// link's live timeout) must not hold up the fallback. An unstructured task, so the
+    /// consumer's cancellation that got us here does not stop it either.
+    fileprivate func sendCancel(_ requestID: Bytes16, to host: DeviceRecord) {
+        let courier = provider.courier, log = provider.log, label = "homebase \(short(provider.hostKey)) (\(provider.brain.rawValue))"
+        Task {
+            let outcome = await courier.send(.cancel(requestID: requestID), to: host)
+            log?("\(label): cancel outcome: \(outcome)")
+        }
     }
 
     fileprivate func fail(_ error: InferenceError) -> InferenceError {

@@ -5,8 +5,8 @@ import Wire
 /// to move to, and how the attempt ended. A pure state machine (tested without sockets).
 ///
 /// Ladder: the request starts on `accept`; `accept` (or any chunk, which implies it) moves to
-/// `first output`; the first non-empty text moves to `stall`, and every chunk after it
-/// restarts `stall`. A `done` is only trusted after the final chunk (the Courier puts a
+/// `first output`; the first non-empty text moves to `stall`. Every chunk, empty ones (the
+/// host's keep-alives) included, restarts the rung it is on. A `done` is only trusted after the final chunk (the Courier puts a
 /// `.streamFailure(.truncated)` before a `done` that lacks it).
 struct ReplyReader {
     enum End: Equatable {
@@ -54,15 +54,12 @@ struct ReplyReader {
         }
     }
 
+    /// Every chunk restarts the current rung: an empty one is the host's keep-alive (SPEC.md,
+    /// "Inference through the relay"), sent while its engine works on the prompt or pauses.
     private mutating func output(_ text: String) -> Step {
-        var step = Step(text: text)
-        if !accepted {
-            accepted = true
-            step.arm = .firstOutput
-        }
+        accepted = true
         if !text.isEmpty { producedText = true }
-        if producedText { step.arm = .stall }
-        return step
+        return Step(text: text, arm: producedText ? .stall : .firstOutput)
     }
 }
 

@@ -39,6 +39,26 @@ import Wire
         }
     }
 
+    @Test func aSlowPrefillIsKeptAliveWithEmptyChunks() async throws {
+        try await withHost(try ScriptedEngine.url("slowfirst"), configure: { $0.keepAliveInterval = .milliseconds(50) }) { f in
+            let (_, a) = await f.guest.ask(request("scripted"), to: f.host)
+            #expect(a.accepted && a.acceptBeforeText)
+            #expect(a.keepAlivesBeforeText >= 1, "no keep-alive during the engine's 500 ms before its first token")
+            #expect(a.text == "Hello!" && a.done != nil && a.finalChunk)
+        }
+    }
+
+    /// The engine's silence limit is below the guest's 30 s stall rung (so the guest hears our
+    /// error, not silence), and the error names it.
+    @Test func anEngineStallIsAHostErrorThatNamesTheLimit() async throws {
+        #expect(try HomebaseAgent.Configuration(relayURL: "wss://relay.example/v1/connect").engineTimeouts.idle == .seconds(20))
+        try await withHost(try ScriptedEngine.url("stall"), configure: { $0.engineTimeouts.idle = .milliseconds(300) }) { f in
+            let (_, a) = await f.guest.ask(request("scripted"), to: f.host)
+            #expect(a.error?.code == .hostError)
+            #expect(a.error?.message == "the engine sent nothing for 300 ms", "\(String(describing: a.error))")
+        }
+    }
+
     @Test(arguments: ["http500", "inband", "disconnect", "stall"])
     func engineFailuresAreHostErrors(_ scenario: String) async throws {
         try await withHost(try ScriptedEngine.url(scenario), configure: { $0.engineTimeouts.idle = .milliseconds(300) }) { f in

@@ -33,19 +33,37 @@ struct URLAndBackoffTests {
         }
     }
 
-    @Test func backoffGrowsCapsAndJitters() {
-        let b = Backoff(initial: .milliseconds(100), maximum: .seconds(1), jitter: 0.5)
-        #expect(b.delay(attempt: 0, unit: 0) == .milliseconds(100))
-        #expect(b.delay(attempt: 1, unit: 0) == .milliseconds(200))
-        #expect(b.delay(attempt: 3, unit: 0) == .milliseconds(800))
-        #expect(b.delay(attempt: 4, unit: 0) == .seconds(1))
-        #expect(b.delay(attempt: 500, unit: 0) == .seconds(1))
-        #expect(b.delay(attempt: 0, unit: 0.999) > .milliseconds(50))
-        #expect(b.delay(attempt: 2, unit: 0.5) == .milliseconds(300))
-        #expect(b.refusalDelay(unit: 0) == .seconds(1))
-        #expect(b.refusalDelay(unit: 0.5) == .milliseconds(750))
-        #expect(b.requested(.milliseconds(200), unit: 0) == .milliseconds(200))
-        #expect(b.requested(.milliseconds(200), unit: 1) == .milliseconds(300))
+    @Test func backoffIsFastForTheFirstSecondsThenGrowsWithTheOutage() {
+        let b = Backoff(initial: .milliseconds(100), maximum: .seconds(10), jitter: 0.5, growth: 0.05)
+        // Fast while the link has been down for less than initial / growth (2 s here).
+        #expect(b.delay(down: .zero, unit: 0) == .milliseconds(100))
+        #expect(b.delay(down: .seconds(1), unit: 0) == .milliseconds(100))
+        #expect(b.delay(down: .seconds(2), unit: 0) == .milliseconds(100))
+        // Then 1/20 of the outage: a relay back after 30 s costs at most 1.5 s more.
+        #expect(b.delay(down: .seconds(30), unit: 0) == .milliseconds(1500))
+        #expect(b.delay(down: .seconds(100), unit: 0) == .seconds(5))
+        #expect(b.delay(down: .seconds(10_000), unit: 0) == .seconds(10))
+        // Jitter only shortens.
+        #expect(b.delay(down: .seconds(30), unit: 0.5) == .milliseconds(1125))
+        #expect(b.delay(down: .zero, unit: 0.999) > .milliseconds(50))
+        #expect(b.refusalDelay(unit: 0) == .seconds(10))
+        #expect(b.refusalDelay(unit: 0.5) == .milliseconds(7500))
+    }
+
+    @Test func theDefaultScheduleBringsALinkBackWithinTwoSecondsOfAThirtySecondOutage() {
+        let b = Backoff()
+        #expect(b.delay(down: .zero, unit: 0) <= .milliseconds(250))
+        #expect(b.delay(down: .seconds(30), unit: 0) <= .seconds(2))
+        #expect(b.delay(down: .seconds(3_600), unit: 0) == .seconds(60))
+    }
+
+    @Test func restartingIsRetriedAtTheAnnouncedTimeSpreadALittle() {
+        let b = Backoff(jitter: 0.3, restartSpread: .milliseconds(500))
+        #expect(b.requested(.seconds(2), unit: 0) == .seconds(2))
+        // At most the spread later, however long the announced delay.
+        #expect(b.requested(.seconds(2), unit: 1) == .milliseconds(2500))
+        #expect(b.requested(.seconds(60), unit: 1) == .milliseconds(60_500))
+        #expect(b.requested(.milliseconds(200), unit: 1) == .milliseconds(260))
     }
 }
 

@@ -20,6 +20,26 @@ struct ReconnectTests {
         a.stop()
     }
 
+    @Test func aLostLinkIsRetriedFastAtFirstThenLessOftenAsTheOutageGoesOn() async throws {
+        let relay = try ScriptedRelay()
+        let loop = try TestLoop()
+        defer { relay.stop(); loop.stop() }
+        // No jitter: the delays are exactly the schedule's (fast 10 ms until 20 ms down).
+        let (a, rec) = try startLink(relay.url, on: loop) {
+            $0.backoff = Backoff(initial: .milliseconds(10), maximum: .seconds(1), jitter: 0, growth: 0.5)
+        }
+        try await rec.waitConnected()
+        relay.stopListening()
+        relay.dropAll()  // every reconnect now fails at once
+        try await rec.waitFor("the delay to grow with the outage") {
+            if case .waiting(let d) = $0 { d > .milliseconds(10) } else { false }
+        }
+        let waits = rec.history.compactMap { if case .waiting(let d) = $0 { d } else { nil } }
+        #expect(waits.first == .milliseconds(10), "\(waits)")  // the first retry is the fast one
+        #expect(zip(waits, waits.dropFirst()).allSatisfy { $0 <= $1 }, "\(waits)")  // never shorter again
+        a.stop()
+    }
+
     @Test func restartingIsSurfacedThenTheLinkReconnects() async throws {
         let relay = try ScriptedRelay()
         let loop = try TestLoop()

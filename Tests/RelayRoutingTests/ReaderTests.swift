@@ -11,7 +11,9 @@ struct ReaderTests {
         var r = ReplyReader()
         #expect(r.read(.message(.accept(requestID: id))) == .init(arm: .firstOutput))
         #expect(r.read(.message(.accept(requestID: id))) == .init())  // a repeat moves nothing
-        #expect(r.read(.chunk([], isFinal: false)) == .init())  // empty: still waiting for output
+        // An empty chunk is the host's keep-alive (its engine works on the prompt): the
+        // first-output rung starts again from now.
+        #expect(r.read(.chunk([], isFinal: false)) == .init(arm: .firstOutput))
         #expect(!r.producedText)
         #expect(r.read(.chunk(Array("Hi".utf8), isFinal: false)) == .init(text: "Hi", arm: .stall))
         #expect(r.read(.chunk([], isFinal: false)) == .init(arm: .stall))  // any chunk after output is life

@@ -43,8 +43,13 @@ extension HomebaseAgent {
         public var batchDelay: Duration = .milliseconds(20)
         /// Pending text that is sent at once. Default 1,019 bytes (one 1 KiB chunk bucket).
         public var batchBytes = 1_019
-        /// Engine HTTP limits while serving (connect, first byte, mid-stream silence).
-        public var engineTimeouts = HTTPTimeouts()
+        /// Engine HTTP limits while serving (connect, first byte, mid-stream silence). The
+        /// silence limit (20 s) is below the guest's 30 s stall rung, so an engine stall reaches
+        /// the guest as our `host_error`, not as silence it must wait out.
+        public var engineTimeouts = HTTPTimeouts(idle: .seconds(20))
+        /// An empty chunk after this long without a frame of an answer (the engine works on a
+        /// long prompt, or pauses), so the guest's watchdog sees the host alive. Default 5 s.
+        public var keepAliveInterval: Duration = .seconds(5)
         /// Probe limits (management requests, then the one-token trial).
         public var probeTimeouts = HTTPTimeouts(connect: .seconds(3), firstByte: .seconds(10), idle: .seconds(10))
         public var trialTimeouts = HTTPTimeouts(connect: .seconds(3), firstByte: .seconds(120), idle: .seconds(30))
@@ -74,6 +79,8 @@ extension HomebaseAgent {
             do { link = try PeerLink.Configuration(relayURL: relayURL) } catch { throw .link("\(error)") }
         }
 
-        var batchPolicy: ChunkBatcher.Policy { .init(maxDelay: batchDelay, maxBytes: max(1, batchBytes)) }
+        var batchPolicy: ChunkBatcher.Policy {
+            .init(maxDelay: batchDelay, maxBytes: max(1, batchBytes), keepAlive: keepAliveInterval)
+        }
     }
 }

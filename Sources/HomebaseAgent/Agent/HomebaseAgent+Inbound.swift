@@ -113,7 +113,10 @@ extension HomebaseAgent {
                                           probe: configuration.chunkProbe, trace: trace, opening: { heard in
             defer { trace?.mark(.acceptPosted); early?.start() }
             return writer.postAccept(then: heard)
-        }) { text, heard in writer.post(text: text, then: heard) }
+        }) { text, heard in
+            // The pump's empty piece is its keep-alive (the engine works, nothing to say yet).
+            if text.isEmpty { writer.postKeepAlive(then: heard) } else { writer.post(text: text, then: heard) }
+        }
         switch result {
         case .done(let reason, let usage, let text):
             remember(plan, answer: text)
@@ -184,7 +187,7 @@ extension HomebaseAgent {
         case .http(let status, _): "the engine answered HTTP \(status)"
         case .inBand: "the engine reported an error in its stream"
         case .interrupted: "the engine's stream ended early"
-        case .timeout: "the engine went silent"
+        case .timeout(let why): why  // our own limit's words ("the engine sent nothing for 20 s")
         case .modelUnavailable: "the engine does not serve this model"
         case .malformed: "the engine's answer did not parse"
         case .remote, .cancelled: "the engine request failed"

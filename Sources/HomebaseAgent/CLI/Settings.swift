@@ -8,7 +8,7 @@ struct Settings {
     static let keys: Set<String> = [
         "relay", "pin", "ca-file", "advert-pulse", "advert-ttl", "reverify-interval", "reload-interval",
         "max-concurrent", "queue-length", "queue-wait", "max-per-grantee", "batch-delay", "batch-bytes", "replica-size",
-        "cache-size", "default-runtime", "engine-idle-timeout", "mail-retry", "mail-retry-max",
+        "cache-size", "default-runtime", "engine-idle-timeout", "mail-retry", "mail-retry-max", "keep-alive",
     ]
 
     var values: [String: String] = [:]
@@ -58,6 +58,7 @@ struct Settings {
         if c.mailRetry.maximum < c.mailRetry.initial {
             throw .invalidSetting(key: "mail-retry-max", reason: "must be at least mail-retry (\(c.mailRetry.initial))")
         }
+        try duration("keep-alive") { c.keepAliveInterval = $0 }
         try int("max-concurrent", min: 1) { c.maxConcurrent = $0 }
         try int("queue-length", min: 0) { c.queueLength = $0 }
         try int("max-per-grantee", min: 1) { c.maxPerGrantee = $0 }

@@ -20,6 +20,9 @@ struct ChunkBatcher: Sendable {
         /// waits (text gathers meanwhile): frames need no confirmation each to leave, but a
         /// stream due faster than the relay answers stays at this many frames per round trip.
         var maxInFlight = 4
+        /// After this long without a frame of the stream, an empty chunk goes out (SPEC.md: the
+        /// requester's watchdog sees the host alive while the engine works). nil: never.
+        var keepAlive: Duration?
     }
 
     enum Action: Equatable, Sendable {

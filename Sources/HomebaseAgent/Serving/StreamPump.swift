@@ -102,19 +102,33 @@ enum StreamPump {
     private static func sendLoop(_ shared: Shared, probe: Probe?, trace: TimingTrace?, sender: Sender) async -> PumpResult {
         var wakeups = shared.wakeups.makeAsyncIterator()
         var text = ""
+        // Since the last frame of this stream left: a silence of `keepAlive` sends an empty chunk.
+        var lastSentNs = DispatchTime.now().uptimeNanoseconds
+        let keepAliveNs = shared.policy.keepAlive.map { UInt64(max(1, $0.nanoseconds)) }
         while true {
             if Task.isCancelled { return .cancelled }
             let now = DispatchTime.now().uptimeNanoseconds
-            switch shared.next(nowNs: now) {
+            var next = shared.next(nowNs: now)
+            if case .idle = next, let keepAliveNs {
+                // Nothing to say: the engine works (a long prompt's prefill) or pauses. An empty
+                // chunk tells the requester we are alive; its watchdog restarts its rung.
+                if now &- lastSentNs >= keepAliveNs, shared.keepAlive() {
+                    next = .send("", sinceNs: now)
+                } else if now &- lastSentNs < keepAliveNs {
+                    next = .wait(lastSentNs &+ keepAliveNs)
+                }
+            }
+            switch next {
             case .send(let piece, let since):
-                probe?(piece.utf8.count, DispatchTime.now().uptimeNanoseconds &- since)
+                if !piece.isEmpty { probe?(piece.utf8.count, DispatchTime.now().uptimeNanoseconds &- since) }
                 text += piece
+                lastSentNs = DispatchTime.now().uptimeNanoseconds
                 switch sender {
                 case .awaited(let send):
                     if isGone(await send(piece)) { return .requesterGone }
                 case .posted(let post):
                     post(piece) { shared.heard($0, inFlight: true) }
-                    trace?.mark(.firstChunkPosted)
+                    if !piece.isEmpty { trace?.mark(.firstChunkPosted) }
                 }
             case .wait(let until):
                 // Until the batch window closes, or sooner: the end, or a full batch, wakes us.
@@ -131,82 +145,6 @@ enum StreamPump {
                 case .done(let r, let u, _): return .done(finishReason: r, usage: u, text: text)
                 case .engineFailed(let e, _): return .engineFailed(e, text: text)
                 default: return end
-                }
-            }
-        }
-    }
-
-    /// The batcher, the engine's ending and the link's verdicts, shared by the tasks.
-    final class Shared: Sendable {
-        enum Next { case send(String, sinceNs: UInt64), wait(UInt64), idle, finished(PumpResult) }
-        private struct State {
-            var batcher: ChunkBatcher
-            var firstPendingNs: UInt64?
-            var end: PumpResult?
-            /// Posted chunks whose outcome is not heard yet (the pipelined form only).
-            var inFlight = 0
-            /// A frame of this stream came back `notHere`, `linkDown` or `stopped`.
-            var gone = false
-        }
-        private let state: Mutex<State>
-        /// Posted chunks not yet confirmed before the next waits; nil: chunks are awaited one by one.
-        private let window: Int?
-        let wakeups: AsyncStream<Void>
-        private let wake: AsyncStream<Void>.Continuation
-
-        init(policy: ChunkBatcher.Policy, pipelined: Bool) {
-            state = Mutex(State(batcher: ChunkBatcher(policy: policy)))
-            window = pipelined ? max(1, policy.maxInFlight) : nil
-            (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        }
-
-        /// Wakes the send loop only when that changes what it should do: the first pending text
-        /// (it may be idle) or a full batch (it may be waiting out the window), not every token.
-        func append(_ text: String) {
-            let now = DispatchTime.now().uptimeNanoseconds
-            let wakeUp = state.withLock { s in
-                let wasEmpty = s.firstPendingNs == nil
-                s.batcher.append(text)
-                if wasEmpty { s.firstPendingNs = now }
-                return wasEmpty || s.batcher.isFull
-            }
-            if wakeUp { wake.yield() }
-        }
-
-        func poke() { wake.yield() }
-
-        func end(_ result: PumpResult) {
-            state.withLock { s in
-                if s.end == nil { s.end = result }
-                s.batcher.finish()
-            }
-            wake.yield()
-        }
-
-        /// The link's verdict on a posted frame (`inFlight`: a chunk counted against the window;
-        /// else `accept`). Wakes the loop only when it was held by the window, or it must stop.
-        func heard(_ outcome: LiveOutcome, inFlight: Bool) {
-            let wakeUp = state.withLock { s in
-                let wasHeld = window.map { s.inFlight >= $0 } ?? false
-                if inFlight { s.inFlight -= 1 }
-                if StreamPump.isGone(outcome) { s.gone = true }
-                return s.gone || wasHeld
-            }
-            if wakeUp { wake.yield() }
-        }
-
-        func next(nowNs: UInt64) -> Next {
-            state.withLock { s in
-                if s.gone { return .finished(.requesterGone) }
-                if let window, s.inFlight >= window, !s.batcher.isEmpty { return .idle }  // a confirmation wakes us
-                switch s.batcher.next(nowNs: nowNs) {
-                case .send(let t):
-                    defer { s.firstPendingNs = nil }
-                    if window != nil { s.inFlight += 1 }
-                    return .send(t, sinceNs: s.firstPendingNs ?? nowNs)
-                case .wait(let until): return .wait(until)
-                case .idle: return .idle
-                case .finished: return .finished(s.end ?? .cancelled)
                 }
             }
         }

@@ -7,10 +7,12 @@ and then fails the way a real engine can, which llama-server cannot be made to d
 
   --mode stall   a few chunks of the answer, then silence (the connection stays open)
   --mode error   a few chunks, then an in-band error event, then the end of the stream
+  --mode slow    silence for --prefill seconds (a long prompt's prefill: the request is
+                 accepted, no token yet), then the whole answer and a proper end
 
 The one-token trial of `runtime add` and of re-verification (max_tokens 1) is always answered
 properly. Every answer starts with PARTIAL (below), which the tests look for.
-Usage: standin_engine.py --port N --mode stall|error [--model NAME]. Runs until killed.
+Usage: standin_engine.py --port N --mode stall|error|slow [--prefill S] [--model NAME]. Runs until killed.
 """
 import argparse
 import json
@@ -61,9 +63,15 @@ class Handler(PeerHandler):
                 for part in [chunk("ok"), chunk(finish="length"), "data: [DONE]\n\n"]:
                     self.send_chunk(part)
                 return self.send_chunk("")  # the empty chunk ends the chunked body
+            if ARGS.mode == "slow":
+                time.sleep(ARGS.prefill)
             for text in PARTIAL:
                 self.send_chunk(chunk(text))
                 time.sleep(0.02)
+            if ARGS.mode == "slow":
+                for part in [chunk("the end."), chunk(finish="stop"), "data: [DONE]\n\n"]:
+                    self.send_chunk(part)
+                return self.send_chunk("")
             if ARGS.mode == "error":
                 self.send_chunk('data: {"error": {"message": "stand-in engine: out of memory", "type": "server_error"}}\n\n')
                 return self.send_chunk("")
@@ -77,7 +85,8 @@ def main():
     global ARGS
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--mode", choices=["stall", "error"], required=True)
+    parser.add_argument("--mode", choices=["stall", "error", "slow"], required=True)
+    parser.add_argument("--prefill", type=float, default=3.0)
     parser.add_argument("--model", default="standin")
     ARGS = parser.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", ARGS.port), Handler)

@@ -49,6 +49,8 @@ struct Answer: Sendable {
     var acceptBeforeText = true
     var text = ""
     var chunks = 0
+    /// Empty, non-final chunks before any text: the host's keep-alives during the prefill.
+    var keepAlivesBeforeText = 0
     var finalChunk = false
     var done: AppMessage.Done?
     var error: AppMessage.InferenceError?
@@ -65,6 +67,7 @@ struct Answer: Sendable {
         case .chunk(let data, let isFinal):
             if !accepted { acceptBeforeText = false }
             chunks += 1
+            if data.isEmpty, !isFinal, text.isEmpty { keepAlivesBeforeText += 1 }
             text += String(decoding: data, as: UTF8.self)
             if isFinal { finalChunk = true }
         case .streamFailure(let e): failures.append(e)

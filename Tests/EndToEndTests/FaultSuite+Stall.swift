@@ -1,0 +1,93 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Stall rungs that do not race, and a Homebase back fast after a relay outage (issue 18).
+extension FaultSuite {
+    /// The engine goes silent mid-answer. The Homebase's engine idle limit is below the guest's
+    /// stall rung, so the guest hears the Homebase's `host_error` (which names the limit) and
+    /// continues on-device at once; its own rung never fires.
+    @Test func engineStallReachesTheGuestAsTheHomebasesErrorBeforeItsRung() throws {
+        let lb = try Loopback(engine: .standIn(mode: "stall"))
+        defer { lb.stopAll() }
+        let guest = try lb.addGuest("laptop")
+        try lb.startHomebase(["--engine-idle-timeout", "500ms"])
+        try guest.waitForAdvert()
+
+        let (out, line) = try guest.chat("tell me a story", ["--stall-timeout": "60s"], within: 60)
+        #expect(out.hasPrefix(standInPartial), "the shown start of the answer was lost: \(out)")
+        #expect(out.components(separatedBy: standInPartial).count == 2, "the answer restarted: \(out)")
+        #expect(line.brain == "on-device", "\(line.line)")
+        #expect(line.line.contains("remote error host_error"), "\(line.line)")
+        #expect(guest.log.contains("the engine sent nothing for 500 ms"), "\(guest.log)")
+        #expect(!guest.log.contains("timed out: stall"), "\(guest.log)")
+    }
+
+    /// The engine accepted the request but works long on the prompt before its first token
+    /// (longer than the guest's first-output rung). The Homebase's keep-alives tell the guest it
+    /// is alive, so the Homebase answers, whole, instead of the guest giving up on a live path.
+    @Test func aSlowPrefillIsKeptAliveAndAnsweredByTheHomebase() throws {
+        let lb = try Loopback(engine: .standIn(mode: "slow"))  // 3 s before the first token
+        defer { lb.stopAll() }
+        let guest = try lb.addGuest("laptop")
+        try lb.startHomebase(["--keep-alive", "100ms"])
+        try guest.waitForAdvert()
+
+        let (out, line) = try guest.chat("a long prompt", ["--first-output-timeout": "1500ms"], within: 60)
+        #expect(line.brain == "homebase", "\(line.line)\n\(guest.log)")
+        #expect(out.hasPrefix(standInPartial + "the end."), "\(out)")
+        #expect(!line.line.contains("fell back"), "\(line.line)")
+    }
+
+    /// The relay crashes and comes back: the Homebase's first retry is the fast one (250 ms,
+    /// jittered down; the old schedule started at 500 ms and doubled), and it reconnects.
+    @Test func theHomebaseRetriesALostRelayFastAndReconnects() throws {
+        let lb = try Loopback(engine: .standIn(mode: "error"))
+        defer { lb.stopAll() }
+        _ = try lb.addGuest("laptop")  // an advert's recipient: startHomebase waits for its advert
+        try lb.startHomebase()
+        lb.killRelay()
+        try lb.procs.waitUntil(30, "the Homebase to see the link lost") {
+            lb.procs.read("homebase.log").contains("relay link lost; retrying in ")
+        }
+        Thread.sleep(forTimeInterval: 2)  // an outage of a few seconds (not measured)
+        try lb.startRelay()
+        try lb.procs.waitUntil(60, "the Homebase to reconnect") {
+            lb.procs.read("homebase.log").components(separatedBy: "connected to the relay").count == 3
+        }
+        let log = lb.procs.read("homebase.log")
+        let retry = log.components(separatedBy: "relay link lost; retrying in ")[1].prefix { $0 != " " }
+        #expect(Double(retry).map { $0 <= 0.25 } == true, "first retry in \(retry) s: \(log)")
+    }
+}
+
+extension FaultSuite {
+    /// The relay freezes (SIGSTOP: connections stay up, nothing is forwarded or answered) while
+    /// the Homebase's answer is on screen; the guest's stall rung fires. Its `cancel` cannot be
+    /// settled on the frozen link (5 s live timeout), yet the on-device fallback starts first:
+    /// the guest's log has the fallback before the cancel's outcome.
+    @Test func aCancelOnAFrozenRelayDoesNotHoldUpTheFallback() throws {
+        let lb = try Loopback(engine: .standIn(mode: "stall"))
+        defer { lb.stopAll() }
+        let guest = try lb.addGuest("laptop")
+        try lb.startHomebase(["--engine-idle-timeout", "5m"])
+        try guest.waitForAdvert()
+        let conversation = try guest.startConversation(["--stall-timeout": "1s"], log: "laptop-chat.log")
+        try conversation.input.write(contentsOf: Data("tell me a story\n".utf8))
+        try lb.procs.waitUntil(60, "the Homebase's partial answer on screen") {
+            lb.procs.read("laptop-chat.log").contains(standInPartial)
+        }
+        let relay = try #require(lb.relayProcess)
+        Glibc.kill(relay.processIdentifier, SIGSTOP)
+        defer { Glibc.kill(relay.processIdentifier, SIGCONT) }
+        try lb.procs.waitUntil(120, "the answer line") { !conversation.answers.isEmpty }
+        Glibc.kill(relay.processIdentifier, SIGCONT)
+        #expect(conversation.answers.first?.brain == "on-device", "\(lb.procs.read("laptop-chat.log"))")
+        try lb.procs.waitUntil(30, "the cancel's outcome in the guest's log") { guest.log.contains("cancel outcome") }
+        let log = guest.log
+        let fallback = try #require(log.range(of: "fallback: homebase failed (timed out: stall)"), "\(log)")
+        let outcome = try #require(log.range(of: "cancel outcome"), "\(log)")
+        #expect(fallback.lowerBound < outcome.lowerBound, "the fallback waited for the cancel: \(log)")
+        try conversation.end()
+    }
+}
