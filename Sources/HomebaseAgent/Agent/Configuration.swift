@@ -45,8 +45,10 @@ extension HomebaseAgent {
         public var batchBytes = 1_019
         /// Engine HTTP limits while serving (connect, first byte, mid-stream silence). The
         /// silence limit (20 s) is below the guest's 30 s stall rung, so an engine stall reaches
-        /// the guest as our `host_error`, not as silence it must wait out.
-        public var engineTimeouts = HTTPTimeouts(idle: .seconds(20))
+        /// the guest as our `host_error`, not as silence it must wait out. The first-byte limit
+        /// (80 s) is below the guest's 90 s first-output rung for the same reason: our keep-alives
+        /// restart that rung, so without it a hung engine would hold the guest for 120 s.
+        public var engineTimeouts = HTTPTimeouts(firstByte: .seconds(80), idle: .seconds(20))
         /// An empty chunk after this long without a frame of an answer (the engine works on a
         /// long prompt, or pauses), so the guest's watchdog sees the host alive. Default 5 s.
         public var keepAliveInterval: Duration = .seconds(5)

@@ -96,7 +96,10 @@ final class MailQueue: Sendable {
     /// Queues a durable item again after its backoff; the words for the log line.
     private func again(_ item: Item) -> String {
         guard item.durable else { return "" }
-        let delay = retry.delay(attempt: item.attempt, unit: Double.random(in: 0..<1))
+        // Doubling from `initial` up to `maximum`, jittered downward (the link's `Backoff` grows
+        // with time down instead; here each `mailbox-full` is one step).
+        let doubled = retry.initial * Double(1 << min(item.attempt, 30))
+        let delay = Swift.min(retry.maximum, doubled) * (1 - retry.jitter * Double.random(in: 0..<1))
         var bumped = item
         bumped.attempt += 1
         let next = bumped
