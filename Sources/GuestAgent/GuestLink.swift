@@ -51,14 +51,15 @@ public final class GuestLink: Sendable {
     /// A link (not started) to the relay of `setting`, authenticating with `identity`'s key:
     /// the device key is the same on every relay, each proves it by its own challenge.
     static func make(setting: RelayFile.Setting, role: Role, identity: DeviceIdentity, directory: GuestDirectory,
-                     peers: JoinedDirectory, mail: GuestMail, options: Options, log: EventLog) throws -> GuestLink {
+                     peers: JoinedDirectory, mail: GuestMail, options: Options, log: EventLog,
+                     admission: LinkAdmission = LinkAdmission()) throws -> GuestLink {
         var config = try PeerLink.Configuration(relayURL: setting.url,
                                                 trust: try setting.pin.map { try PeerLink.Trust.pinned(hex: $0) } ?? .systemRoots)
         config.connectTimeout = options.connectTimeout
         config.authTimeout = options.connectTimeout
         let prefix = role == .account ? "relay: " : "relay \(setting.url): "
         config.log = { log.write(prefix + $0) }
-        let courier = Courier(link: try PeerLink(configuration: config, identity: identity.signingKey),
+        let courier = Courier(link: try PeerLink(configuration: config, identity: identity.signingKey, admission: admission),
                               identity: identity, directory: peers)
         return GuestLink(setting: setting, role: role, courier: courier, directory: directory, mail: mail,
                          options: options, log: log)

@@ -11,7 +11,7 @@ struct SessionTests {
     let nonce = Bytes32.repeating(7)
 
     func session(token: [UInt8]? = nil) -> LinkSession {
-        LinkSession(relay: relay, identity: key, account: nil, admissionToken: token.map { SecretBytes($0) })
+        LinkSession(relay: relay, identity: key, account: nil, admission: .token(token))
     }
 
     @Test func signsTheTranscriptOverTheChallengedOrigin() throws {

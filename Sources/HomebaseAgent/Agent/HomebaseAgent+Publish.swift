@@ -48,6 +48,7 @@ extension HomebaseAgent {
             log("reload: \(error)")
         }
         if state.withLock({ $0.rosterDue }) { publishRoster() }
+        refreshRelayOrders()
         deliverSharingNotices()
         writeStatus(running: true)
     }
