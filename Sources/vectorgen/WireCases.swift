@@ -66,12 +66,12 @@ private func frameCases() -> [VectorCase] {
         frame("account-order-revoke", "revoke a device removed at roster 8",
               .accountOrder(.init(accountKey: accountKey, kind: 1, subject: peerKey, rosterVersion: 8, notAfterSeconds: 1_800_000_000,
                                   signature: .repeating(0x6B))),
-              [("account-key", accountKey.hex), ("kind", "01"), ("subject", peerKey.hex), ("roster-version", h64(8)),
+              [("account-key", accountKey.hex), ("order-kind", "01"), ("subject", peerKey.hex), ("roster-version", h64(8)),
                ("not-after", h64(1_800_000_000)), ("uses", h16(0)), ("account-signature", Bytes64.repeating(0x6B).hex)]),
         frame("account-order-token", "admit a single-use token (by its SHA-256)",
               .accountOrder(.init(accountKey: accountKey, kind: 2, subject: hash1, notAfterSeconds: 1_800_000_000, uses: 1,
                                   signature: .repeating(0x6B))),
-              [("account-key", accountKey.hex), ("kind", "02"), ("subject", hash1.hex), ("roster-version", h64(0)),
+              [("account-key", accountKey.hex), ("order-kind", "02"), ("subject", hash1.hex), ("roster-version", h64(0)),
                ("not-after", h64(1_800_000_000)), ("uses", h16(1)), ("account-signature", Bytes64.repeating(0x6B).hex)]),
     ]
     var flagged = try! RelayFrame.ping(7).encode()
@@ -113,7 +113,7 @@ private func frameCases() -> [VectorCase] {
                                 + [0, 0, 0, 0, 0, 0, 0, 7] + [0, 0, 0, 0, 0x6B, 0x49, 0xD2, 0x00]))
     cases.append(VectorCase(name: "frame-account-order-binding", kind: "account-order-binding", expect: "success",
                             comment: "payload = the bytes the account key signs for account-order (admit a token)",
-                            fields: [("origin", hs(origin)), ("kind", "02"), ("subject", hash1.hex), ("roster-version", h64(0)),
+                            fields: [("origin", hs(origin)), ("order-kind", "02"), ("subject", hash1.hex), ("roster-version", h64(0)),
                                      ("not-after", h64(1_800_000_000)), ("uses", h16(1))],
                             payload: Array("homebase-account-order-v1".utf8) + [0] + oLen + o + [2] + hash1.bytes
                                 + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0x6B, 0x49, 0xD2, 0x00] + [0, 1]))

@@ -52,7 +52,7 @@ private let frameKeys: Set<String> = [
     "type", "version", "nonce", "origin", "device-key", "signature", "account-key", "account-signature", "token",
     "server-time-ms", "mailbox-capacity", "max-ttl", "reason", "text", "recipient", "sender", "class", "frame-id",
     "ttl", "collapse-key", "sealed", "held-ms", "value", "code", "reconnect-after-ms",
-    "roster-version", "not-after", "kind", "subject", "uses",
+    "roster-version", "not-after", "order-kind", "subject", "uses",
 ]
 
 private func frameFields(_ f: RelayFrame) -> [(String, String)] {
@@ -82,7 +82,7 @@ private func frameFields(_ f: RelayFrame) -> [(String, String)] {
         out += [("account-key", hx(p.accountKey.bytes)), ("roster-version", be(p.rosterVersion)),
                 ("not-after", be(p.notAfterSeconds)), ("account-signature", hx(p.signature.bytes))]
     case .accountOrder(let o):
-        out += [("account-key", hx(o.accountKey.bytes)), ("kind", be(o.kind)), ("subject", hx(o.subject.bytes)),
+        out += [("account-key", hx(o.accountKey.bytes)), ("order-kind", be(o.kind)), ("subject", hx(o.subject.bytes)),
                 ("roster-version", be(o.rosterVersion)), ("not-after", be(o.notAfterSeconds)), ("uses", be(o.uses)),
                 ("account-signature", hx(o.signature.bytes))]
     }
@@ -266,9 +266,9 @@ private func u64Field(_ v: VectorFile, _ k: String) throws -> UInt64 {
 }
 
 @Sendable private func checkOrderBinding(_ v: VectorFile) throws {
-    try v.requireOnly(["origin", "kind", "subject", "roster-version", "not-after", "uses"])
+    try v.requireOnly(["origin", "order-kind", "subject", "roster-version", "not-after", "uses"])
     guard let origin = String(validating: try v.hexField("origin"), as: UTF8.self), let subject = Bytes32(try v.hexField("subject")),
-          let kind = try v.hexField("kind").first else { throw fail(v, "bad origin, kind or subject") }
+          let kind = try v.hexField("order-kind").first else { throw fail(v, "bad origin, kind or subject") }
     let m = try RelayAuth.orderBinding(origin: origin, kind: kind, subject: subject, rosterVersion: try u64Field(v, "roster-version"),
                                        notAfterSeconds: try u64Field(v, "not-after"), uses: UInt16(try u64Field(v, "uses")))
     guard v.expect == "success", m == v.payload else { throw fail(v, "account-order binding differs from the payload") }
