@@ -7,37 +7,13 @@ import Testing
 /// are answered through the relay; a stranger is refused and counted; a removed laptop's proof
 /// is refused.
 @Suite(.serialized) struct AccountAdmissionEndToEndTests {
-    @Test func pairedLaptopAndJoinedFriendWorkStrangerAndRemovedDeviceAreRefused() throws {
-        let s = try AdmissionScene()
+    @Test func noHandEditsForPairingAndJoiningStrangerAndRemovedDeviceRefused() throws {
+        let s = try AdmissionScene(engine: false)
         defer { s.procs.stopAll() }
-        let initOut = try s.homebase(["init", "--name", "public-homebase"])
-        let account = try s.field(initOut, "account key: "), hostKey = try s.field(initOut, "device key: ")
-        try s.startRelay(["--admission", "allowlist", "--allow-accounts", account])
-        try s.procs.waitUntil(60, "homebase runtime add to succeed") {
-            (try? s.homebase(["runtime", "add", "http://127.0.0.1:\(s.enginePort)"])) != nil
-        }
-        try s.startHost()
-
-        // A laptop pairs: the Homebase told the relay to admit the code's token once.
-        let code = try s.code(try s.homebase(["pair", "--relay", s.relay, "--no-wait"]))
-        try s.waitForOrders(1)
-        let paired = try s.guest("laptop", ["pair", code, "--name", "laptop", "--wait", "30s"])
-        #expect(paired.status == 0, "\(paired.err)\n\(s.procs.read("relay.log"))")
-        let laptopKey = try s.field(paired.out, "new device \"laptop\" ")
-        for (k, v) in [("model.source", "external"), ("ollama.model", "tiny")] { _ = try s.guest("laptop", ["settings", "set", k, v]) }
-        let mine = try s.guest("laptop", ["chat"] + AdmissionScene.chat + ["hello through a closed relay"])
-        #expect(try AnswerLine(mine.out).brain == "homebase", "\(mine.out)\n\(s.procs.read("laptop/guest.log"))")
-
-        // A friend joins with the invite's token, then is answered by the Homebase.
-        let invite = String(try s.homebase(["share", "--relay", s.relay, "--models", "tiny"]).prefix { $0 != "\n" })
-        try s.waitForOrders(2)
-        let joined = try s.guest("friend", ["join", invite, "--as", "alice", "--wait", "30s"] + AdmissionScene.link)
-        #expect(joined.status == 0 && joined.out.contains("joined: models tiny"), "\(joined.out)\(joined.err)\n\(s.procs.read("relay.log"))")
-        for (k, v) in [("model.source", "external"), ("ollama.host", hostKey), ("ollama.model", "tiny")] {
-            _ = try s.guest("friend", ["settings", "set", k, v])
-        }
-        let theirs = try s.guest("friend", ["chat"] + AdmissionScene.chat + ["hello from a friend"])
-        #expect(try AnswerLine(theirs.out).brain == "joined-homebase", "\(theirs.out)\n\(s.procs.read("friend/guest.log"))")
+        try s.startClosedRelayAndHost()
+        let laptopKey = try s.pairLaptop()
+        try s.joinFriend()
+        #expect(s.procs.read("homebase.log").contains("connected to the relay"))
 
         // A stranger (throwaway keys, no proof, no token): refused, counted.
         let refusedBefore = try s.notAdmitted()
@@ -52,6 +28,22 @@ import Testing
         _ = try s.guest("laptop", ["status"] + AdmissionScene.link)
         try s.procs.waitUntil(30, "the removed laptop to be refused") { try s.notAdmitted() > afterRemoval }
         #expect(s.procs.read("relay.log").contains("reason=not-admitted"))
+    }
+
+    @Test func thePairedLaptopAndTheJoinedFriendAreAnsweredThroughTheClosedRelay() throws {
+        let s = try AdmissionScene(engine: true)
+        defer { s.procs.stopAll() }
+        try s.startClosedRelayAndHost()
+        _ = try s.pairLaptop()
+        for (k, v) in [("model.source", "external"), ("ollama.model", "tiny")] { _ = try s.guest("laptop", ["settings", "set", k, v]) }
+        let mine = try s.guest("laptop", ["chat"] + AdmissionScene.chat + ["hello through a closed relay"])
+        #expect(try AnswerLine(mine.out).brain == "homebase", "\(mine.out)\n\(s.procs.read("laptop/guest.log"))")
+        try s.joinFriend()
+        for (k, v) in [("model.source", "external"), ("ollama.host", s.hostKey), ("ollama.model", "tiny")] {
+            _ = try s.guest("friend", ["settings", "set", k, v])
+        }
+        let theirs = try s.guest("friend", ["chat"] + AdmissionScene.chat + ["hello from a friend"])
+        #expect(try AnswerLine(theirs.out).brain == "joined-homebase", "\(theirs.out)\n\(s.procs.read("friend/guest.log"))")
     }
 }
 
@@ -68,13 +60,52 @@ final class AdmissionScene: @unchecked Sendable {  // used from one test task on
     var relay: String { "ws://127.0.0.1:\(relayPort)" }
     var hostDir: String { procs.work + "/host" }
 
-    init() throws {
-        bin = try Binaries.locate()
+    let engine: Bool
+    private(set) var hostKey = ""
+
+    init(engine: Bool) throws {
+        self.engine = engine
+        bin = try engine ? Binaries.locate()
+            : Binaries.locate(needs: ["homebase-relay", "homebase", "guest"], engine: false, hint: "`swift build --build-tests` first")
         procs = try Processes()
         relayPort = try Processes.freePort()
         enginePort = try Processes.freePort()
-        try procs.start(bin.engine, ["--model", bin.model, "--host", "127.0.0.1", "--port", "\(enginePort)", "--alias", "tiny"],
-                        log: "engine.log")
+        if engine {
+            try procs.start(bin.engine, ["--model", bin.model, "--host", "127.0.0.1", "--port", "\(enginePort)", "--alias", "tiny"],
+                            log: "engine.log")
+        }
+    }
+
+    /// `homebase init`, a relay admitting only that account, the engine stored, `homebase run`.
+    func startClosedRelayAndHost() throws {
+        let initOut = try homebase(["init", "--name", "public-homebase"])
+        hostKey = try field(initOut, "device key: ")
+        try startRelay(["--admission", "allowlist", "--allow-accounts", try field(initOut, "account key: ")])
+        if engine {
+            try procs.waitUntil(60, "homebase runtime add to succeed") {
+                (try? homebase(["runtime", "add", "http://127.0.0.1:\(enginePort)"])) != nil
+            }
+        }
+        try startHost()
+    }
+
+    /// `homebase pair` then `guest pair CODE` on `laptop`: the laptop's device key.
+    func pairLaptop() throws -> String {
+        let code = try code(try homebase(["pair", "--relay", relay, "--no-wait"]))
+        try waitForOrders(1) // the Homebase told the relay to admit the code's token once
+        let paired = try guest("laptop", ["pair", code, "--name", "laptop", "--wait", "30s"])
+        guard paired.status == 0 else { throw Failure("guest pair: \(paired.err)\n\(procs.read("relay.log"))") }
+        return try field(paired.out, "new device \"laptop\" ")
+    }
+
+    /// `homebase share` then `guest join` on `friend` (the invite's token admits it).
+    func joinFriend() throws {
+        let invite = String(try homebase(["share", "--relay", relay, "--models", "tiny"]).prefix { $0 != "\n" })
+        try waitForOrders(2)
+        let joined = try guest("friend", ["join", invite, "--as", "alice", "--wait", "30s"] + Self.link)
+        guard joined.status == 0, joined.out.contains("joined: models") else {
+            throw Failure("guest join: \(joined.out)\(joined.err)\n\(procs.read("relay.log"))")
+        }
     }
 
     func startRelay(_ extra: [String]) throws {
