@@ -4,6 +4,8 @@
 // pair-request (0x36): code id 8 | proof 32
 // pair-welcome (0x37): code id 8 | roster body (as in `roster`, 0x35) | advert present bool
 //                      | [advert body (as in `advert`, 0x01)] | proof 32
+//                      | [relay proof: origin str16 | roster version u64 | not after s u64 | sig 64]
+//                        (present when bytes follow the proof; not covered by it: the account signs it)
 // pair-refused (0x38): code id 8 | reason u8 | tries left u8 | text str16 (<= 1024)
 //
 // The proofs are HMAC-SHA256 under the code's secret (derivations in protocol/SPEC.md).
