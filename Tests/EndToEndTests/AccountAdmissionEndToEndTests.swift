@@ -15,6 +15,17 @@ import Testing
         try s.joinFriend()
         #expect(s.procs.read("homebase.log").contains("connected to the relay"))
 
+        // A second workstation joins the account: the proof its welcome carried lets it in too.
+        let ordersBefore = s.tokenOrders
+        let code = try s.code(try s.homebase(["pair", "--relay", s.relay, "--no-wait"]))
+        try s.waitForOrders(ordersBefore + 1)
+        let second = ["--data-dir", s.procs.work + "/second", "--config", s.procs.work + "/second.conf"]
+        let sibling = try s.procs.capture(s.bin.path("homebase"), second + ["pair", code, "--name", "second", "--wait", "30s"])
+        #expect(sibling.status == 0, "\(sibling.err)\n\(s.procs.read("relay.log"))")
+        try s.procs.start(s.bin.path("homebase"), second + ["run", "--reload-interval", "100ms", "--default-runtime", "http://127.0.0.1:1"],
+                          log: "second.log")
+        try s.procs.waitUntil(30, "the second Homebase to connect") { s.procs.read("second.log").contains("connected to the relay") }
+
         // A stranger (throwaway keys, no proof, no token): refused, counted.
         let refusedBefore = try s.notAdmitted()
         let probe = try s.procs.capture(s.bin.path("homebase-relay"), ["probe", s.relay, "--timeout", "3000"])
@@ -121,11 +132,12 @@ final class AdmissionScene: @unchecked Sendable {  // used from one test task on
         try procs.waitUntil(30, "the Homebase to connect") { procs.read("homebase.log").contains("connected to the relay") }
     }
 
+    /// Admit-token orders the relay took so far (each new one, or one renewed, is logged).
+    var tokenOrders: Int { procs.read("relay.log").components(separatedBy: "account order kind=2").count - 1 }
+
     /// Waits until the relay took `n` admit-token orders (the agent sends them on its reload tick).
     func waitForOrders(_ n: Int) throws {
-        try procs.waitUntil(30, "\(n) admit-token order(s) at the relay") {
-            procs.read("relay.log").components(separatedBy: "account order kind=2").count > n
-        }
+        try procs.waitUntil(30, "\(n) admit-token order(s) at the relay") { tokenOrders >= n }
     }
 
     @discardableResult
