@@ -26,8 +26,8 @@ let package = Package(
         .target(name: "Transport", dependencies: ["CLinux", "COpenSSL"]),
         // A device's link to a relay: auth, reconnect, keepalive, live/mail sends, acks, dedupe.
         .target(name: "PeerLink", dependencies: ["Transport", "Wire", "Signing"]),
-        // Sealed application messages over a relay link: parts, replays, streamed replies.
-        .target(name: "Courier", dependencies: ["PeerLink", "Sealing", "Wire", "Signing", "CSodium"]),
+        // Sealed application messages over a relay link: parts, replays (per sender, kept in SQLite), streamed replies.
+        .target(name: "Courier", dependencies: ["PeerLink", "Sealing", "Wire", "Signing", "Storage", "CSodium"]),
 
         // Chat providers: the shared request/event vocabulary, streaming HTTP, runtime clients.
         .target(name: "Inference", dependencies: ["CCurl"]),
@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(name: "guest", dependencies: ["GuestAgent", "CloudKeys", "LocalAPI", "Pairing"]),
 
         // Writes protocol/vectors/ (make vectors).
-        .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing"]),
+        .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing"]),
 
         // libFuzzer targets (make fuzz); a plain build of each replays saved inputs.
         .target(name: "FuzzReplay"),
@@ -107,11 +107,11 @@ let package = Package(
         .testTarget(name: "CourierTests", dependencies: ["TestSupport", "Courier", "PeerLink", "Sealing", "Wire", "Signing", "Transport", "RelayServer"]),
         .testTarget(name: "RelayRoutingTests", dependencies: ["TestSupport", "RelayRouting", "Courier", "Routing", "Inference", "Sealing", "Wire", "Signing", "PeerLink", "RelayServer", "Transport"]),
         .testTarget(name: "RelayProbeTests", dependencies: ["TestSupport", "RelayProbe", "RelayServer", "PeerLink", "Transport", "Wire", "Signing"]),
-        .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing"]),
+        .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing", "CSodium"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["TestSupport", "ModelStore", "Storage"], exclude: ["peers"]),
         .testTarget(name: "InferenceTests", dependencies: ["TestSupport", "Inference"], exclude: ["peers"]),
         .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "HomebaseAgent", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "Transport"]),
-        .testTarget(name: "GuestAgentTests", dependencies: ["TestSupport", "GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire"],
+        .testTarget(name: "GuestAgentTests", dependencies: ["TestSupport", "GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "Courier", "PeerLink"],
                     exclude: ["peers"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "Wire", "Sealing", "Signing"]),
         .testTarget(name: "CloudKeysTests", dependencies: ["TestSupport", "CloudKeys", "Signing", "Inference"]),

@@ -79,14 +79,15 @@ HB_PID=$!
 PIDS+=($HB_PID)
 wait_for 30 "the Homebase to connect" grep -q "connected to the relay" "$WORK/homebase.log"
 
-say "pairing: homebase pair prints a one-time code, guest pair CODE joins the account"
+say "pairing: homebase pair prints a one-time code, guest pair - reads it from stdin and joins the account"
 "${HB[@]}" pair --relay "$RELAY" --wait 60s >"$WORK/pair.txt" 2>&1 &
 PAIR_PID=$!
 PIDS+=($PAIR_PID)
 wait_for 30 "the pairing code" grep -qE '^hbpair1-' "$WORK/pair.txt"
 CODE="$(grep -oE '^hbpair1-[^ ]+' "$WORK/pair.txt")"
 echo "code: ${CODE:0:24}… (${#CODE} characters, single use, valid 10 minutes)"
-guest pair "$CODE" --name demo-laptop
+# The code on stdin, never an argument: argv is readable by every user (/proc/PID/cmdline).
+printf '%s\n' "$CODE" | guest pair - --name demo-laptop
 wait "$PAIR_PID" || { cat "$WORK/pair.txt"; say "demo FAILED: homebase pair did not complete"; exit 1; }
 echo "homebase pair: $(tail -n 1 "$WORK/pair.txt")"
 guest settings set model.source external

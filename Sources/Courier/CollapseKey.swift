@@ -13,11 +13,16 @@ extension Courier {
     ///
     ///     collapse_key = BLAKE2b-128(key = BLAKE2b-256(key = seed, "homebase collapse v1"), kind || recipient)
     public func collapseKey(_ kind: String, to recipient: PublicKey) -> [UInt8] {
+        Self.collapseKey(seed: identity.signingKey.seed, kind, to: recipient)
+    }
+
+    /// The same for the sender whose Ed25519 seed is `seed` (the vectors use this).
+    public static func collapseKey(seed signingSeed: SecretBytes, _ kind: String, to recipient: PublicKey) -> [UInt8] {
         ensureSodium()
         var secret = [UInt8](repeating: 0, count: 32)
         defer { wipe(&secret) }
         let label = Array("homebase collapse v1".utf8)
-        identity.signingKey.seed.withUnsafeBytes { seed in
+        signingSeed.withUnsafeBytes { seed in
             _ = crypto_generichash(&secret, secret.count, label, UInt64(label.count), u8(seed), seed.count)
         }
         // The recipient key has a fixed length, so kind || recipient parses one way only.

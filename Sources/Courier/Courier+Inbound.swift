@@ -6,9 +6,10 @@ import Wire
 // The inbound path: one frame at a time, on the Courier's inbound task.
 //
 // Mail that is dropped here (unknown sender, open failure, replay, malformed, refused or
-// expired part) is acked at once: it can never become useful, the relay would otherwise keep
-// it until its TTL, and PeerLink's dedupe would hide its redelivery from us anyway. Mail that
-// is delivered waits for `Delivery.ack()`.
+// expired part, over a part budget or the introduction rate) is acked at once: it can never
+// become useful, the relay would otherwise keep it until its TTL, and PeerLink's dedupe would
+// hide its redelivery from us anyway. Mail that is delivered waits for `Delivery.ack()`; mail
+// the replay store could not check is left unacked (the relay delivers it again).
 
 extension Courier {
     func handle(_ frame: Inbound) {
@@ -27,6 +28,7 @@ extension Courier {
             link.ack(frame)  // chunks travel live (no-op); a mailed one is consumed all the same
         case .envelope(let bytes):
             guard let record = directory.record(for: frame.sender) else {
+                if hold(frame) { return }  // a roster later in the backlog may name it
                 count(\.droppedUnknownSender, dropping: frame)
                 return
             }
@@ -38,10 +40,15 @@ extension Courier {
 
     private func open(_ bytes: [UInt8], from record: DeviceRecord, frame: Inbound) {
         let now = configuration.now()
-        let opened = counting(\.opened) { s in
+        let opening = counting(\.opened) { s in
             try Envelope.open(bytes, by: identity, from: record, replay: &s.replay, now: now)
         }
-        guard let opened else { link.ack(frame); return }
+        let opened: OpenedMessage
+        switch opening {
+        case .opened(let o): opened = o
+        case .refused: link.ack(frame); return
+        case .retry: return  // the replay store failed: unacked, the relay delivers it again
+        }
         guard let message = decode(opened.body, frame: frame) else { return }
         if case .part(let part) = message {
             collect(part, opened: opened, record: record, frame: frame, nowMs: now)
@@ -53,12 +60,15 @@ extension Courier {
 
     private func collect(_ part: AppMessage.Part, opened: OpenedMessage, record: DeviceRecord, frame: Inbound, nowMs: UInt64) {
         sweep(nowMs: nowMs)
-        let outcome = inbound.withLock { $0.parts.add(part, opened: opened, frame: frame, nowMs: nowMs) }
+        let own = directory.isOwnDevice(record.signingKey)
+        let outcome = inbound.withLock { $0.parts.add(part, opened: opened, frame: frame, nowMs: nowMs, own: own) }
         switch outcome {
         case .pending:
             return
         case .refused:
             count(\.partsRefused, dropping: frame)
+        case .overBudget:
+            count(\.partsOverBudget, dropping: frame)
         case .complete(let whole):
             inbound.withLock { $0.stats.partsReassembled += 1 }
             let message: AppMessage
@@ -109,22 +119,31 @@ extension Courier {
         frames.forEach(link.ack)
     }
 
-    /// Counts one event; acks `frame` (a no-op for live) since it is dropped for good.
+    /// What became of one open: opened, refused for good (ack it), or not checked (keep it).
+    enum Opening<T> {
+        case opened(T)
+        case refused
+        case retry
+    }
+
     /// Runs one open under the inbound lock and counts its outcome: `counter` when it opened,
-    /// `replays` or `openFailed` when not (nil then; the caller acks the frame).
+    /// `replays`, `openFailed` or `replayStoreFailures` when not.
     func counting<T>(_ counter: WritableKeyPath<CourierStats, Int>,
-                     _ open: (inout InboundState) throws -> T) -> T? {
+                     _ open: (inout InboundState) throws -> T) -> Opening<T> {
         inbound.withLock { s in
             do {
                 let m = try open(&s)
                 s.stats[keyPath: counter] += 1
-                return m
+                return .opened(m)
             } catch SealingError.replayed {
                 s.stats.replays += 1
+            } catch CourierError.replayStore {
+                s.stats.replayStoreFailures += 1
+                return .retry
             } catch {
                 s.stats.openFailed += 1
             }
-            return nil
+            return .refused
         }
     }
 
@@ -136,6 +155,7 @@ extension Courier {
         }
     }
 
+    /// Counts one event; acks `frame` (a no-op for live) since it is dropped for good.
     func count(_ counter: WritableKeyPath<CourierStats, Int>, dropping frame: Inbound?) {
         inbound.withLock { $0.stats[keyPath: counter] += 1 }
         if let frame { link.ack(frame) }

@@ -54,10 +54,20 @@ extension Courier {
     /// is expected (`join`, pairing). Never a reply, never a part, never a reply stream.
     func handleIntroduction(_ bytes: [UInt8], frame: Inbound) {
         let now = configuration.now()
-        let opened = counting(\.introductions) { s in
+        // Before any key agreement: a sender over its rate is dropped unopened.
+        guard inbound.withLock({ $0.introductionLimit.admit(frame.sender, nowMs: now) }) else {
+            count(\.introductionsLimited, dropping: frame)
+            return
+        }
+        let opening = counting(\.introductions) { s in
             try Introduction.open(bytes, by: identity, from: frame.sender, replay: &s.introductionReplay, now: now)
         }
-        guard let opened else { link.ack(frame); return }
+        let opened: OpenedIntroduction
+        switch opening {
+        case .opened(let o): opened = o
+        case .refused: link.ack(frame); return
+        case .retry: return
+        }
         guard let message = decode(opened.body, frame: frame) else { return }
         switch message {
         case .unknown: link.ack(frame); return

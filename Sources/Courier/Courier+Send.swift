@@ -18,9 +18,10 @@ extension Courier {
     /// found the mailbox full: later parts are then not sent). A split message sends each part
     /// with its own collapse key (`collapseKey` cut to 62 bytes, then the part index as u16), so
     /// a newer message with the same key replaces the older one part by part.
-    /// Throws `CourierError` (`.encoding`, `.sealing`, `.link`, `.cancelled`).
+    /// `ttl` is cut to `maxMailTTL`. Throws `CourierError` (`.encoding`, `.sealing`, `.link`, `.cancelled`).
     public func sendMail(_ message: AppMessage, to recipient: DeviceRecord, ttl: Duration,
                          collapseKey: [UInt8] = []) async throws(CourierError) -> MailOutcome {
+        let ttl = min(ttl, Self.maxMailTTL)
         let sealed = try seal(message, to: recipient)
         for (i, envelope) in sealed.enumerated() {
             var key = collapseKey

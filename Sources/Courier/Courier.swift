@@ -15,7 +15,8 @@ import Wire
 /// Outbound: encodes, seals (`Envelope.seal`), splits a body longer than one frame carries
 /// into `part` messages (each sealed on its own) and sends live or as mail. Inbound: one task
 /// reads `link.inbound`, looks the sender up in the directory (unknown: dropped), opens,
-/// refuses replays, reassembles parts, hands replies to the `ReplyStream` of their request and
+/// refuses replays (per sender, persisted when given a `ReplayStore`), reassembles parts
+/// (within per-sender budgets), hands replies to the `ReplyStream` of their request and
 /// everything else to `deliveries`. Nothing it logs or counts carries content.
 ///
 /// The Courier owns the link's `inbound` and `states` streams (each has one consumer).
@@ -34,14 +35,18 @@ public final class Courier: Sendable {
     let replies: ReplyRegistry
     let inbound: Mutex<InboundState>
     let written: Mutex<StreamLedger>
+    /// Mail from unknown senders waiting for `retryHeld()` (`Configuration.holdUnknownMail`).
+    let held = Mutex<[Inbound]>([])
     private let tasks = Mutex<[Task<Void, Never>]?>([])
 
     /// What only the inbound path touches (and `stats` reads).
     struct InboundState {
-        var replay: ReplayGuard
-        /// Introductions have their own guard: devices we do not know cannot flood it to push
-        /// up the watermark of the guard that protects our known devices' envelopes.
-        var introductionReplay: ReplayGuard
+        /// Per sender (`ReplayBook`), in memory or in the configured `ReplayStore`.
+        var replay: ReplayState
+        /// Introductions have their own state: devices we do not know cannot flood it to fill
+        /// the state that protects our known devices' envelopes.
+        var introductionReplay: ReplayState
+        var introductionLimit: IntroductionLimiter
         var parts: PartCollector
         var stats = CourierStats()
     }
@@ -61,8 +66,14 @@ public final class Courier: Sendable {
         (events, eventSink) = AsyncStream.makeStream(of: CourierEvent.self, bufferingPolicy: .bufferingNewest(64))
         replies = ReplyRegistry(cancelledMemory: configuration.cancelledMemory, bufferSize: configuration.replyBuffer)
         written = Mutex(StreamLedger(capacity: configuration.writtenStreamMemory))
-        inbound = Mutex(InboundState(replay: configuration.replayGuard, introductionReplay: configuration.replayGuard,
-                                     parts: PartCollector(configuration: configuration.reassembly)))
+        let c = configuration
+        inbound = Mutex(InboundState(
+            replay: ReplayState(ReplayBook(template: c.replayGuard, senders: c.replaySenders),
+                                store: c.replayStore, book: .envelopes),
+            introductionReplay: ReplayState(ReplayBook(template: c.introductionGuard, senders: c.introductionSenders),
+                                            store: c.replayStore, book: .introductions),
+            introductionLimit: IntroductionLimiter(perMinute: c.introductionsPerMinute),
+            parts: PartCollector(configuration: c.reassembly, budgets: c.partBudgets)))
     }
 
     /// The counters so far.

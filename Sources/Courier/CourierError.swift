@@ -15,6 +15,9 @@ public enum CourierError: Error, Equatable, Sendable, CustomStringConvertible {
     case notARequest
     /// A `ReplyWriter` already exists for this request: a second would reuse the stream's nonces.
     case alreadyAnswered
+    /// The replay store's file could not be opened, is damaged or is not ours, or failed a
+    /// check. It is never reset: move it away to start with empty replay state.
+    case replayStore(path: String, detail: String)
     /// `stop()` was called.
     case stopped
     /// The calling task was cancelled while waiting (the relay may still have stored the frame).
@@ -27,6 +30,8 @@ public enum CourierError: Error, Equatable, Sendable, CustomStringConvertible {
         case .link(let e): "courier: \(e)"
         case .notARequest: "courier: a reply writer needs an opened request delivery"
         case .alreadyAnswered: "courier: this request already has a reply writer"
+        case let .replayStore(path, detail):
+            "courier: replay store \(path): \(detail) (it is not reset; move it away to start with empty replay state)"
         case .stopped: "courier: stopped"
         case .cancelled: "courier: cancelled while waiting for the relay"
         }

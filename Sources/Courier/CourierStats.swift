@@ -8,7 +8,7 @@ public struct CourierStats: Equatable, Sendable {
     public var droppedUnknownSender = 0
     /// Envelopes that failed to open (tampered, wrong key, not for us, non-canonical).
     public var openFailed = 0
-    /// Envelopes refused by the replay guard (seen id, outside the window).
+    /// Envelopes and introductions refused by the replay rules (seen id, outside the window, below the watermark).
     public var replays = 0
     /// Opened bodies that did not decode (or a reassembled message that was itself a part).
     public var malformed = 0
@@ -26,6 +26,12 @@ public struct CourierStats: Equatable, Sendable {
     public var unexpectedChunks = 0
     /// Replies to a cancelled request: dropped.
     public var lateReplies = 0
+    /// First parts refused because their sender (or its class) held its budget of incomplete messages.
+    public var partsOverBudget = 0
+    /// Introductions dropped unopened: their sender was over its rate per minute.
+    public var introductionsLimited = 0
+    /// Messages not checked because the replay store failed (kept unacked for a retry).
+    public var replayStoreFailures = 0
     /// Deliveries or replies lost because the consumer's buffer was full.
     public var bufferOverflows = 0
 

@@ -9,4 +9,12 @@ import Signing
 public protocol DeviceDirectory: Sendable {
     /// The verified record of the device with this signing key, or nil if it is not one we talk to.
     func record(for key: PublicKey) -> DeviceRecord?
+
+    /// Whether `key` is one of the account's own devices: their half-sent multi-part messages
+    /// draw on a budget apart from everyone else's (`PartBudgets`). Default: false.
+    func isOwnDevice(_ key: PublicKey) -> Bool
+}
+
+extension DeviceDirectory {
+    public func isOwnDevice(_ key: PublicKey) -> Bool { false }
 }

@@ -19,6 +19,9 @@ public final class GuestLink: Sendable {
         public var watchdog = WatchdogLimits()
         /// TCP + TLS + upgrade, and the challenge: each (PeerLink's own default is 10 s).
         public var connectTimeout: Duration = .seconds(5)
+        /// Mail frames from senders not (yet) in the directory held until the backlog's rosters
+        /// are applied, then opened or dropped (`Courier.holdUnknownMail`). Default 256.
+        public var heldMail = 256
 
         public init() {}
     }
@@ -29,6 +32,9 @@ public final class GuestLink: Sendable {
         /// Deliveries handled (compared with the Courier's opened count).
         var handled = 0
         var lastMail: String?
+        /// A roster came with this connection's mail (else the Homebase is asked for one, once).
+        var sawRoster = false
+        var asked = false
     }
 
     public let setting: RelayFile.Setting
@@ -50,17 +56,22 @@ public final class GuestLink: Sendable {
 
     /// A link (not started) to the relay of `setting`, authenticating with `identity`'s key:
     /// the device key is the same on every relay, each proves it by its own challenge.
+    /// `replay`: where the Courier keeps replay state (the data directory's, so that the next
+    /// command refuses what this one accepted); nil keeps it in memory.
     static func make(setting: RelayFile.Setting, role: Role, identity: DeviceIdentity, directory: GuestDirectory,
                      peers: JoinedDirectory, mail: GuestMail, options: Options, log: EventLog,
-                     admission: LinkAdmission = LinkAdmission()) throws -> GuestLink {
+                     replay: ReplayStore? = nil, admission: LinkAdmission = LinkAdmission()) throws -> GuestLink {
         var config = try PeerLink.Configuration(relayURL: setting.url,
                                                 trust: try setting.pin.map { try PeerLink.Trust.pinned(hex: $0) } ?? .systemRoots)
         config.connectTimeout = options.connectTimeout
         config.authTimeout = options.connectTimeout
         let prefix = role == .account ? "relay: " : "relay \(setting.url): "
         config.log = { log.write(prefix + $0) }
+        var courierConfig = Courier.Configuration()
+        courierConfig.holdUnknownMail = options.heldMail
+        courierConfig.replayStore = replay
         let courier = Courier(link: try PeerLink(configuration: config, identity: identity.signingKey, admission: admission),
-                              identity: identity, directory: peers)
+                              identity: identity, directory: peers, configuration: courierConfig)
         return GuestLink(setting: setting, role: role, courier: courier, directory: directory, mail: mail,
                          options: options, log: log)
     }
@@ -96,7 +107,12 @@ public final class GuestLink: Sendable {
         case .kept(let s): line = "kept " + s
         }
         log.write("relay mail: \(line)")
-        state.withLock { $0.handled += 1; $0.lastMail = line }
+        var isRoster = false
+        if case .roster = d.message { isRoster = true }
+        state.withLock { $0.handled += 1; $0.lastMail = line; $0.sawRoster = $0.sawRoster || isRoster }
+        // A roster may name senders whose mail is held: open it now.
+        if isRoster, case .stored = outcome { courier.retryHeld() }
+        backlogHandled()
     }
 
     func note(_ e: CourierEvent) {
@@ -104,6 +120,23 @@ public final class GuestLink: Sendable {
         case .queueEmpty: state.withLock { $0.backlogDrained = true }
         case .link(let ls): state.withLock { $0.link = ls }
         }
+        backlogHandled()
+    }
+
+    /// Once the backlog is read and every opened message handled, no roster is left to name a
+    /// held sender: its mail is dropped (acked), so a stranger cannot fill the mailbox for good.
+    /// A backlog without a roster means ours may be old (its mail expired, or was lost): the
+    /// account's Homebase is asked for a newer one, once per link.
+    private func backlogHandled() {
+        let opened = courier.stats.opened
+        let (done, ask) = state.withLock { s -> (Bool, Bool) in
+            guard s.backlogDrained && s.handled >= opened else { return (false, false) }
+            defer { s.asked = true }
+            return (true, !s.asked && !s.sawRoster)
+        }
+        guard done else { return }
+        courier.dropHeld()
+        if ask && role == .account { askForRoster() }
     }
 
     /// Waits until the relay's backlog for us has been handled (`queue-empty` seen and every

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 import PeerLink
 import Signing
@@ -18,10 +19,11 @@ extension GuestLinks {
         let peers: JoinedDirectory
         let mail: GuestMail
         let options: GuestLink.Options
+        let replay: ReplayStore
 
         func make(_ setting: RelayFile.Setting, _ role: GuestLink.Role) throws -> GuestLink {
             try GuestLink.make(setting: setting, role: role, identity: identity, directory: directory, peers: peers,
-                               mail: mail, options: options, log: context.log, admission: admission(setting, role))
+                               mail: mail, options: options, log: context.log, replay: replay, admission: admission(setting, role))
         }
 
         /// What the link presents to a relay admitting by account: on the account's relay the

@@ -64,8 +64,13 @@ public final class GuestLinks: Sendable {
                                        roster: roster?.records ?? [])
         let peers = JoinedDirectory(account: directory, joined: JoinedHostFiles(paths: paths).all())
         let mail = GuestMail.linked(context, directory: directory)
+        let replay: ReplayStore
+        do { replay = try ReplayStore(path: paths.replayStore) } catch {
+            log.write("relay: \(error)")  // a damaged store is reported, never reset: no relay link without it
+            return GuestLinks(failures + ["\(error)"])
+        }
         let opener = Opener(context: context, accountURL: accountSetting?.url, identity: identity, directory: directory,
-                            peers: peers, mail: mail, options: options)
+                            peers: peers, mail: mail, options: options, replay: replay)
         func make(_ setting: RelayFile.Setting, _ role: GuestLink.Role) -> GuestLink? {
             do { return try opener.make(setting, role) } catch {
                 failures.append("\(setting.url): \(error)")

@@ -15,7 +15,7 @@ extension GuestMail {
         }
         do {
             guard case let (kind, value)? = try ModelChoiceSync(database: database).accept(c) else {
-                return .refused("model choice \(c.sequence) from \(shortHex(sender.signingKey)): not newer")
+                return .refused("model choice \(c.sequence) from \(shortHex(sender.signingKey)): not newer, or more than \(ModelChoiceSync.maxJump) above the highest seen")
             }
             if let setting = kind.setting {
                 try SettingsStore(database: database).setRaw(setting, value)

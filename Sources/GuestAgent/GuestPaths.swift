@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import Storage
+import Wire
 
 /// The files of a guest's data directory (`--data-dir`, default `$XDG_DATA_HOME/homebase/guest`).
 ///
@@ -9,6 +11,7 @@ import Glibc
 ///     keys/            openai, anthropic (0600): each ring's first key  (read per request)
 ///     runtime.json     the verified local runtime                       (guest runtime add)
 ///     routing.sqlite   settings, own adverts, joined Homebases
+///     replay.sqlite3   replay state of every linked command (0600)
 ///     models.sqlite, models/   the model store
 ///     guest.log        fallbacks and engine events (never prompts); llama-server.log
 public struct GuestPaths: Sendable, Equatable {
@@ -28,11 +31,13 @@ public struct GuestPaths: Sendable, Equatable {
     public var keys: String { dataDirectory + "/keys" }
     public var runtime: String { dataDirectory + "/runtime.json" }
     public var routingStore: String { dataDirectory + "/routing.sqlite" }
+    public var replayStore: String { dataDirectory + "/replay.sqlite3" }
     public var log: String { dataDirectory + "/guest.log" }
     public var engineLog: String { dataDirectory + "/llama-server.log" }
     public var catalogCache: String { dataDirectory + "/cache" }
 
-    /// Creates the directory (0700, parents as needed).
+    /// Creates the directory (0700, parents as needed), or tightens one that group or others
+    /// may enter to 0700: its stores hold pairing secrets and conversation replicas.
     public func create() throws(GuestError) {
         do {
             try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true,
@@ -40,6 +45,7 @@ public struct GuestPaths: Sendable, Equatable {
         } catch {
             throw .dataDirectory(path: dataDirectory, detail: "cannot be created")
         }
+        PrivateFiles.tightenDirectory(dataDirectory)
     }
 }
 
@@ -52,7 +58,8 @@ public struct EventLog: Sendable {
 
     public func write(_ line: String) {
         let stamp = ISO8601DateFormatter().string(from: Date())
-        let bytes = Array("\(stamp) \(line)\n".utf8)
+        // Escaped: names from other devices must not forge lines or drive a terminal (`Printable`).
+        let bytes = Array("\(stamp) \(Printable.escape(line))\n".utf8)
         // O_APPEND: several guest processes (serve, a chat, a background download) write this
         // file at once; a seek-then-write would let one overwrite another's line.
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)

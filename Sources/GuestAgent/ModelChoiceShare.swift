@@ -9,7 +9,7 @@ extension GuestLink {
     /// Records a model choice made on this device and mails it to every sibling of the roster
     /// but the Homebase (which routes nothing). Returns the number of siblings whose mailbox
     /// stored it. Only a person's change calls this; a received choice is never sent on.
-    public func share(_ kind: ModelChoiceSync.Kind, _ value: String, context: GuestContext, ttl: Duration = .seconds(30 * 86_400)) async -> Int {
+    public func share(_ kind: ModelChoiceSync.Kind, _ value: String, context: GuestContext, ttl: Duration = Courier.maxMailTTL) async -> Int {
         let me = courier.identity.signingKey.publicKey
         let choice: AppMessage.ModelChoice
         do {

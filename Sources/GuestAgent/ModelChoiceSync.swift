@@ -13,6 +13,8 @@ import Wire
 /// Per kind, the winner is the choice with the greatest (sequence, origin device key). A local
 /// change takes the sequence above every one seen for its kind, so it wins everywhere. A
 /// choice received is applied and never sent on: only a person's change sends (no A→B→A loop).
+/// A received sequence more than `maxJump` above the highest seen is refused: a sibling could
+/// otherwise pin the kind at the top of the range, where no later change can beat it.
 public struct ModelChoiceSync: Sendable {
     public enum Kind: String, Sendable, CaseIterable {
         case ollama, source, local
@@ -40,6 +42,12 @@ public struct ModelChoiceSync: Sendable {
     }
 
     public let database: Database
+    /// How far above the highest sequence seen for a kind (0 when none) a received one may be:
+    /// 1,000,000, far more than a person's changes (each takes one), far too few to climb to
+    /// 2^63 in any number of messages anyone will send.
+    public static let maxJump: UInt64 = 1_000_000
+    /// The highest sequence ever stored (the column is a signed 64-bit integer).
+    static let maxSequence = UInt64(Int64.max)
 
     public init(database: Database) { self.database = database }
 
@@ -64,7 +72,10 @@ public struct ModelChoiceSync: Sendable {
             _ = try tx.execute(Self.table)
             let seen = try tx.query("SELECT sequence FROM model_choice WHERE kind = ?", kind.rawValue).first
                 .map { try $0.get(0, as: Int64.self) } ?? 0
-            let sequence = seen + 1
+            let (sequence, overflow) = seen.addingReportingOverflow(1)
+            guard !overflow, sequence > 0, sequence < Int64.max else {
+                throw GuestError.badFile(path: "model_choice", detail: "the \(kind.rawValue) choice's sequence is exhausted")
+            }
             try Self.store(tx, kind, value, sequence, origin.bytes)
             return AppMessage.ModelChoice(modelID: Self.modelID(kind, value), vision: vision, sequence: UInt64(sequence),
                                           originDevice: Bytes32(unchecked: origin.bytes))
@@ -74,14 +85,17 @@ public struct ModelChoiceSync: Sendable {
     /// A sibling's choice: recorded and returned when it wins over what this device holds,
     /// nil when it does not (older, or the same one again).
     public func accept(_ c: AppMessage.ModelChoice) throws -> (Kind, String)? {
-        guard case let (kind, value)? = Self.parse(c.modelID), c.sequence < UInt64(Int64.max) else { return nil }
+        guard case let (kind, value)? = Self.parse(c.modelID), c.sequence < Self.maxSequence else { return nil }
         return try database.transaction { tx in
             _ = try tx.execute(Self.table)
+            var seen: UInt64 = 0
             if let row = try tx.query("SELECT sequence, origin FROM model_choice WHERE kind = ?", kind.rawValue).first {
-                let seq = UInt64(try row.get(0, as: Int64.self)), origin = try row.get(1, as: [UInt8].self)
+                let seq = UInt64(clamping: try row.get(0, as: Int64.self)), origin = try row.get(1, as: [UInt8].self)
                 let newer = c.sequence > seq || (c.sequence == seq && origin.lexicographicallyPrecedes(c.originDevice.bytes))
                 guard newer else { return nil }
+                seen = seq
             }
+            guard c.sequence - seen <= Self.maxJump else { return nil }  // c.sequence >= seen here
             try Self.store(tx, kind, value, Int64(c.sequence), c.originDevice.bytes)
             return (kind, value)
         }

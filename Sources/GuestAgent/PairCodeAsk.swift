@@ -88,7 +88,7 @@ public final class PairCodeAsk: Sendable {
         linkOptions.backlogWait = options.backlogWait
         link = try GuestLink.make(setting: account.relay, role: .account, identity: account.identity, directory: directory,
                                   peers: JoinedDirectory(account: directory, joined: JoinedHostFiles(paths: paths).all()),
-                                  mail: mail, options: linkOptions, log: log)
+                                  mail: mail, options: linkOptions, log: log, replay: try ReplayStore(path: paths.replayStore))
         answers = PairCodeAnswers(homebase: account.homebase.signingKey)
         tasks = link.startAnswering(answers)
     }

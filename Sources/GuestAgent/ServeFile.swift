@@ -7,6 +7,9 @@ import Glibc
 ///
 ///     {"pid": 4242, "host": "127.0.0.1", "port": 11435, "started": "2026-12-01T16:00:00Z"}
 ///
+/// plus `tokenFile` when serve requires the token kept in that file (`--token-file`): the file's
+/// path, never the token.
+///
 /// Written atomically (a temporary file renamed over it) once serve listens, removed when it
 /// exits; a file whose pid is dead, or is no `guest serve` any more, is ignored.
 public struct ServeFile: Sendable, Equatable, Codable {
@@ -14,6 +17,8 @@ public struct ServeFile: Sendable, Equatable, Codable {
     public var host: String
     public var port: Int
     public var started: String
+    /// Serve's `--token-file`, read by `guest chat` for its bearer token.
+    public var tokenFile: String?
 
     public init(pid: Int32 = getpid(), host: String, port: Int, started: Date = Date()) {
         self.pid = pid; self.host = host; self.port = port

@@ -1,7 +1,9 @@
+import Courier
 import Foundation
 import Glibc
 import Sealing
 import Signing
+import Storage
 
 /// Where a Homebase keeps its files: one data directory (mode 0700).
 ///
@@ -9,6 +11,7 @@ import Signing
 ///     account.key                                                       the account's Ed25519 seed (0600)
 ///     homebase.sqlite3                                                  roster, runtimes, adverts, grants
 ///     status.json                                                       written by `homebase run` for `status`
+///     replay.sqlite3                                                    replay state of `homebase run` (0600)
 public struct HostFiles: Sendable {
     public var dataDir: String
 
@@ -25,6 +28,7 @@ public struct HostFiles: Sendable {
     public var accountKeyPath: String { dataDir + "/account.key" }
     public var storePath: String { dataDir + "/homebase.sqlite3" }
     public var statusPath: String { dataDir + "/status.json" }
+    public var replayStorePath: String { dataDir + "/replay.sqlite3" }
 
     /// True when `init` has run here.
     public var isInitialized: Bool {
@@ -43,12 +47,20 @@ public struct HostFiles: Sendable {
         do { return try SigningKey.load(from: accountKeyPath) } catch { throw .identity("\(error)") }
     }
 
-    /// The store (created on first use; the directory must exist).
+    /// The store (created on first use; the directory must exist). A data directory group or
+    /// others may enter is tightened to 0700 first: the stores hold pairing and invite secrets.
     public func openStore(readOnly: Bool = false) throws(HomebaseError) -> HostStore {
-        try HostStore(path: storePath, readOnly: readOnly)
+        if !readOnly { PrivateFiles.tightenDirectory(dataDir) }
+        return try HostStore(path: storePath, readOnly: readOnly)
     }
 
-    /// Creates the data directory (and parents) with mode 0700.
+    /// The replay state (Courier's `ReplayStore`): a damaged file is an error, never reset.
+    func openReplayStore() throws(HomebaseError) -> ReplayStore {
+        PrivateFiles.tightenDirectory(dataDir)
+        do { return try ReplayStore(path: replayStorePath) } catch { throw .storage("\(error)") }
+    }
+
+    /// Creates the data directory (and parents) with mode 0700, or tightens an existing one.
     func makeDataDir() throws(HomebaseError) {
         do {
             try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true,
@@ -56,6 +68,7 @@ public struct HostFiles: Sendable {
         } catch {
             throw .identity("cannot create \(dataDir): \(error.localizedDescription)")
         }
+        PrivateFiles.tightenDirectory(dataDir)
     }
 }
 

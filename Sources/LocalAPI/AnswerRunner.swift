@@ -13,9 +13,14 @@ enum AnswerRunner {
     /// The brain header and the `homebase` object are read when they are written (the head with
     /// the first event, the object with the last): a provider that falls back (`AnswerReporting`)
     /// names the brain that answered, not the one first chosen.
+    /// `extra` (CORS for an allowed origin) goes on every answer.
     static func run<E: AnswerEncoding>(_ request: APIChatRequest, route: RoutedAnswer, encoder: E,
-                                       responder: HTTPResponder) {
-        var headers: HTTPHeaders { HTTPHeaders([(brainHeader, route.provider.brain.rawValue)]) }
+                                       headers extra: HTTPHeaders = HTTPHeaders(), responder: HTTPResponder) {
+        var headers: HTTPHeaders {
+            var h = extra
+            h.add(brainHeader, route.provider.brain.rawValue)
+            return h
+        }
         let task = Task {
             var enc = encoder
             var started = false

@@ -8,13 +8,19 @@ public enum LocalAPIError: Error, Sendable, Equatable, CustomStringConvertible {
     case remoteNeedsToken(String)
     /// The runtime file could not be read or written.
     case runtimeFile(String)
+    /// `--allow-origin` is not `http(s)://HOST[:PORT]`.
+    case invalidOrigin(String)
+    /// `--token-file` cannot be read, is readable by others, or holds no token.
+    case tokenFile(path: String, detail: String)
 
     public var description: String {
         switch self {
         case .badRequest(let m): "bad request: \(m)"
         case .invalidListen(let s): "--listen \(s): expected HOST:PORT with a numeric address, e.g. 127.0.0.1:11435"
-        case .remoteNeedsToken(let h): "\(h) is not a loopback address: binding to it needs --allow-remote and --token TOKEN"
+        case .remoteNeedsToken(let h): "\(h) is not a loopback address: binding to it needs --allow-remote and --token-file FILE (or $HOMEBASE_SERVE_TOKEN)"
         case .runtimeFile(let m): "runtime file: \(m)"
+        case .invalidOrigin(let s): "--allow-origin \(s.prefix(80)): expected an origin like http://localhost:3000 (scheme, host, optional port; no path)"
+        case .tokenFile(let p, let d): "--token-file \(p): \(d)"
         }
     }
 }

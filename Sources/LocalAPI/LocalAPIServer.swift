@@ -14,11 +14,13 @@ import Transport
 /// Every answer goes through the `AnswerRouter` (one decision per request) and says which brain
 /// answered: the `X-Homebase-Brain` header and a `homebase` object in the last chunk or the
 /// final object. With a token configured, every request needs `Authorization: Bearer TOKEN`.
+/// Before any of that, `RequestGate` refuses what a web page could send (Host, Origin, type).
 public final class LocalAPIServer: @unchecked Sendable {
     /// Reported by `GET /api/version` (clients only check that one is there).
     public static let ollamaVersion = "0.6.0"
 
     public let configuration: ServeConfiguration
+    private let gate: RequestGate
     private let router: AnswerRouter
     private let models: ModelLister
     private var server: HTTPServer!
@@ -32,6 +34,7 @@ public final class LocalAPIServer: @unchecked Sendable {
                 models: @escaping ModelLister, http: HTTPServer.Configuration = HTTPServer.Configuration()) throws {
         try configuration.validate()
         self.configuration = configuration
+        gate = configuration.gate
         self.router = router
         self.models = models
         var h = http
@@ -46,61 +49,74 @@ public final class LocalAPIServer: @unchecked Sendable {
     public func close() { server.close() }
 
     private func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
+        let ollama = request.path.hasPrefix("/api")
+        func refuse(_ status: HTTPStatus, _ message: String, _ extra: HTTPHeaders = HTTPHeaders()) {
+            let body = ollama ? OllamaAnswerEncoder.errorBody(message) : OpenAIAnswerEncoder.errorBody(message, type: "invalid_request_error")
+            responder.respond(json(status, body, extra))
+        }
+        let cors: HTTPHeaders
+        switch gate.check(request) {
+        case .refuse(let status, let message): return refuse(status, message)
+        case .preflight(let headers): return responder.respond(HTTPResponse(status: HTTPStatus(code: 204, reason: "No Content"), headers: headers))
+        case .pass(let headers): cors = headers
+        }
         if let token = configuration.token, !token.isEmpty {
             let presented = request.headers["authorization"] ?? ""
             guard presented.hasPrefix("Bearer "), tokensMatch(String(presented.dropFirst(7)), token) else {
-                let h = HTTPHeaders([("Content-Type", "application/json"), ("WWW-Authenticate", "Bearer")])
-                responder.respond(HTTPResponse(status: HTTPStatus(code: 401, reason: "Unauthorized"), headers: h,
-                                               body: OpenAIAnswerEncoder.errorBody("missing or wrong bearer token", type: "invalid_request_error")))
-                return
+                var h = cors
+                h.add("WWW-Authenticate", "Bearer")
+                return refuse(HTTPStatus(code: 401, reason: "Unauthorized"), "missing or wrong bearer token", h)
             }
         }
         let route = (request.method, String(request.path))
         switch route {
         case ("POST", "/v1/chat/completions"):
-            chat(request, responder) { body throws(LocalAPIError) in try OpenAIRequestReader.read(body) } encoder: { r, homebase in
+            chat(request, responder, cors) { body throws(LocalAPIError) in try OpenAIRequestReader.read(body) } encoder: { r, homebase in
                 OpenAIAnswerEncoder(model: r.chat.model, includeUsage: r.includeUsage, homebase: homebase)
             }
         case ("POST", "/api/chat"):
-            chat(request, responder) { body throws(LocalAPIError) in try OllamaRequestReader.read(body) } encoder: { r, homebase in
+            chat(request, responder, cors) { body throws(LocalAPIError) in try OllamaRequestReader.read(body) } encoder: { r, homebase in
                 OllamaAnswerEncoder(model: r.chat.model, homebase: homebase)
             }
         case ("GET", "/v1/models"), ("GET", "/api/tags"):
             let models = self.models
-            let ollama = route.1 == "/api/tags"
             Task {
                 let names = await models()
-                responder.respond(json(.ok, ollama ? ModelLists.ollama(names) : ModelLists.openAI(names)))
+                responder.respond(json(.ok, ollama ? ModelLists.ollama(names) : ModelLists.openAI(names), cors))
             }
         case ("GET", "/api/version"):
-            responder.respond(json(.ok, JSONReading.bytes(["version": Self.ollamaVersion])))
+            responder.respond(json(.ok, JSONReading.bytes(["version": Self.ollamaVersion]), cors))
         case ("GET", "/"), ("HEAD", "/"):
-            responder.respond(HTTPResponse(status: .ok, text: "Homebase guest is running\n"))
+            var h = cors
+            h.add("Content-Type", "text/plain; charset=utf-8")
+            responder.respond(HTTPResponse(status: .ok, headers: h, body: Array("Homebase guest is running\n".utf8)))
         case (_, "/v1/chat/completions"), (_, "/api/chat"), (_, "/v1/models"), (_, "/api/tags"):
-            responder.respond(json(.methodNotAllowed, OpenAIAnswerEncoder.errorBody("method not allowed", type: "invalid_request_error")))
+            refuse(.methodNotAllowed, "method not allowed", cors)
         default:
-            responder.respond(json(.notFound, OpenAIAnswerEncoder.errorBody("no such endpoint", type: "invalid_request_error")))
+            refuse(.notFound, "no such endpoint", cors)
         }
     }
 
-    private func chat<E: AnswerEncoding>(_ request: HTTPRequest, _ responder: HTTPResponder,
+    private func chat<E: AnswerEncoding>(_ request: HTTPRequest, _ responder: HTTPResponder, _ cors: HTTPHeaders,
                                          read: ([UInt8]) throws(LocalAPIError) -> APIChatRequest,
                                          encoder: @escaping @Sendable (APIChatRequest, [String: String]) -> E) {
         let api: APIChatRequest
         do {
             api = try read(request.body)
         } catch {
-            responder.respond(json(.badRequest, E.errorBody(error.description)))
+            responder.respond(json(.badRequest, E.errorBody(error.description), cors))
             return
         }
         let router = self.router
         Task {
             let route = await router(api.chat)
-            AnswerRunner.run(api, route: route, encoder: encoder(api, route.homebaseObject), responder: responder)
+            AnswerRunner.run(api, route: route, encoder: encoder(api, route.homebaseObject), headers: cors, responder: responder)
         }
     }
 }
 
-private func json(_ status: HTTPStatus, _ body: [UInt8]) -> HTTPResponse {
-    HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "application/json")]), body: body)
+private func json(_ status: HTTPStatus, _ body: [UInt8], _ extra: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+    var h = extra
+    h.add("Content-Type", "application/json")
+    return HTTPResponse(status: status, headers: h, body: body)
 }

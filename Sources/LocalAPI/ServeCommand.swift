@@ -3,19 +3,25 @@ import Foundation
 import Glibc
 import Transport
 
-/// `guest serve [--listen HOST:PORT] [--allow-remote --token TOKEN]`: runs the local API until
+/// `guest serve [--listen HOST:PORT] [--allow-remote] [--token-file FILE] [--allow-origin ORIGIN]`: runs the local API until
 /// SIGINT or SIGTERM. The CLI calls `run` in one line with the guest's router.
 public enum ServeCommand {
     public static let help = """
-        usage: guest serve [--listen HOST:PORT] [--allow-remote] [--token TOKEN]
+        usage: guest serve [--listen HOST:PORT] [--allow-remote] [--token-file FILE] [--allow-origin ORIGIN]...
 
         Serves the routed brain on an OpenAI-compatible API (POST /v1/chat/completions,
         GET /v1/models) and an Ollama-compatible one (POST /api/chat, GET /api/tags).
+        Refuses web pages: a Host that is not loopback (403), an Origin not allowed (403),
+        a POST that is not Content-Type: application/json (415).
 
-          --listen HOST:PORT   where to listen (default 127.0.0.1:\(ServeConfiguration.defaultPort))
-          --allow-remote       allow a non-loopback address (requires --token)
-          --token TOKEN        require "Authorization: Bearer TOKEN" on every request
-                               (or set HOMEBASE_SERVE_TOKEN)
+          --listen HOST:PORT     where to listen (default 127.0.0.1:\(ServeConfiguration.defaultPort))
+          --allow-remote         allow a non-loopback address (requires a token)
+          --token-file FILE      require "Authorization: Bearer TOKEN", TOKEN the file's first line
+                                 (created 0600 with a random token when missing; default: none,
+                                 or $HOMEBASE_SERVE_TOKEN; clients send it as OPENAI_API_KEY)
+          --token TOKEN          as --token-file, but visible to other users (warned)
+          --allow-origin ORIGIN  let pages of ORIGIN (http://localhost:3000) call it, with CORS;
+                                 repeatable (default: none, only serve's own origin)
 
         """
 
@@ -34,9 +40,15 @@ public enum ServeCommand {
                 (config.host, config.port) = try ServeConfiguration.parseListen(try value("--listen"))
             case "--allow-remote": config.allowRemote = true
             case "--token": config.token = try value("--token")
+            case "--token-file": config.tokenFile = try value("--token-file")
+            case "--allow-origin": try config.allow(origin: try value("--allow-origin"))
             default: throw LocalAPIError.badRequest("unknown argument \"\(arguments[i].prefix(40))\"")
             }
             i += 1
+        }
+        if let file = config.tokenFile {
+            guard config.token == nil else { throw LocalAPIError.badRequest("give --token-file or --token, not both") }
+            config.token = try TokenFile.load(file).token
         }
         if config.token == nil, let t = environment["HOMEBASE_SERVE_TOKEN"], !t.isEmpty { config.token = t }
         try config.validate()
@@ -56,6 +68,7 @@ public enum ServeCommand {
             output("guest serve: \(error)\n\n" + help)
             return 2
         }
+        if arguments.contains("--token") { output(ServeConfiguration.tokenInArgvWarning) }
         return await run(configuration: config, output: output, router: router, models: models)
     }
 

@@ -9,11 +9,31 @@ public struct ServeConfiguration: Sendable {
     public var allowRemote: Bool
     /// When set, every request must carry it as a Bearer token (also on loopback). Never logged.
     public var token: String?
+    /// Where the token came from (`--token-file`), announced in `serve.json` for `guest chat`.
+    public var tokenFile: String?
+    /// Web origins (`--allow-origin`, `http(s)://HOST[:PORT]`, lowercase) whose pages may call
+    /// serve; every other cross-origin request is refused (`RequestGate`).
+    public var allowedOrigins: [String] = []
 
     public init(host: String = "127.0.0.1", port: UInt16 = ServeConfiguration.defaultPort,
-                allowRemote: Bool = false, token: String? = nil) {
+                allowRemote: Bool = false, token: String? = nil, allowedOrigins: [String] = []) {
         self.host = host; self.port = port; self.allowRemote = allowRemote; self.token = token
+        self.allowedOrigins = allowedOrigins
     }
+
+    /// The checks made before any route (Host, Origin, content type).
+    var gate: RequestGate {
+        RequestGate(checkHost: Self.isLoopback(host), allowedOrigins: Set(allowedOrigins))
+    }
+
+    /// Adds one `--allow-origin` value (checked and normalized).
+    public mutating func allow(origin: String) throws(LocalAPIError) {
+        allowedOrigins.append(try RequestGate.parseOrigin(origin))
+    }
+
+    /// Said on stderr when a token is given as an argument.
+    public static let tokenInArgvWarning = "warning: --token puts the token in the process list and shell history, "
+        + "where other users of this machine can read it; use --token-file FILE or $HOMEBASE_SERVE_TOKEN\n"
 
     /// Throws `.remoteNeedsToken` for a non-loopback host without `allowRemote` and a token.
     public func validate() throws(LocalAPIError) {

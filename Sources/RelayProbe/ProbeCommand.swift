@@ -23,6 +23,9 @@ public enum ProbeCommand {
         if arguments.contains("--help") || arguments.contains("-h") { out(ProbeOptions.usage); return 0 }
         do throws(ProbeError) {
             let options = try ProbeOptions(arguments: arguments)
+            if arguments.contains("--token") {
+                err("homebase-relay probe: warning: --token is visible to other users in the process list; use --token-file FILE\n")
+            }
             let report = try await RelayProbe.run(options)
             out(report.line + "\n")
             return 0

@@ -1,6 +1,7 @@
+import Glibc
 import PeerLink
 
-/// The probe's settings, parsed from `probe URL [--timeout MS] [--pin SHA256HEX] [--token T]`.
+/// The probe's settings, parsed from `probe URL [--timeout MS] [--pin SHA256HEX] [--token-file FILE]`.
 public struct ProbeOptions: Sendable {
     /// `ws://host:port[/path]` or `wss://...`.
     public var url: String
@@ -42,6 +43,7 @@ public struct ProbeOptions: Sendable {
                 timeout = .milliseconds(ms)
             case "--pin": pin = try value()
             case "--token": token = try value()
+            case "--token-file": token = try Self.readToken(try value())
             default:
                 guard !arg.hasPrefix("-"), url == nil else { throw .usage("unexpected argument \(arg)") }
                 url = arg
@@ -50,6 +52,24 @@ public struct ProbeOptions: Sendable {
         }
         guard let url else { throw .usage("a relay URL is required (ws://host:port or wss://host:port)") }
         self.init(url: url, timeout: timeout, pin: pin, token: token)
+    }
+
+    /// The first line of `path`, which only its owner may read (an argument would be visible to
+    /// every user in the process list; a loose file is refused as key files are).
+    static func readToken(_ path: String) throws(ProbeError) -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .usage("--token-file \(path): cannot be read (\(String(cString: strerror(errno))))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & 0o077 == 0 else {
+            throw .usage("--token-file \(path): group or others may read it; run chmod 600 \(path)")
+        }
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        let line = bytes.prefix(max(n, 0)).split(separator: 0x0A, omittingEmptySubsequences: false).first ?? []
+        let token = String(decoding: line, as: UTF8.self).filter { $0 != " " && $0 != "\t" && $0 != "\r" }
+        guard !token.isEmpty else { throw .usage("--token-file \(path): holds no token on its first line") }
+        return token
     }
 
     /// The link settings both throwaway devices use: no automatic retry worth waiting for (a
@@ -73,7 +93,7 @@ public struct ProbeOptions: Sendable {
     }
 
     static let usage = """
-        usage: homebase-relay probe URL [--timeout MS] [--pin SHA256HEX] [--token T]
+        usage: homebase-relay probe URL [--timeout MS] [--pin SHA256HEX] [--token-file FILE]
 
         Connects to the relay at URL (ws://host:port or wss://host:port) as two throwaway devices
         (fresh keys), sends a live frame and a mail frame between them, prints the round-trip
@@ -81,7 +101,9 @@ public struct ProbeOptions: Sendable {
 
           --timeout MS      the whole probe must finish within MS milliseconds (default 10000)
           --pin SHA256HEX   trust exactly the certificate with this SHA-256 (self-signed relay)
-          --token T         admission token for relays with `admission = token`
+          --token-file FILE admission token for relays with `admission = token`: the file's first
+                            line; the file must not be readable by group or others (default: none)
+          --token T         the same, given as an argument (visible to other users in the process list)
 
         Example (cron, every 5 minutes; mail on failure):
           */5 * * * * homebase-relay probe wss://relay.example.com --timeout 5000 >/dev/null

@@ -56,7 +56,8 @@ extension Hub {
             authenticate(s, a, nonce: nonce)
         case .deviceProof(let p): s.pendingProof = p // used by the auth that follows
         case .ping(let v): s.control(.pong(v))
-        case .pong, .unknown: return
+        // A pong answers no ping before auth (the relay's keep-alive is WebSocket pings): refused below.
+        case .unknown: return
         case .error: s.state = .closing; s.ws.close(code: .normal, reason: "")
         default:
             metrics.authFailed(.frameBeforeAuth)

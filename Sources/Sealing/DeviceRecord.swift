@@ -11,10 +11,10 @@ import Signing
 ///     offset  size  field
 ///     0       1     version = 1
 ///     1       32    Ed25519 signing public key
-///     33      32    X25519 HPKE public key
+///     33      32    X25519 HPKE public key, not of small order (`HPKE.PublicKey.hasSmallOrder`)
 ///     65      8     created, u64 milliseconds since the Unix epoch
 ///     73      1     name length n, 1...64
-///     74      n     name, UTF-8
+///     74      n     name, UTF-8 without control characters (`isShowable`)
 ///     74+n    64    Ed25519 signature over "homebase device record v1" || 0x00 || bytes[0 ..< 74+n]
 public struct DeviceRecord: Hashable, Sendable {
     public static let version: UInt8 = 1
@@ -34,7 +34,8 @@ public struct DeviceRecord: Hashable, Sendable {
     /// Signs a new record (used by `DeviceIdentity`). Throws `invalidRecord` for a bad name.
     init(signingKey: SigningKey, hpkeKey: HPKE.PublicKey, name: String, createdAt: UInt64) throws {
         let nameBytes = Array(name.utf8)
-        guard (1...DeviceRecord.maxNameBytes).contains(nameBytes.count) else { throw SealingError.invalidRecord }
+        guard (1...DeviceRecord.maxNameBytes).contains(nameBytes.count), DeviceRecord.isShowable(name),
+              !hpkeKey.hasSmallOrder else { throw SealingError.invalidRecord }
         self.signingKey = signingKey.publicKey
         self.hpkeKey = hpkeKey
         self.name = name
@@ -50,16 +51,19 @@ public struct DeviceRecord: Hashable, Sendable {
         let n = Int(b[73])
         guard (1...DeviceRecord.maxNameBytes).contains(n),
               b.count == DeviceRecord.fixedBytes + n + PublicKey.signatureByteCount,
-              let name = String(validating: b[74..<(74 + n)], as: UTF8.self) else {
+              let name = String(validating: b[74..<(74 + n)], as: UTF8.self), DeviceRecord.isShowable(name) else {
             throw SealingError.invalidRecord
         }
+        // A small-order HPKE key makes every seal to the device fail: never let one into a roster.
+        let hpkeKey = HPKE.PublicKey(bytes: b[33..<65])!
+        guard !hpkeKey.hasSmallOrder else { throw SealingError.invalidRecord }
         let signingKey = PublicKey(bytes: b[1..<33])!
         let signature = Array(b[(74 + n)...])
         guard signingKey.isValidSignature(signature, for: DeviceRecord.signingContext + b[..<(74 + n)]) else {
             throw SealingError.invalidRecord
         }
         self.signingKey = signingKey
-        self.hpkeKey = HPKE.PublicKey(bytes: b[33..<65])!
+        self.hpkeKey = hpkeKey
         self.createdAt = readBigEndian(b, at: 65, count: 8)
         self.name = name
         self.signature = signature
@@ -67,6 +71,17 @@ public struct DeviceRecord: Hashable, Sendable {
 }
 
 extension DeviceRecord {
+    /// A name holds no control character, line separator or bidirectional override: it reaches
+    /// logs and terminals. The same rule as Wire's `Printable.isUnsafe` (Sealing does not import Wire).
+    static func isShowable(_ name: String) -> Bool {
+        !name.unicodeScalars.contains { s in
+            switch s.value {
+            case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+            default: false
+            }
+        }
+    }
+
     /// The encoding described on the type.
     public var encoded: [UInt8] {
         DeviceRecord.unsignedBytes(signingKey, hpkeKey, Array(name.utf8), createdAt) + signature

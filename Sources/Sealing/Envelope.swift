@@ -63,7 +63,7 @@ public enum Envelope {
     /// Opens an envelope the relay reported as coming from `sender` (whose record the caller
     /// looked up), then checks it against `replay`. Throws `openFailed` or `replayed`.
     public static func open(_ bytes: some Collection<UInt8>, by recipient: DeviceIdentity, from sender: DeviceRecord,
-                            replay: inout ReplayGuard, now: UInt64) throws -> OpenedMessage {
+                            replay: inout some ReplayChecker, now: UInt64) throws -> OpenedMessage {
         let b = Array(bytes)
         // Only bucket sizes exist: anything else is refused before any public-key work.
         guard b.count > framingBytes, EnvelopeFormat.buckets.contains(b.count - framingBytes), b[0] == version else {
@@ -88,7 +88,7 @@ public enum Envelope {
         }
         let id = MessageID(bytes: plaintext[EnvelopeFormat.idOffset..<EnvelopeFormat.timestampOffset])!
         let timestamp = readBigEndian(plaintext, at: EnvelopeFormat.timestampOffset, count: 8)
-        try replay.accept(id, timestamp: timestamp, now: now)
+        try replay.accept(id, timestamp: timestamp, from: sender.signingKey, now: now)
         return OpenedMessage(body: Array(plaintext[body]), messageID: id, timestamp: timestamp,
                              sender: sender.signingKey, streamSecret: streamSecret)
     }

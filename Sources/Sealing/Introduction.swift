@@ -54,7 +54,7 @@ public enum Introduction {
     /// `replay`. Throws `openFailed` (any malformation, wrong recipient, bad record or
     /// signature, record of another key than `sender`) or `replayed`.
     public static func open(_ payload: [UInt8], by recipient: DeviceIdentity, from sender: PublicKey,
-                            replay: inout ReplayGuard, now: UInt64) throws -> OpenedIntroduction {
+                            replay: inout some ReplayChecker, now: UInt64) throws -> OpenedIntroduction {
         guard payload.count > framingBytes, EnvelopeFormat.buckets.contains(payload.count - framingBytes),
               payload[0] == tag else { throw SealingError.openFailed }
         let enc = Array(payload[1..<headerBytes])
@@ -71,7 +71,7 @@ public enum Introduction {
         let body = Array(plaintext[f.body])
         let message = signed(enc: enc, recipient: recipient.record.signingKey, id: f.id, timestamp: f.timestamp, body: body)
         guard sender.isValidSignature(f.signature, for: message) else { throw SealingError.openFailed }
-        try replay.accept(f.id, timestamp: f.timestamp, now: now)
+        try replay.accept(f.id, timestamp: f.timestamp, from: sender, now: now)
         return OpenedIntroduction(sender: f.record, body: body, messageID: f.id, timestamp: f.timestamp)
     }
 

@@ -1,15 +1,28 @@
+import Signing
+
+/// What an opener checks a message id against (`Envelope.open`, `Introduction.open`): a
+/// `ReplayGuard` (one sender's, or everyone's), or the Courier's per-sender state.
+public protocol ReplayChecker {
+    /// Accepts and remembers `id` from `sender`, or throws (`SealingError.replayed` for a replay).
+    mutating func accept(_ id: MessageID, timestamp: UInt64, from sender: PublicKey, now: UInt64) throws
+}
+
 /// Refuses an envelope whose message id was seen before, in bounded memory.
 ///
 /// Rules (a message is refused with `SealingError.replayed` when any holds):
 /// - its timestamp is older than `now - window` (too old to be remembered);
 /// - its timestamp is later than `now + maxFutureSkew` (it could not be forgotten in time);
 /// - its timestamp is at or below the watermark (see below);
-/// - its id is remembered.
+/// - its id is remembered;
+/// - `capacity` ids are remembered and the oldest of them (or the new one) is later than now.
 ///
 /// Ids are remembered until their timestamp leaves the window. When more than `capacity` ids
 /// are remembered, the oldest is forgotten and the watermark rises to its timestamp, so that a
 /// replay of a forgotten id is still refused (at the price of refusing late honest messages
-/// under a flood). Not persisted: a restarted device starts empty.
+/// under a flood). The watermark never passes `now`: when every id held is stamped ahead of
+/// now, nothing can be forgotten safely and the new message is refused instead, so a flood of
+/// future-stamped ids silences only the guard it fills (keep one guard per sender). Not
+/// persisted: the Courier's `ReplayStore` keeps the same rules on disk.
 public struct ReplayGuard: Sendable {
     /// How far in the past (ms) a timestamp may lie. Must cover the relay's mailbox TTL, since
     /// a message may wait there that long before delivery.
@@ -22,6 +35,8 @@ public struct ReplayGuard: Sendable {
     private var seen: [MessageID: UInt64] = [:]
     private var byAge = TimestampHeap()
     private var watermark: UInt64?
+    /// The latest timestamp ever accepted.
+    public private(set) var newest: UInt64?
 
     /// Defaults: 7 days of window, 5 minutes of skew, 65,536 ids (a few MiB at most).
     public init(window: UInt64 = 7 * 24 * 3_600_000, maxFutureSkew: UInt64 = 300_000, capacity: Int = 65_536) {
@@ -34,18 +49,32 @@ public struct ReplayGuard: Sendable {
     /// The number of ids currently remembered.
     public var count: Int { seen.count }
 
+    /// Refuses from now on every timestamp at or below `floor` (a sender forgotten at `floor`).
+    public mutating func raiseWatermark(to floor: UInt64) { watermark = max(watermark ?? floor, floor) }
+
+    /// The lowest timestamp this guard refuses for sure, when any (rule 3).
+    public var floor: UInt64? { watermark }
+
+    /// True when `timestamp` passes rules 1 to 3 at `now` (inside the window and skew, above the watermark).
+    public func admits(_ timestamp: UInt64, now: UInt64) -> Bool {
+        let oldest = now >= window ? now - window : 0
+        return timestamp >= oldest
+            && (timestamp <= now &+ maxFutureSkew || now > UInt64.max - maxFutureSkew)
+            && watermark.map({ timestamp > $0 }) ?? true
+    }
+
     /// Accepts and remembers `id`, or throws `SealingError.replayed`. All times in ms since epoch.
     public mutating func accept(_ id: MessageID, timestamp: UInt64, now: UInt64) throws {
         let oldest = now >= window ? now - window : 0
         forget(olderThan: oldest)
-        guard timestamp >= oldest,
-              timestamp <= now &+ maxFutureSkew || now > UInt64.max - maxFutureSkew,
-              watermark.map({ timestamp > $0 }) ?? true,
-              seen[id] == nil else {
+        guard admits(timestamp, now: now), seen[id] == nil else { throw SealingError.replayed }
+        // Full of ids stamped ahead of now: forgetting one would lift the watermark past now.
+        if seen.count >= capacity, min(byAge.oldest?.timestamp ?? timestamp, timestamp) > now {
             throw SealingError.replayed
         }
         seen[id] = timestamp
         byAge.push(timestamp, id)
+        newest = max(newest ?? timestamp, timestamp)
         if seen.count > capacity, let evicted = byAge.popOldest() {
             seen[evicted.id] = nil
             watermark = max(watermark ?? 0, evicted.timestamp)
@@ -60,36 +89,9 @@ public struct ReplayGuard: Sendable {
     }
 }
 
-/// A binary min-heap of (timestamp, id): the replay guard forgets the oldest first.
-struct TimestampHeap: Sendable {
-    private var items: [(timestamp: UInt64, id: MessageID)] = []
-
-    var oldest: (timestamp: UInt64, id: MessageID)? { items.first }
-
-    mutating func push(_ timestamp: UInt64, _ id: MessageID) {
-        items.append((timestamp, id))
-        var i = items.count - 1
-        while i > 0 {
-            let parent = (i - 1) / 2
-            guard items[i].timestamp < items[parent].timestamp else { break }
-            items.swapAt(i, parent)
-            i = parent
-        }
-    }
-
-    mutating func popOldest() -> (timestamp: UInt64, id: MessageID)? {
-        guard !items.isEmpty else { return nil }
-        items.swapAt(0, items.count - 1)
-        let top = items.removeLast()
-        var i = 0
-        while true {
-            let l = 2 * i + 1, r = l + 1
-            var smallest = i
-            if l < items.count && items[l].timestamp < items[smallest].timestamp { smallest = l }
-            if r < items.count && items[r].timestamp < items[smallest].timestamp { smallest = r }
-            if smallest == i { return top }
-            items.swapAt(i, smallest)
-            i = smallest
-        }
+extension ReplayGuard: ReplayChecker {
+    /// One guard for whoever sends: the sender is not looked at.
+    public mutating func accept(_ id: MessageID, timestamp: UInt64, from sender: PublicKey, now: UInt64) throws {
+        try accept(id, timestamp: timestamp, now: now)
     }
 }

@@ -5,9 +5,11 @@ import Signing
 /// Each chunk is authenticated first (`openFailed`), then placed by its counter against the
 /// next expected one: lower is `duplicate`, higher is `dropped` (a gap), the expected one after
 /// a higher one was seen is `reordered`, anything after the final chunk is `afterFinal`.
-/// A refused chunk changes nothing, so later chunks are classified too; but after any error
-/// the stream can no longer be proven complete and callers SHOULD abandon it. `finish()`
-/// before the final chunk is `truncated`.
+/// A refused chunk is not delivered and does not advance the next expected counter, so later
+/// chunks are classified too; only a gap (`dropped`) records the highest counter seen, which
+/// makes the expected chunk arriving after it `reordered` (SPEC 5, "Streamed replies"). After
+/// any error the stream can no longer be proven complete and callers SHOULD abandon it.
+/// `finish()` before the final chunk is `truncated`.
 public final class StreamOpener {
     private let keys: StreamKeys
     private var next: UInt64 = 0

@@ -20,6 +20,7 @@ final class Connection {
         self.cacheLimit = max(1, cacheLimit)
         // NOMUTEX: our own Mutex serializes use. EXRESCODE: extended result codes everywhere.
         let mode = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        if !readOnly { PrivateFiles.prepareStore(path) }
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(path, &db, mode | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
         guard rc == SQLITE_OK, let db else {

@@ -32,6 +32,7 @@ extension AppMessage {
         case TypeCode.pairCodeRequest: message = .pairCodeRequest(try .read(&r))
         case TypeCode.pairCode: message = .pairCode(try .read(&r))
         case TypeCode.pairCodeOutcome: message = .pairCodeOutcome(try .read(&r))
+        case TypeCode.rosterAsk: message = .rosterAsk(version: try r.u64("version"))
         case TypeCode.part: message = .part(try .read(&r))
         default: return .unknown(type: type)  // forward compatibility: skip, never fail
         }
@@ -63,6 +64,7 @@ extension AppMessage {
         case .pairCodeRequest(let m): try m.write(to: &w)
         case .pairCode(let m): try m.write(to: &w)
         case .pairCodeOutcome(let m): try m.write(to: &w)
+        case .rosterAsk(let v): w.u64(v)
         case .part(let m): try m.write(to: &w)
         case .unknown: break
         }

@@ -52,7 +52,7 @@ public struct Splitter: Sendable {
     /// Largest `bytes` of one part. Choose it so that one sealed `part` message fits
     /// `Limits.maxSealed`: envelopes are padded to size buckets, so take the largest body a
     /// sealed frame can carry (Sealing's `Envelope.largestBody(sealedLimit:)`, 32,708 bytes for
-    /// 65,536) and subtract `Limits.partOverhead` and the message's type byte.
+    /// 65,536) and subtract `Limits.partOverhead` (25 bytes, the part's type byte included).
     public let maxPartPayload: Int
 
     /// `maxPartPayload` is clamped to at least 1.

@@ -3,7 +3,8 @@
 // invite       (0x30): relay url str16 | host signing key 32 | host hpke key 32 | invite secret 32
 //                      | model count u16 | model tags str16 | rate per minute u32 | expires ms u64
 //                      | token present u8 (0 or 1) | [admission token bytes16 (<= 1024)]
-// join         (0x31): secret proof 32 | device record bytes32 | account name str16
+// join         (0x31): secret proof 32 | device record bytes32 | account name str16 (1...64 bytes,
+//                      no control characters: `Printable`)
 // grant        (0x32): grant id 16 | model count u16 | model tags str16 | rate per minute u32 | expires ms u64
 // revoke       (0x33): grant id 16 | reason str16
 // model-choice (0x34): model id str16 | options u8 (bit 0 vision; others reserved: 0 on send,
@@ -62,12 +63,12 @@ extension AppMessage {
 
         func write(to w: inout ByteWriter) throws(WireError) {
             w.fixed(secretProof); try w.prefixed(4, deviceRecord, limit: .max, "device record")
-            try w.string(2, accountName, "account name")
+            try w.name(accountName, "account name")
         }
 
         static func read(_ r: inout ByteReader) throws(WireError) -> Join {
             Join(secretProof: try r.fixed("secret proof"), deviceRecord: try r.prefixed(4, limit: .max, "device record"),
-                 accountName: try r.string(2, "account name"))
+                 accountName: try r.name("account name"))
         }
     }
 

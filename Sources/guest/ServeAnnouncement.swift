@@ -12,9 +12,11 @@ enum ServeAnnouncement {
     static let retakeChecks = 30
 
     /// Writes `serve.json` for `host:port`; it is removed at exit however the process ends.
-    static func announce(_ paths: GuestPaths, host: String, port: Int, log: EventLog) {
+    static func announce(_ paths: GuestPaths, host: String, port: Int, tokenFile: String?, log: EventLog) {
         do {
-            try ServeFile(host: host, port: port).write(paths)
+            var file = ServeFile(host: host, port: port)
+            file.tokenFile = tokenFile
+            try file.write(paths)
         } catch {
             log.write("serve: not announced (other commands will link beside it): \(error)")
             return

@@ -1,4 +1,5 @@
 import GuestAgent
+import LocalAPI
 import Inference
 import RelayRouting
 
@@ -22,6 +23,7 @@ extension ChatCommand {
         // Serve runs the same watchdog ladder, then maybe starts the engine: a generous ceiling.
         let ladder = try inv.linkOptions.watchdog
         let token = inv.environment["HOMEBASE_SERVE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? serve.tokenFile.flatMap { try? TokenFile.load($0, create: false).token }
         return ServeClient(serve: serve, wait: wait, firstOutput: ladder.accept + ladder.firstOutput + .seconds(60), token: token)
     }
 

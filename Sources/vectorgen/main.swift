@@ -3,7 +3,7 @@
 import Foundation
 
 let outDir = CommandLine.arguments.dropFirst().first ?? "protocol/vectors"
-let cases = wireVectorCases() + sealingVectorCases()
+let cases = wireVectorCases() + sealingVectorCases() + recordVectorCases() + derivationVectorCases() + pairingVectorCases()
 var seen = Set<String>()
 for c in cases {
     precondition(seen.insert(c.name).inserted, "duplicate vector name \(c.name)")

@@ -56,7 +56,7 @@ struct DeliveryTests {
         let delta = AppMessage.syncDelta(.init(conversationID: id16(2), basePrefixHash: .zero, appended: long,
                                                resultingPrefixHash: .repeating(9)))
         let size = try delta.encode().count
-        let parts = (size + 32_681) / 32_682  // spec: at most 32,682 bytes per part
+        let parts = (size + 32_682) / 32_683  // spec: at most 32,683 bytes per part
         #expect(size > 200 * 1024 && parts > 6)
         #expect(await a.courier.send(delta, to: b.record) == .sent)
         try await eventually("B reassembled it") { b.deliveries.count == 1 }

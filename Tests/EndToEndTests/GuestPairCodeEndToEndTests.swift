@@ -26,7 +26,7 @@ import Testing
         try s.procs.waitUntil(30, "the laptop's code") { s.procs.read("laptop-pair.log").contains("hbpair1-") }
         let printed = s.procs.read("laptop-pair.log")
         let code = try s.code(printed)
-        #expect(printed.contains("on the new device run: guest pair \(code)"), "\(printed)")
+        #expect(printed.contains("on the new device run: guest pair -"), "\(printed)")
         #expect(printed.contains("2 wrong tries burn it"), "\(printed)")
 
         let joined = try s.guest("phone", ["pair", code, "--name", "phone", "--wait", "30s"])

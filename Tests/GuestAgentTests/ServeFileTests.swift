@@ -19,6 +19,18 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: paths.dataDirectory) == ["serve.json"], "no temporary left")
     }
 
+    /// The token file's path (never the token) is announced for `guest chat`; an older file
+    /// without it still reads.
+    @Test func theTokenFileIsAnnouncedAndOlderFilesStillRead() throws {
+        let paths = GuestPaths(dataDirectory: try tempDirectory())
+        var file = ServeFile(pid: 4242, host: "127.0.0.1", port: 11435)
+        file.tokenFile = "/home/u/.config/homebase/serve.token"
+        try file.write(paths)
+        #expect(ServeFile.read(paths)?.tokenFile == "/home/u/.config/homebase/serve.token")
+        try Data(#"{"pid":1,"host":"127.0.0.1","port":2,"started":"2026-12-01T16:00:00Z"}"#.utf8).write(to: URL(fileURLWithPath: ServeFile.path(paths)))
+        #expect(ServeFile.read(paths)?.port == 2 && ServeFile.read(paths)?.tokenFile == nil)
+    }
+
     @Test func aDeadPidOrAnotherProgramIsNoServe() throws {
         let paths = GuestPaths(dataDirectory: try tempDirectory())
         let sleeper = Process()

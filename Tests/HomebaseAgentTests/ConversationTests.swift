@@ -130,7 +130,7 @@ import Wire
         }
     }
 
-    @Test func aRevokedGranteeHearsRevoked() async throws {
+    @Test func aRevokedGranteesRequestIsDroppedUnopened() async throws {
         let grantID = Bytes16.random()
         try await HostFixture.with(runtime: (try ScriptedEngine.url("ok"), ["scripted"]), sibling: false,
                                    prepare: { _ = try grantee($0, models: ["scripted"], id: grantID) }) { f in
@@ -142,9 +142,14 @@ import Wire
             try await eventually("the agent re-read the grants") {
                 f.agent.state.withLock { $0.grants[f.guest.identity.signingKey.publicKey]?.first?.revoked == true }
             }
-            let (_, refused) = await f.guest.ask(request("scripted", inline: true), to: f.host)
-            #expect(refused.error?.code == .revoked)
-            #expect(!refused.accepted)
+            // No grant in force: the envelope never reaches the opener (nor the replay state);
+            // the grantee learns of the revoke from the notice mailed to it.
+            let opened = f.agent.courier.stats.opened
+            let (outcome, stream) = await f.guest.courier.sendRequest(request("scripted", inline: true), to: f.host)
+            #expect(outcome == .sent)
+            try await eventually("dropped unopened") { f.agent.courier.stats.droppedUnknownSender == 1 }
+            #expect(f.agent.courier.stats.opened == opened)
+            stream.cancel()
         }
     }
 }

@@ -83,5 +83,7 @@ final class LogLines: @unchecked Sendable {
     private var lines: [String] = []
     func add(_ line: String) { lock.withLock { lines.append(line) } }
     var all: String { lock.withLock { lines.joined(separator: "\n") } }
+    /// Each line as the log closure received it.
+    var each: [String] { lock.withLock { lines } }
     func contains(_ text: String) -> Bool { all.contains(text) }
 }

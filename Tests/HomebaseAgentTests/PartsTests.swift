@@ -47,20 +47,20 @@ struct BatcherTests {
 struct GateTests {
     @Test func limitOneQueueZeroRefusesTheSecond() async {
         let gate = ConcurrencyGate(limit: 1, queue: 0)
-        #expect(await gate.acquire(maxWait: .seconds(5)))
-        #expect(!(await gate.acquire(maxWait: .seconds(5))))
-        gate.release()
-        #expect(await gate.acquire(maxWait: .seconds(5)))
+        #expect(await gate.acquire(.own, maxWait: .seconds(5)) == .admitted)
+        #expect(await gate.acquire(.own, maxWait: .seconds(5)) == .full)
+        gate.release(.own)
+        #expect(await gate.acquire(.own, maxWait: .seconds(5)) == .admitted)
     }
 
     @Test func aQueuedRequestGetsTheFreedSlotOrTimesOut() async {
         let gate = ConcurrencyGate(limit: 1, queue: 1)
-        #expect(await gate.acquire(maxWait: .seconds(5)))
-        #expect(!(await gate.acquire(maxWait: .milliseconds(10))))  // waited, nobody released
-        async let waiter = gate.acquire(maxWait: .seconds(20))
+        #expect(await gate.acquire(.own, maxWait: .seconds(5)) == .admitted)
+        #expect(await gate.acquire(.own, maxWait: .milliseconds(10)) == .full)  // waited, nobody released
+        async let waiter = gate.acquire(.own, maxWait: .seconds(20))
         while gate.counts.waiting == 0 { await Task.yield() }
-        gate.release()
-        #expect(await waiter)
+        gate.release(.own)
+        #expect(await waiter == .admitted)
         #expect(gate.counts.active == 1)
     }
 }

@@ -69,9 +69,9 @@ import Wire
         _ = try SharingActions.approve(pa.grantID, sharing: s, store: store, nowMs: now)
         #expect(try s.joinsWithNoticeDue().map(\.grantID) == [pa.grantID])
         #expect(throws: HomebaseError.self) { try SharingActions.approve(pa.grantID, sharing: s, store: store, nowMs: now) }
-        #expect(try SharingActions.revoke(pb.grantID, sharing: s, store: store) == "refused")
+        #expect(try SharingActions.revoke(pb.grantID, sharing: s, store: store).hasPrefix("refused "))
         try s.markSent(pa.grantID, grant: true)
-        #expect(try SharingActions.revoke(pa.grantID, sharing: s, store: store) == "revoked")
+        #expect(try SharingActions.revoke(pa.grantID, sharing: s, store: store).hasPrefix("revoked "))
         #expect(try store.grants().first?.revoked == true)
         #expect(Set(try s.joinsWithNoticeDue().map(\.grantID)) == [pa.grantID, pb.grantID])
         #expect(throws: HomebaseError.self) { try SharingActions.revoke(pa.grantID, sharing: s, store: store) }

@@ -1,3 +1,5 @@
+import Foundation
+import Glibc
 import Synchronization
 import Testing
 @testable import RelayProbe
@@ -94,5 +96,14 @@ struct ProbeTests {
         #expect(o.token == "t")
         #expect(ms(.microseconds(1234)) == "1.23 ms")
         #expect(ms(.milliseconds(10)) == "10.00 ms")
+    }
+
+    /// The admission token from a file only its owner may read, not from an argument.
+    @Test func readsTheTokenFromAPrivateFile() throws {
+        let path = try temporaryDirectory("probe-token") + "/token"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("s3cret-token \nignored\n".utf8), attributes: [.posixPermissions: 0o600]))
+        #expect(try ProbeOptions(arguments: ["ws://127.0.0.1:9", "--token-file", path]).token == "s3cret-token")
+        chmod(path, 0o644)
+        #expect(throws: ProbeError.self) { try ProbeOptions(arguments: ["ws://127.0.0.1:9", "--token-file", path]) }
     }
 }

@@ -45,6 +45,17 @@ import Wire
         #expect(try c.next() == .pong(42))
     }
 
+    /// SPEC 4 "Connection states": before auth only `auth` and `ping` are accepted; a `pong`
+    /// answers no ping of the relay's (its keep-alive is WebSocket pings), so it is refused.
+    @Test func pongBeforeAuthIsRefusedWithAReason() throws {
+        let h = try RelayHarness()
+        defer { h.stop() }
+        let c = try TestClient.connect(loop: h.clients.loop, port: h.port)
+        c.send(.pong(42))
+        let (frames, _) = try c.untilClosed()
+        #expect(frames.contains { if case .error(let e) = $0 { e.code == .authRequired } else { false } })
+    }
+
     @Test func wrongSignatureIsRefused() throws {
         let h = try RelayHarness()
         defer { h.stop() }

@@ -49,3 +49,15 @@ func id(_ n: UInt8) -> MessageID { MessageID(bytes: [UInt8](repeating: n, count:
     #expect(throws: SealingError.replayed) { try g.accept(id(2), timestamp: 300, now: 1000) }  // remembered
     #expect(g.count == 3)
 }
+
+@Test func theWatermarkNeverPassesNow() throws {
+    var g = ReplayGuard(window: 1_000_000, maxFutureSkew: 500, capacity: 2)
+    try g.accept(id(1), timestamp: 1400, now: 1000)
+    try g.accept(id(2), timestamp: 1400, now: 1000)
+    // Full of ids stamped ahead of now: forgetting one would lift the watermark past now.
+    #expect(throws: SealingError.replayed) { try g.accept(id(3), timestamp: 1450, now: 1000) }
+    try g.accept(id(4), timestamp: 1000, now: 1000)  // stamped now: accepted, forgotten at once
+    #expect(g.floor == 1000)
+    try g.accept(id(5), timestamp: 1001, now: 1001)
+    #expect(throws: SealingError.replayed) { try g.accept(id(2), timestamp: 1400, now: 1001) }
+}

@@ -7,6 +7,7 @@ import Testing
 typealias VectorChecker = @Sendable (VectorFile) throws -> Void
 
 let allCheckers: [String: VectorChecker] = wireCheckers.merging(sealingCheckers) { a, _ in a }
+    .merging(derivationCheckers) { a, _ in a }.merging(pairingCheckers) { a, _ in a }
 
 func vectorDirectory() -> URL {
     URL(fileURLWithPath: #filePath)

@@ -68,8 +68,7 @@ private func frameFields(_ f: RelayFrame) -> [(String, String)] {
     case .authRefused(let r): out += [("reason", be(r.reason.rawValue)), ("text", str(r.text))]
     case .send(let s):
         out += [("recipient", hx(s.recipient.bytes)), ("class", be(s.deliveryClass.rawValue)), ("frame-id", hx(s.frameID.bytes)),
-                ("ttl", be(s.ttlSeconds)), ("sealed", hx(s.sealed))]
-        if !s.collapseKey.isEmpty { out.append(("collapse-key", hx(s.collapseKey))) }
+                ("ttl", be(s.ttlSeconds)), ("collapse-key", hx(s.collapseKey)), ("sealed", hx(s.sealed))]
     case .receive(let r):
         out += [("sender", hx(r.sender.bytes)), ("class", be(r.deliveryClass.rawValue)), ("frame-id", hx(r.frameID.bytes)),
                 ("held-ms", be(r.heldMs)), ("sealed", hx(r.sealed))]
@@ -144,6 +143,7 @@ private func messageFields(_ m: AppMessage) throws -> [(String, String)] {
                 ("temperature", be(r.temperaturePerMille))] + chat(r.messages)
         if let c = r.continuation { out.append(("continuation", str(c))) }
     case .accept(let id), .cancel(let id): out.append(("request-id", hx(id.bytes)))
+    case .rosterAsk(let v): out.append(("version", be(v)))
     case .chunk(let id, let text): out += [("request-id", hx(id.bytes)), ("text", str(text))]
     case .done(let d):
         out += [("request-id", hx(d.requestID.bytes)), ("prompt-tokens", be(d.promptTokens)),

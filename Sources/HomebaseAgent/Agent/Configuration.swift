@@ -10,13 +10,19 @@ extension HomebaseAgent {
         public var link: PeerLink.Configuration
         /// Sealing, parts and replay settings.
         public var courier = Courier.Configuration()
-        /// Adverts to siblings on this pulse (and at once on a change). Default 60 s.
+        /// Adverts to siblings on this pulse (and at once on a change), with the current roster
+        /// sealed again under its collapse key. Default 60 s.
         public var advertPulse: Duration = .seconds(60)
         /// How long an advert may wait in a mailbox. An advert over 10 minutes old no longer
         /// routes at the guest, but a newer one replaces it there anyway (collapse key). 1 h.
         public var advertTTL: Duration = .seconds(3600)
-        /// How long a roster may wait in a mailbox (the relay caps it at its max TTL). 30 days.
-        public var rosterTTL: Duration = .seconds(30 * 86_400)
+        /// How long a roster (and a grant, a revocation) may wait in a mailbox. 7 days, and never
+        /// more: `Courier.maxMailTTL`, the receivers' replay window (older mail cannot be opened).
+        /// A laptop away longer finds the roster sealed again by the pulse (`advertPulse`).
+        public var rosterTTL: Duration = Courier.maxMailTTL
+        /// Trust mail (rosters, grants, revocations) answered `mailbox-full` or not sent is tried
+        /// again after this backoff (2 s doubling to 5 min), until the relay stores it.
+        public var mailRetry = Backoff(initial: .seconds(2), maximum: .seconds(300))
         /// Every stored runtime is probed again this often. Default 5 min.
         public var reverifyInterval: Duration = .seconds(300)
         /// The store is re-read this often to see what CLI commands changed (devices, grants,
@@ -25,7 +31,11 @@ extension HomebaseAgent {
         /// Requests at the engine at once. Default 4 (llama-server's default slot count).
         public var maxConcurrent = 4
         /// Requests waiting for a slot beyond those; more are answered `busy`. Default 4.
+        /// Grantees together get all slots but one and all queue places but one: the rest is the
+        /// account's own devices', whose waiters also go first.
         public var queueLength = 4
+        /// Requests one grantee may have running or waiting at once; more are `busy`. Default 2.
+        public var maxPerGrantee = 2
         /// Longest a queued request waits for a slot before `busy`. Default 2 s: well inside the
         /// guest's 10 s accept watchdog.
         public var queueWait: Duration = .seconds(2)

@@ -49,6 +49,7 @@ extension HomebaseAgent {
             if let applied { replicas.write(applied) }
         case .roster(let r):
             guard rosterMail(d, r) else { return }  // the store failed: the relay keeps it
+        case .rosterAsk(let held): rosterAsked(d, holding: held)
         default:
             break  // adverts and sharing messages are not for a host (yet): skipped
         }
@@ -79,11 +80,18 @@ extension HomebaseAgent {
         guard plan.isSibling || admitRate(sender, nowMs: nowMs()) else {
             return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: "over the grant's rate per minute"))
         }
-        guard await gate.acquire(maxWait: configuration.queueWait) else {
+        // The account's own devices before grantees (`SlotBook`): a grantee never takes the last slot.
+        let lane: ConcurrencyGate.Lane = plan.isSibling ? .own : .grantee(sender)
+        switch await gate.acquire(lane, maxWait: configuration.queueWait) {
+        case .admitted: break
+        case .full:
             if Task.isCancelled { return }
             return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: "every engine slot is taken"))
+        case .overCap:
+            let message = "this device already has \(gate.perGrantee) requests here (the host's max-per-grantee)"
+            return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: message))
         }
-        defer { gate.release() }
+        defer { gate.release(lane) }
         guard !Task.isCancelled else { return }
         trace?.mark(.admitted)
         // The conversation is held in memory now (the next request may extend it); its disk copy

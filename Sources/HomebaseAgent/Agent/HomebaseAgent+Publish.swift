@@ -21,9 +21,7 @@ extension HomebaseAgent {
         for d in devices where listed && d.record.signingKey != me { siblings[d.record.signingKey] = d.record }
         var byGrantee: [PublicKey: [GrantRecord]] = [:]
         for g in grants { byGrantee[g.grantee.signingKey, default: []].append(g) }
-        var known = siblings
-        for g in grants where known[g.grantee.signingKey] == nil { known[g.grantee.signingKey] = g.grantee }
-        directory.replace(known)
+        directory.replace(siblings: siblings, grants: byGrantee)
         let catalog = ModelCatalog(runtimes: runtimes)
         return state.withLock { s in
             let changed = s.catalog != catalog
@@ -98,17 +96,27 @@ extension HomebaseAgent {
                 guard let narrowed = try? signer.narrowed(advert, to: g.models) else { continue }
                 message = .advert(narrowed)
             }
-            mail.send(message, to: device, ttl: ttl, collapseKey: courier.collapseKey(AdvertSigner.advertKind, to: device.signingKey))
+            mail.send(message, to: device, ttl: ttl, collapseKey: courier.collapseKey(AdvertSigner.advertKind, to: device.signingKey),
+                      durable: false)
         }
         log("advert \(advert.sequence): \(advert.models.count) model(s) to \(recipients.count) device(s)")
     }
 
     /// Mails the current roster to every sibling. Only the holder of the account key does:
-    /// a Homebase that joined never sends a roster of its own.
-    func publishRoster() {
+    /// a Homebase that joined never sends a roster of its own. On the `pulse` the same roster is
+    /// sealed again (same collapse key: it replaces the one waiting), so a mailbox always holds
+    /// one young enough to open, however long its device was away.
+    func publishRoster(pulse: Bool = false) {
         guard holdsAccountKey else { return }
         let (up, roster, siblings) = state.withLock { s in (s.linkState.isConnected, s.roster, Array(s.siblings.values)) }
         guard up, let roster else { return }
+        if pulse {
+            for device in siblings {
+                mail.send(.roster(roster), to: device, ttl: configuration.rosterTTL,
+                          collapseKey: courier.collapseKey(AdvertSigner.rosterKind, to: device.signingKey))
+            }
+            return
+        }
         let removed = state.withLock { s in
             s.rosterDue = false; s.rosterSent = roster.version
             defer { s.removed = [:] }

@@ -6,6 +6,18 @@ import Wire
 // it and it is newer (a replayed or forged roster is refused and logged). A roster that no
 // longer lists this Homebase means it was removed: it says so and stops serving its siblings.
 extension HomebaseAgent {
+    /// A sibling holds roster `held` and asks for a newer one: the holder of the account key
+    /// mails its current roster (trust mail, under the roster collapse key) when it is newer.
+    func rosterAsked(_ d: Delivery, holding held: UInt64) {
+        guard holdsAccountKey else { return }
+        let (roster, sibling) = state.withLock { ($0.roster, $0.siblings[d.sender.signingKey]) }
+        guard let roster, let sibling, roster.version > held else { return }
+        count("roster-asked")
+        mail.send(.roster(roster), to: sibling, ttl: configuration.rosterTTL,
+                  collapseKey: courier.collapseKey(AdvertSigner.rosterKind, to: sibling.signingKey))
+        log("roster \(roster.version) to \(sibling.signingKey.hex.prefix(16))…: it asked, holding \(held)")
+    }
+
     /// False when the store failed (the mail stays at the relay, to be delivered again).
     func rosterMail(_ d: Delivery, _ r: AppMessage.Roster) -> Bool {
         let from = "\"\(d.sender.name)\" \(d.sender.signingKey.hex.prefix(16))…"
@@ -25,8 +37,8 @@ extension HomebaseAgent {
             return false
         }
         switch verdict {
-        case .held(let version):
-            log("roster \(version) from \(from): already held")
+        case .held:
+            count("roster-held")  // the holder seals it again on every pulse: not logged
         case .refused(let why):
             log("refused roster \(r.version) from \(from): \(why)")
             count("roster-refused")

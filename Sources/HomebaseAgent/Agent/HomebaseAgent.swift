@@ -31,7 +31,7 @@ public final class HomebaseAgent: Sendable {
     let signer: AdvertSigner
     let state: Mutex<AgentState>
     let replicas: ReplicaWriter
-    let mail = MailQueue()
+    let mail: MailQueue
     /// Its proof and the account's orders at the relay.
     let relayAdmission: RelayAdmission
     private let tasks = Mutex<[Task<Void, Never>]>([])
@@ -54,9 +54,13 @@ public final class HomebaseAgent: Sendable {
         } catch {
             throw .link("\(error)")
         }
-        courier = Courier(link: link, identity: identity, directory: directory, configuration: configuration.courier)
-        gate = ConcurrencyGate(limit: configuration.maxConcurrent, queue: configuration.queueLength)
+        var courierConfiguration = configuration.courier
+        if courierConfiguration.replayStore == nil { courierConfiguration.replayStore = try files.openReplayStore() }
+        courier = Courier(link: link, identity: identity, directory: directory, configuration: courierConfiguration)
+        gate = ConcurrencyGate(limit: configuration.maxConcurrent, queue: configuration.queueLength,
+                               perGrantee: configuration.maxPerGrantee)
         signer = AdvertSigner(identity: identity, store: store)
+        mail = MailQueue(retry: configuration.mailRetry)
         state = Mutex(AgentState(replica: ConversationMemory(capacity: configuration.replicaCapacity),
                                  cache: ConversationMemory(capacity: configuration.cacheCapacity)))
         let log = configuration.log
@@ -83,7 +87,9 @@ public final class HomebaseAgent: Sendable {
                 await self.mail.run(courier: self.courier) { [weak self] in self?.log($0) }
             },
             Task { [weak self] in await self?.every(c.reloadInterval) { $0.tick() } },
-            Task { [weak self] in await self?.every(c.advertPulse) { $0.publishAdvert(toGrantees: false) } },
+            Task { [weak self] in
+                await self?.every(c.advertPulse) { $0.publishAdvert(toGrantees: false); $0.publishRoster(pulse: true) }
+            },
             Task { [weak self] in
                 if c.verifyOnStart { await self?.verifyAtStart() }
                 await self?.every(c.reverifyInterval, async: { await $0.reverify() })
@@ -118,7 +124,8 @@ public final class HomebaseAgent: Sendable {
         while (try? await Task.sleep(for: period)) != nil { await body(self) }
     }
 
-    func log(_ line: String) { configuration.log?(line) }
+    /// Every line escaped: names and texts from other devices must not forge lines or drive a terminal.
+    func log(_ line: String) { configuration.log?(Printable.escape(line)) }
 }
 
 /// What the agent holds in memory, behind one lock.

@@ -53,6 +53,8 @@ public struct HostStatus: Codable, Sendable, Equatable {
         public var queuedRequests: Int
         /// Requests by outcome since start: done, busy, diverged, cancelled, ...
         public var outcomes: [String: Int]
+        /// Messages refused since start (nil from an older agent).
+        public var refused: Refused? = nil
     }
 
     public var device: Device
@@ -77,7 +79,8 @@ extension HomebaseAgent {
             + configuration.reloadInterval.components.attoseconds / 1_000_000_000_000_000
         return HostStatus.Live(pid: getpid(), running: running, updatedMs: now, staleAfterMs: now + max(3 * reload, 3000),
                                relay: configuration.link.relay.description, link: Self.describe(link),
-                               activeRequests: active, queuedRequests: gate.counts.waiting, outcomes: outcomes)
+                               activeRequests: active, queuedRequests: gate.counts.waiting, outcomes: outcomes,
+                               refused: HostStatus.Refused(courier.stats))
     }
 
     /// Rewrites `status.json` atomically (temp file + rename).

@@ -1,6 +1,7 @@
 import Foundation
 import Sealing
 import Signing
+import Wire
 
 /// The short commands (everything but `run`). Each returns its exit status or throws.
 enum Commands {
@@ -44,14 +45,17 @@ enum Commands {
         case (nil, 0), ("list", 1):
             let me = identity.signingKey.publicKey
             for d in try store.devices() {
-                out("\(d.record.signingKey.hex)  \(d.record.name)\(d.record.signingKey == me ? "  (this Homebase)" : "")")
+                out("\(d.record.signingKey.hex)  \(Printable.escape(d.record.name))\(d.record.signingKey == me ? "  (this Homebase)" : "")")
             }
         case ("add", 2):
             guard let bytes = Signing.bytes(fromHex: f.positional[1].trimmingCharacters(in: .whitespacesAndNewlines)) else {
                 throw HomebaseError.invalidRecord("not hex")
             }
             let record: DeviceRecord
-            do { record = try DeviceRecord(encoded: bytes) } catch { throw HomebaseError.invalidRecord("its signature does not verify or a length is wrong") }
+            do { record = try DeviceRecord(encoded: bytes) } catch {
+                throw HomebaseError.invalidRecord("its signature does not verify, a length is wrong, its HPKE key is of small order "
+                                                  + "or its name holds control characters")
+            }
             guard record.signingKey != identity.signingKey.publicKey else { throw HomebaseError.selfDevice }
             let roster = try store.addDevice(record, accountKey: try c.files.accountKeyForChanges(store), nowMs: nowMs())
             out("added \(record.signingKey.hex) (\(record.name)); roster version \(roster.version)")
@@ -61,7 +65,7 @@ enum Commands {
             // The running agent tells the relay (a revocation), so the device's proof stops working.
             try RevocationLog(dataDir: c.files.dataDir).append(.init(device: key, rosterVersion: roster.version,
                                                                       removedSeconds: RelayAdmission.nowSeconds))
-            out("removed \(key.hex); roster version \(roster.version)")
+            out("removed \(key.hex); roster version \(roster.version); any pairing code it used is retired (it cannot rejoin with it)")
         default:
             throw Flags.UsageError(description: usage)
         }

@@ -12,12 +12,12 @@ public enum HomebaseCLI {
           devices add RECORD            add a sibling by the hex record `guest init` printed
           devices list                  list the account's devices
           devices remove KEY            remove a sibling
-          pair [--valid 10m] [...]      print a one-time code that adds a new device (guest pair CODE)
-          pair CODE [--name NAME]       join this workstation to the account of the Homebase that printed CODE
+          pair [--valid 10m] [...]      print a one-time code that adds a new device (guest pair -, then paste it)
+          pair - [--name NAME]          join this workstation to an account (the code read from stdin)
           runtime add [URL]             probe an engine and store it if it passes (default http://127.0.0.1:11434)
           runtime list                  list stored runtimes
           runtime remove URL            forget a runtime
-          share [--models a,b] [...]    print an invite for another account's device (guest join INVITE)
+          share [--models a,b] [...]    print an invite for another account's device (guest join -, then paste it)
           grants list                   list grants to other accounts' devices and joins awaiting approval
           grants approve ID             grant a join that waits for approval
           grants revoke ID              revoke a grant (the device is told) or refuse a waiting join

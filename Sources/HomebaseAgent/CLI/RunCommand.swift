@@ -10,6 +10,12 @@ enum RunCommand {
         if f.help {
             out("usage: homebase run [--relay URL] [--pin HEX | --ca-file PEM] [--quiet] [--trace-timings] [--KEY VALUE ...]\n"
                 + "KEY is any config file key: " + Settings.keys.sorted().joined(separator: ", ") + "\n"
+                + "--max-concurrent N (default 4) requests at the engine, --queue-length N (default 4) waiting up to\n"
+                + "  --queue-wait (default 2s); grantees together get all slots but one and all queue places but one\n"
+                + "  (the account's own devices keep the rest and are served first); --max-per-grantee N (default 2)\n"
+                + "  requests one grantee may have running or waiting. More are answered `busy`.\n"
+                + "--mail-retry DURATION (default 2s), --mail-retry-max DURATION (default 5m): rosters, grants and\n"
+                + "  revocations the relay did not store (mailbox full) are sent again after this backoff, doubling.\n"
                 + "--trace-timings (or HOMEBASE_TRACE_TIMINGS=1): one `timing:` line per request on stderr, even\n"
                 + "  with --quiet: the uptime clock (ns) when the request arrived, then ns after it for admitted,\n"
                 + "  engine-called, accept-posted, replica-written, first-engine-text, first-chunk-posted.\n"

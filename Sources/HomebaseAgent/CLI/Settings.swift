@@ -7,17 +7,19 @@ struct Settings {
     /// Every key of the config file, each also a flag of `run`.
     static let keys: Set<String> = [
         "relay", "pin", "ca-file", "advert-pulse", "advert-ttl", "reverify-interval", "reload-interval",
-        "max-concurrent", "queue-length", "queue-wait", "batch-delay", "batch-bytes", "replica-size",
-        "cache-size", "default-runtime", "engine-idle-timeout",
+        "max-concurrent", "queue-length", "queue-wait", "max-per-grantee", "batch-delay", "batch-bytes", "replica-size",
+        "cache-size", "default-runtime", "engine-idle-timeout", "mail-retry", "mail-retry-max",
     ]
 
     var values: [String: String] = [:]
 
-    /// The config file's values (a missing file is no error unless it was named explicitly).
+    /// The config file's values. A missing file, named by `--config` or not, is no settings yet
+    /// for every command (`pair CODE` writes it; `run --relay URL` needs none); one that exists
+    /// but cannot be read is an error. `explicit` only words the error.
     static func load(path: String, explicit: Bool) throws(HomebaseError) -> Settings {
+        guard FileManager.default.fileExists(atPath: path) else { return Settings() }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            if explicit { throw .invalidSetting(key: "config", reason: "cannot read \(path)") }
-            return Settings()
+            throw .invalidSetting(key: "config", reason: "cannot read \(path)\(explicit ? " (named by --config)" : "")")
         }
         var s = Settings()
         for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -51,8 +53,14 @@ struct Settings {
         try duration("queue-wait") { c.queueWait = $0 }
         try duration("batch-delay") { c.batchDelay = $0 }
         try duration("engine-idle-timeout") { c.engineTimeouts.idle = $0 }
+        try duration("mail-retry") { c.mailRetry.initial = $0 }
+        try duration("mail-retry-max") { c.mailRetry.maximum = $0 }
+        if c.mailRetry.maximum < c.mailRetry.initial {
+            throw .invalidSetting(key: "mail-retry-max", reason: "must be at least mail-retry (\(c.mailRetry.initial))")
+        }
         try int("max-concurrent", min: 1) { c.maxConcurrent = $0 }
         try int("queue-length", min: 0) { c.queueLength = $0 }
+        try int("max-per-grantee", min: 1) { c.maxPerGrantee = $0 }
         try int("batch-bytes", min: 1) { c.batchBytes = $0 }
         try int("replica-size", min: 1) { c.replicaCapacity = $0 }
         try int("cache-size", min: 1) { c.cacheCapacity = $0 }

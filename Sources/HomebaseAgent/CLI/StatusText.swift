@@ -8,6 +8,7 @@ enum StatusText {
             if !l.outcomes.isEmpty {
                 lines.append("since start: " + l.outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             }
+            if let r = l.refused { lines.append(r.line) }
         } else {
             lines.append("agent: not running")
         }

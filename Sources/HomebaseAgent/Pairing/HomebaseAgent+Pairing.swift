@@ -5,11 +5,13 @@ import Signing
 import Wire
 
 // The running agent answers pairing requests: it holds the device key the code pinned, so a
-// request can only reach (and be opened by) it. A code is checked in this order: known,
-// not burnt, not used (unless by the same device again: its welcome was lost), not expired,
-// proof of the secret (a wrong proof counts a try; the last try burns the code). Then the
-// device joins the roster, and the welcome goes back as an introduction (the new device does
-// not know this Homebase's record yet).
+// request can only reach (and be opened by) it. A code is checked in this order: known, not
+// expired (whatever its state: a used code past its validity serves nobody), not burnt, not
+// retired (its device was removed), not used (unless by the same device again: its welcome was
+// lost), proof of the secret (a wrong proof counts a try; the last try burns the code). An open
+// code adds the device to the roster; a used code never adds one: its welcome is sent again
+// only while its device is in the roster with the record it paired. The welcome goes back as
+// an introduction (the new device does not know this Homebase's record yet).
 extension HomebaseAgent {
     func pairRequest(_ d: Delivery, _ r: AppMessage.PairRequest) {
         let joiner = d.sender
@@ -43,12 +45,13 @@ extension HomebaseAgent {
         let me = identity.signingKey.publicKey
         let expected = PairingProofs.request(secret: code.secret, codeID: code.codeID, inviter: me, joiner: joiner)
         let proven = PairingProofs.equal(expected, r.proof)
+        if now >= code.expiresMs { return refuse(.expired, "code expired") }
         switch code.state {
         case .burnt: return refuse(.burnt, "code burnt after too many wrong attempts")
+        case .retired: return refuse(.used, "code already used (by a device removed since: it needs a new code)")
         case .used where !(proven && code.deviceKey == joiner.signingKey): return refuse(.used, "code already used")
         case .used, .open: break
         }
-        if code.state == .open && now >= code.expiresMs { return refuse(.expired, "code expired") }
         guard proven else {
             let left = (try? store.pairingWrongTry(code.codeID)) ?? 0
             guard left == 0 else { return refuse(.wrongSecret, "wrong code", triesLeft: left) }
@@ -57,8 +60,14 @@ extension HomebaseAgent {
         }
         guard joiner.signingKey != me else { return refuse(.unavailable, "that is this Homebase's own key") }
         do {
-            let accountKey = try files.loadAccountKey()
-            let roster = try store.addDevice(joiner, accountKey: accountKey, nowMs: now)
+            let roster: AppMessage.Roster
+            if code.state == .open {
+                roster = try store.addDevice(joiner, accountKey: try files.loadAccountKey(), nowMs: now)
+            } else if let current = try store.roster(), try store.devices().contains(where: { $0.record == joiner }) {
+                roster = current  // the same device again: its welcome was lost
+            } else {
+                return refuse(.used, "code already used (its device is not in the roster as it paired: it needs a new code)")
+            }
             let catalog = state.withLock { $0.catalog }
             var welcome = AppMessage.PairWelcome(codeID: code.codeID, roster: roster,
                                                  advert: try? signer.next(models: catalog.models, nowMs: now))

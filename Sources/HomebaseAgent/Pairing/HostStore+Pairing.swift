@@ -12,6 +12,8 @@ public struct PairingRecord: Sendable, Equatable {
         case used
         /// Too many wrong attempts.
         case burnt
+        /// Used, then its device was removed (`devices remove`): it never serves again.
+        case retired
     }
 
     public var codeID: Bytes8
@@ -109,6 +111,14 @@ extension HostStore {
                 return max(0, maxTries - tries)
             }
         }
+    }
+
+    /// Retires the codes `device` paired with, in the transaction that removes it: a removed
+    /// device cannot come back with a code from its shell history. Returns how many.
+    static func retirePairings(_ tx: Transaction, device: PublicKey) throws -> Int {
+        guard try !tx.query("SELECT 1 FROM sqlite_master WHERE name = 'pairing_codes'").isEmpty else { return 0 }
+        return try tx.execute("UPDATE pairing_codes SET state = 'retired' WHERE device_key = ? AND state = 'used'",
+                              device.bytes)
     }
 
     /// Marks the code used by `device`, with the confirmation both sides show.

@@ -13,9 +13,9 @@ import Signing
 enum PairCommand {
     static let usage = """
         usage: homebase pair [--relay URL] [--pin HEX] [--valid 10m] [--tries 3] [--no-wait] [--wait MAX]
-               homebase pair CODE [--name NAME] [--wait 30s] [--connect-timeout 10s]
-        prints a one-time code for a new device; on that device run `guest pair CODE`
-        (or `homebase pair CODE` on a second workstation: see `homebase pair CODE --help`).
+               homebase pair - [--name NAME] [--wait 30s] [--connect-timeout 10s]   (the code on stdin; or CODE)
+        prints a one-time code for a new device; on that device run `guest pair -` and paste it
+        (or `homebase pair -` on a second workstation: see `homebase pair - --help`).
           --relay URL   the relay the new device joins through (default: `relay` of the config file)
           --pin HEX     the relay certificate's SHA-256, for a self-signed relay (default: `pin` of the config)
           --valid TIME  how long the code stays valid (default 10m; e.g. 90s, 30m, 1h)
@@ -26,14 +26,14 @@ enum PairCommand {
         """
 
     static func run(_ words: [String], _ c: HomebaseCLI.Context) async throws -> Int32 {
-        if let first = words.first(where: { !$0.hasPrefix("-") }), first.lowercased().hasPrefix(PairingCode.prefix) {
+        if words.contains(SecretLine.stdinWord) || words.first(where: { !$0.hasPrefix("-") })?.lowercased().hasPrefix(PairingCode.prefix) == true {
             return try await PairJoinCommand.run(words, c)
         }
         let f = try Flags(words, valued: ["relay", "pin", "valid", "tries", "wait"], switches: ["no-wait"])
         if f.help { out(usage); return 0 }
         guard f.positional.isEmpty else {
             throw Flags.UsageError(description: "pair takes no arguments, or a code starting with \(PairingCode.prefix) "
-                                   + "(to join an account: `homebase pair CODE` here, or `guest pair CODE` on a laptop)")
+                                   + "(to join an account: `homebase pair -` here, or `guest pair -` on a laptop, then paste the code)")
         }
         let settings = try Settings.load(path: c.configPath, explicit: c.configExplicit)
         guard let relay = f.values["relay"] ?? settings.values["relay"] else {
@@ -72,7 +72,7 @@ enum PairCommand {
 
         out("pairing code (single use, valid until \(PairingError.time(expires)), \(tries) wrong tr\(tries == 1 ? "y" : "ies") burn it):\n")
         out(code.text)
-        out("\non the new device run:\n  guest pair \(code.text)\n(on a second workstation: homebase pair CODE)\n")
+        out("\non the new device run:\n  guest pair -\nand paste the code (on a second workstation: homebase pair -)\n")
         if !agentRunning(c.files) {
             err("homebase: note: `homebase run` is not running here; start it: it is what answers the new device")
         }
@@ -86,7 +86,7 @@ enum PairCommand {
         while true {
             guard let r = try store.pairing(code.codeID) else { err("homebase: the code was removed"); return 1 }
             switch r.state {
-            case .used:
+            case .used, .retired:
                 out("paired \"\(r.deviceName ?? "?")\" (\(r.deviceKey?.hex ?? "?"))")
                 out("confirmation: \(r.confirmation ?? "?")   (the new device shows the same; if not, run `homebase devices remove KEY`)")
                 return 0

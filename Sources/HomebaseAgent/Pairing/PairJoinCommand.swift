@@ -4,15 +4,17 @@ import Sealing
 import Signing
 import Wire
 
-/// `homebase pair CODE`: a second workstation joins the account whose first Homebase printed
+/// `homebase pair -` (the code on stdin) or `homebase pair CODE`: a second workstation joins the account whose first Homebase printed
 /// CODE. The exchange and its checks are `PairExchange` (the same as `guest pair CODE`); this
 /// stores the verified roster (the account public key is in it; the private key never leaves
 /// the first Homebase) and the code's relay in the config when none is set. A Homebase that
 /// holds an account key heads its own account and is refused: nothing is changed.
 enum PairJoinCommand {
     static let usage = """
-        usage: homebase pair CODE [--name NAME] [--wait 30s] [--connect-timeout 10s]
-        joins this workstation to your account with a code from `homebase pair` on the account's first Homebase.
+        usage: homebase pair - [--name NAME] [--wait 30s] [--connect-timeout 10s]
+        joins this workstation to your account with a code from `homebase pair` on the account's first Homebase,
+        read from standard input (paste it, or pipe it in). `homebase pair CODE` works too, but leaves the code
+        in the process list and shell history (warned).
           --name NAME            this Homebase's name if it has no identity yet (default: the host name)
           --wait TIME            longest wait for the first Homebase's answer (default 30s)
           --connect-timeout TIME relay connect and handshake, each (default 10s)
@@ -25,7 +27,7 @@ enum PairJoinCommand {
     static func run(_ words: [String], _ c: HomebaseCLI.Context) async throws -> Int32 {
         let f = try Flags(words, valued: ["name", "wait", "connect-timeout"], switches: [])
         if f.help { out(usage); return 0 }
-        guard f.positional.count == 1 else { throw Flags.UsageError(description: "give the code as one argument (quote it if it has spaces)") }
+        guard f.positional.count == 1 else { throw Flags.UsageError(description: "give the code on stdin (homebase pair -), or as one argument") }
         var options = PairExchange.Options()
         func duration(_ flag: String) throws(Flags.UsageError) -> Duration? {
             guard let text = f.values[flag] else { return nil }
@@ -39,9 +41,18 @@ enum PairJoinCommand {
         guard (1...DeviceRecord.maxNameBytes).contains(name.utf8.count) else {
             throw Flags.UsageError(description: "--name must be 1 to \(DeviceRecord.maxNameBytes) bytes")
         }
+        var text = f.positional[0]
+        if text == SecretLine.stdinWord {
+            guard let line = SecretLine.read(prompt: "pairing code: ") else {
+                throw Flags.UsageError(description: "no code on standard input: paste the code `homebase pair` printed, or pipe it in")
+            }
+            text = line
+        } else {
+            FileHandle.standardError.write(Data(SecretLine.argvWarning("pairing code", instead: "homebase pair -").utf8))
+        }
         let code: PairingCode
         do {
-            code = try PairingCode(parsing: f.positional[0])
+            code = try PairingCode(parsing: text)
             guard nowMs() < code.expiresMs else { throw PairingError.expired(atMs: code.expiresMs) }
         } catch let e as PairingError {
             err("homebase pair: \(e)")

@@ -2,7 +2,7 @@ import Pairing
 
 /// What `homebase status` says of the newest pairing code.
 public struct PairingStatus: Codable, Sendable, Equatable {
-    /// `open`, `used`, `burnt` (or `expired`: open past its expiry).
+    /// `open`, `used`, `burnt`, `retired` (used by a device removed since), or `expired` (open past its expiry).
     public var state: String
     public var expiresMs: Int64
     public var device: String?
@@ -23,6 +23,7 @@ public struct PairingStatus: Codable, Sendable, Equatable {
         switch state {
         case "used": "last pairing: \"\(device ?? "?")\" \(deviceKey.map { String($0.prefix(16)) + "…" } ?? ""), confirmation \(confirmation ?? "?")"
         case "open": "pairing code open until \(PairingError.time(expiresMs)) (\(wrongTries) wrong tr\(wrongTries == 1 ? "y" : "ies"))"
+        case "retired": "last pairing: \"\(device ?? "?")\", removed since (its code is retired)"
         case "burnt": "last pairing code: burnt after \(wrongTries) wrong tries"
         default: "last pairing code: expired unused"
         }

@@ -47,8 +47,12 @@ enum Admission {
         // A grantee may hold several grants: the models of those in force add up.
         var granted: Set<String>?
         if !isSibling {
-            let active = (view.grants[sender] ?? []).filter { $0.isActive(nowMs: view.nowMs) }
-            guard !active.isEmpty else { return fail(.revoked, "no grant in force for this device") }
+            let held = view.grants[sender] ?? []
+            let active = held.filter { $0.isActive(nowMs: view.nowMs) }
+            guard !active.isEmpty else {
+                let expired = held.contains { !$0.revoked }
+                return fail(.revoked, expired ? "the grant for this device expired" : "no grant in force for this device")
+            }
             granted = Set(active.flatMap(\.models))
         }
         guard !r.messages.isEmpty else { return fail(.badRequest, "a request carries at least one new message") }

@@ -1,4 +1,5 @@
 import Foundation
+import Pairing
 import Sealing
 import Signing
 import Wire
@@ -10,8 +11,9 @@ enum GrantsCommand {
         usage: homebase grants list | approve ID | revoke ID
           list         grants and joins waiting for approval, with their ids
           approve ID   grant a join that waits for approval (homebase share --approve)
-          revoke ID    revoke a grant (its next request is refused `revoked`, the device is told),
-                       or refuse a join that waits for approval
+          revoke ID    revoke a grant (its next request is refused `revoked`, the device is told;
+                       its invite is retired: no one else can join with it), or refuse a join
+                       that waits for approval
         """
 
     static func run(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
@@ -27,10 +29,9 @@ enum GrantsCommand {
             try list(store: store, sharing: sharing)
         case ("approve", 2):
             let join = try SharingActions.approve(try grantID(f.positional[1]), sharing: sharing, store: store, nowMs: nowMs())
-            out("approved \(hex(join.grantID.bytes)) for \(join.joiner.signingKey.hex) (\"\(join.accountName)\")")
+            out("approved \(hex(join.grantID.bytes)) for \(join.joiner.signingKey.hex) (\"\(Printable.escape(join.accountName))\")")
         case ("revoke", 2):
-            let id = try grantID(f.positional[1])
-            out("\(try SharingActions.revoke(id, sharing: sharing, store: store)) \(hex(id.bytes))")
+            out(try SharingActions.revoke(try grantID(f.positional[1]), sharing: sharing, store: store))
         default:
             throw Flags.UsageError(description: usage)
         }
@@ -44,21 +45,23 @@ enum GrantsCommand {
         return id
     }
 
-    /// One line per grant or pending join: id, device, account name, state, models, rate.
+    /// One line per grant or pending join: id, state, device, account name, models, rate, end.
     static func list(store: HostStore, sharing: SharingStore) throws {
         let now = nowMs()
         let joins = Dictionary(try sharing.joins().map { ($0.grantID, $0) }, uniquingKeysWith: { a, _ in a })
         let grants = try store.grants()
         for g in grants {
             let state = g.revoked ? "revoked" : (g.isActive(nowMs: now) ? "active" : "expired")
-            let account = joins[g.grantID].map { " account \"\($0.accountName)\"" } ?? ""
-            out("\(hex(g.grantID.bytes))  \(state)  \(g.grantee.signingKey.hex) (\(g.grantee.name))\(account)  "
-                + "[\(g.models.joined(separator: ", "))]  \(g.ratePerMinute == 0 ? "no rate limit" : "\(g.ratePerMinute)/min")")
+            let end = g.expiresMs == 0 ? "" : (g.isActive(nowMs: now) ? "  until " : "  at ") + PairingError.time(g.expiresMs)
+            // Names come from the joiner (stored before they were checked, perhaps): escaped.
+            let account = joins[g.grantID].map { " account \"\(Printable.escape($0.accountName))\"" } ?? ""
+            out("\(hex(g.grantID.bytes))  \(state)  \(g.grantee.signingKey.hex) (\(Printable.escape(g.grantee.name)))\(account)  "
+                + "[\(g.models.joined(separator: ", "))]  \(g.ratePerMinute == 0 ? "no rate limit" : "\(g.ratePerMinute)/min")\(end)")
         }
         let granted = Set(grants.map(\.grantID))
         for j in joins.values.sorted(by: { $0.createdMs < $1.createdMs }) where !granted.contains(j.grantID) {
             out("\(hex(j.grantID.bytes))  \(j.state == .pending ? "pending approval" : j.state.rawValue)  "
-                + "\(j.joiner.signingKey.hex) (\(j.joiner.name)) account \"\(j.accountName)\"")
+                + "\(j.joiner.signingKey.hex) (\(Printable.escape(j.joiner.name))) account \"\(Printable.escape(j.accountName))\"")
         }
         if grants.isEmpty && joins.isEmpty { out("no grants (homebase share makes an invite)") }
     }

@@ -4,26 +4,33 @@ import Sealing
 import Signing
 import Wire
 
-/// `homebase share`: a new invite, printed as text to pass to a friend (`guest join INVITE`).
+/// `homebase share`: a new invite, printed as text to pass to a friend (`guest join -`, pasted).
 enum ShareCommand {
     static let usage = """
-        usage: homebase share [--models a,b] [--rate N/min] [--expires 7d] [--uses N] [--approve] [--relay URL]
-        prints an invite for another account's device (they run: guest join INVITE)
-          --models a,b    models the grant allows (default: every model served now)
-          --rate N/min    requests per minute the grant allows (default: no limit)
-          --expires TIME  the invite is refused after TIME: 30m, 12h, 7d (default 7d)
-          --uses N        devices that may join with it (default 1: single use)
-          --approve       joins wait for `homebase grants approve ID` instead of being granted at once
-          --relay URL     the relay named in the invite (default: `relay` of the config file)
+        usage: homebase share [--models a,b] [--rate N/min] [--expires 7d] [--grant-expires TIME|never] [--uses N]
+                              [--approve] [--relay URL]
+        prints an invite for another account's device (they run: guest join -, and paste it)
+          --models a,b          models the grant allows (default: every model served now)
+          --rate N/min          requests per minute the grant allows (default: no limit)
+          --expires TIME        joins are refused after TIME: 30m, 12h, 7d (default 7d)
+          --grant-expires TIME  the grants it makes end TIME from now, or `never` (default: when the
+                                invite expires); not before --expires
+          --uses N              devices that may join with it (default 1: single use)
+          --approve             joins wait for `homebase grants approve ID` instead of being granted at once
+          --relay URL           the relay named in the invite (default: `relay` of the config file)
         the first line printed is the invite; it holds a secret: send it only to the friend.
+        `homebase grants revoke ID` ends a grant at any time (and retires its invite).
         """
 
     static func run(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
-        let f = try Flags(words, valued: ["models", "rate", "expires", "uses", "relay"], switches: ["approve"])
+        let f = try Flags(words, valued: ["models", "rate", "expires", "grant-expires", "uses", "relay"], switches: ["approve"])
         if f.help { out(usage); return 0 }
         guard f.positional.isEmpty else { throw Flags.UsageError(description: "share takes no arguments (see --help)") }
         let rate = try f.values["rate"].map(parseRate) ?? 0
-        let expiresIn = try f.values["expires"].map(parseLifetime) ?? 7 * 86_400_000
+        let expiresIn = try f.values["expires"].map { (v: String) throws(Flags.UsageError) in try parseLifetime(v) } ?? 7 * 86_400_000
+        let grantFor = try f.values["grant-expires"].map { (v: String) throws(Flags.UsageError) in
+            try parseGrantLifetime(v, invite: expiresIn)
+        } ?? expiresIn
         let uses = try f.values["uses"].map { (v: String) throws(Flags.UsageError) -> Int in
             guard let n = Int(v), (1...1000).contains(n) else { throw Flags.UsageError(description: "--uses takes 1 to 1000") }
             return n
@@ -49,7 +56,7 @@ enum ShareCommand {
         try sharing.createInvite(StoredInvite(inviteID: Bytes16(unchecked: randomBytes(count: 16)), secret: secret,
                                               models: models, ratePerMinute: rate, expiresMs: now + expiresIn,
                                               maxUses: uses, uses: 0, approval: f.switches.contains("approve"),
-                                              createdMs: now))
+                                              createdMs: now, grantExpiresMs: grantFor == 0 ? 0 : now + grantFor))
         let invite = AppMessage.Invite(relayURL: relay, hostSigningKey: Bytes32(unchecked: identity.signingKey.publicKey.bytes),
                                        hostHPKEKey: Bytes32(unchecked: identity.hpkeKey.publicKey.bytes),
                                        inviteSecret: Secret32(unchecked: secret), models: models,
@@ -61,11 +68,12 @@ enum ShareCommand {
             throw HomebaseError.sharing("the invite does not encode: \(error)")
         }
         out(code)
-        let expiry = Date(timeIntervalSince1970: Double(now + expiresIn) / 1000)
+        let grantEnd = grantFor == 0 ? "the grant never expires (until revoked)"
+            : "the grant expires \(PairingError.time(now + grantFor))"
         err("invite for [\(models.joined(separator: ", "))], \(rate == 0 ? "no rate limit" : "\(rate)/min"), "
-            + "\(uses == 1 ? "single use" : "\(uses) devices"), expires \(expiry)"
+            + "\(uses == 1 ? "single use" : "\(uses) devices"); joins accepted until \(PairingError.time(now + expiresIn)); \(grantEnd)"
             + (f.switches.contains("approve") ? "; joins wait for: homebase grants approve ID" : "")
-            + "\nthe friend runs: guest join INVITE   (homebase run must be running to answer the join)")
+            + "\nthe friend runs: guest join -   and pastes the invite (homebase run must be running to answer the join)")
         return 0
     }
 
@@ -76,9 +84,20 @@ enum ShareCommand {
         return v
     }
 
+    /// `--grant-expires`: a lifetime no shorter than the invite's, or `never` (0).
+    static func parseGrantLifetime(_ text: String, invite: Int64) throws(Flags.UsageError) -> Int64 {
+        if text == "never" { return 0 }
+        let ms = try parseLifetime(text, flag: "--grant-expires", extra: " or never")
+        guard ms >= invite else {
+            throw Flags.UsageError(description: "--grant-expires \(text) ends before the invite (--expires): "
+                                   + "a friend joining late would get an expired grant; give at least the invite's lifetime")
+        }
+        return ms
+    }
+
     /// `30m`, `12h`, `7d` (also `s`, `ms`), in milliseconds; at least one second.
-    static func parseLifetime(_ text: String) throws(Flags.UsageError) -> Int64 {
-        let bad = Flags.UsageError(description: "--expires takes a duration: 30m, 12h, 7d")
+    static func parseLifetime(_ text: String, flag: String = "--expires", extra: String = "") throws(Flags.UsageError) -> Int64 {
+        let bad = Flags.UsageError(description: "\(flag) takes a duration: 30m, 12h, 7d\(extra)")
         let ms: Int64
         if text.hasSuffix("d"), let days = Int64(text.dropLast()), days >= 0, days <= 3650 {
             ms = days * 86_400_000

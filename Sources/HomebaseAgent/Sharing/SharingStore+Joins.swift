@@ -17,16 +17,19 @@ enum JoinDecision: Sendable, Equatable {
     static let notRecognised = "invite not recognised (wrong secret, tampered, or not from this Homebase)"
     static let expired = "invite expired"
     static let used = "invite already used"
+    static let withdrawn = "invite withdrawn by the host (a grant made with it was revoked)"
 }
 
 extension SharingStore {
     public func createInvite(_ invite: StoredInvite) throws(HomebaseError) {
         try storing {
             _ = try db.execute("""
-                INSERT INTO invites(invite_id, secret, models, rate_per_minute, expires_ms, max_uses, uses, approval, created_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO invites(invite_id, secret, models, rate_per_minute, expires_ms, max_uses, uses, approval, created_ms,
+                    grant_expires_ms, retired)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, invite.inviteID.bytes, invite.secret, ColumnJSON.encode(invite.models), Int64(invite.ratePerMinute),
-                invite.expiresMs, invite.maxUses, invite.uses, invite.approval, invite.createdMs)
+                invite.expiresMs, invite.maxUses, invite.uses, invite.approval, invite.createdMs, invite.grantExpiresMs,
+                invite.retired)
         }
     }
 
@@ -35,7 +38,7 @@ extension SharingStore {
     }
 
     /// Checks `proof` against every invite (the join names none: only its secret's holder can
-    /// make the proof), then decides: expired, used up, the same joiner again, pending, granted.
+    /// make the proof), then decides: the same joiner again, retired, expired, used up, pending, granted.
     func admitJoin(proof: [UInt8], joiner: DeviceRecord, accountName: String, host: PublicKey,
                    nowMs: Int64) throws(HomebaseError) -> JoinDecision {
         let record = joiner.encoded
@@ -49,6 +52,7 @@ extension SharingStore {
                                                              invite.inviteID.bytes, joiner.signingKey.bytes)).first {
                     return .again(earlier)
                 }
+                guard !invite.retired else { return .refused(JoinDecision.withdrawn) }
                 guard nowMs < invite.expiresMs else { return .refused(JoinDecision.expired) }
                 guard invite.uses < invite.maxUses else { return .refused(JoinDecision.used) }
                 let join = JoinRecord(grantID: Bytes16(unchecked: randomBytes(count: 16)), inviteID: invite.inviteID,
@@ -88,6 +92,11 @@ extension SharingStore {
         try storing { try Self.invites(try db.query(Self.inviteColumns + " WHERE invite_id = ?", id.bytes)).first }
     }
 
+    /// The invite admits no one new (its joins and grants stay as they are).
+    func retireInvite(_ id: Bytes16) throws(HomebaseError) {
+        _ = try storing { try db.execute("UPDATE invites SET retired = 1 WHERE invite_id = ?", id.bytes) }
+    }
+
     /// Moves a join to `state`; a new state is a new notice (sent flags cleared accordingly).
     func setState(_ grantID: Bytes16, _ state: JoinRecord.State) throws(HomebaseError) {
         let n = try storing {
@@ -105,7 +114,8 @@ extension SharingStore {
     }
 
     static let inviteColumns = """
-        SELECT invite_id, secret, models, rate_per_minute, expires_ms, max_uses, uses, approval, created_ms FROM invites
+        SELECT invite_id, secret, models, rate_per_minute, expires_ms, max_uses, uses, approval, created_ms,
+            grant_expires_ms, retired FROM invites
         """
     static let joinColumns = """
         SELECT grant_id, invite_id, joiner_record, account_name, state, grant_sent, revoke_sent, created_ms FROM joins
@@ -116,7 +126,8 @@ extension SharingStore {
             guard let id = Bytes16(try r.get(0, as: [UInt8].self)) else { throw HomebaseError.storage("bad invite id") }
             return StoredInvite(inviteID: id, secret: try r.get(1), models: ColumnJSON.decode([String].self, try r.get(2)) ?? [],
                                 ratePerMinute: UInt32(clamping: try r.get(3, as: Int64.self)), expiresMs: try r.get(4),
-                                maxUses: try r.get(5), uses: try r.get(6), approval: try r.get(7), createdMs: try r.get(8))
+                                maxUses: try r.get(5), uses: try r.get(6), approval: try r.get(7), createdMs: try r.get(8),
+                                grantExpiresMs: try r.get(9), retired: try r.get(10))
         }
     }
 

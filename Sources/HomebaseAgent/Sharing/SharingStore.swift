@@ -21,6 +21,12 @@ public final class SharingStore: Sendable {
             grant_sent INTEGER NOT NULL DEFAULT 0, revoke_sent INTEGER NOT NULL DEFAULT 0,
             created_ms INTEGER NOT NULL, UNIQUE(invite_id, joiner_key));
         """,
+        // Grants end (NULL: with the invite, as before they had their own end); a revoked grant
+        // retires its invite.
+        """
+        ALTER TABLE invites ADD COLUMN grant_expires_ms INTEGER;
+        ALTER TABLE invites ADD COLUMN retired INTEGER NOT NULL DEFAULT 0;
+        """,
     ])
 
     let db: Database
@@ -50,6 +56,13 @@ public struct StoredInvite: Sendable, Equatable {
     /// Joins wait for `homebase grants approve ID`.
     public var approval: Bool
     public var createdMs: Int64
+    /// Unix ms when the grants it makes expire; 0 = never; nil = with the invite (`expiresMs`).
+    public var grantExpiresMs: Int64?
+    /// A grant made with it was revoked: it admits no one new.
+    public var retired = false
+
+    /// When the grants it makes expire (0: never).
+    public var grantEnd: Int64 { grantExpiresMs ?? expiresMs }
 }
 
 /// A device that joined (or asked to) with an invite.

@@ -65,7 +65,8 @@ extension HostStore {
         }
     }
 
-    /// Removes a sibling and re-signs the roster (version + 1). The host itself cannot be removed.
+    /// Removes a sibling and re-signs the roster (version + 1), retiring the pairing codes it
+    /// used (`retirePairings`). The host itself cannot be removed.
     @discardableResult
     public func removeDevice(_ key: PublicKey, host: PublicKey, accountKey: SigningKey) throws(HomebaseError) -> AppMessage.Roster {
         guard key != host else { throw .selfDevice }
@@ -75,6 +76,7 @@ extension HostStore {
                 guard try tx.execute("DELETE FROM devices WHERE signing_key = ?", key.bytes) == 1 else {
                     throw HomebaseError.unknownDevice(key.hex)
                 }
+                _ = try Self.retirePairings(tx, device: key)
                 return try Self.resign(tx, accountKey: accountKey, version: current + 1)
             }
         }

@@ -2,6 +2,7 @@ import Foundation
 import GuestAgent
 import Sealing
 import Signing
+import Wire
 
 /// `guest devices`: the account's roster as this device holds it (after reading the relay's mail).
 enum DevicesCommand {
@@ -32,7 +33,7 @@ enum DevicesCommand {
             Console.out("account \(account), roster version \(version), \(listing.devices.count) device(s):\n")
             for d in listing.devices {
                 let tags = DeviceListing.tags(d)
-                Console.out("  \(d.key)  \(d.name)\(tags.isEmpty ? "" : "  (\(tags.joined(separator: ", ")))")\n")
+                Console.out("  \(d.key)  \(Printable.escape(d.name))\(tags.isEmpty ? "" : "  (\(tags.joined(separator: ", ")))")\n")
             }
             if !listing.member {
                 Console.out("this device is not in the roster: it was removed from the account\n")

@@ -1,14 +1,19 @@
 import Foundation
 import GuestAgent
+import Pairing
 import PeerLink
 import Sealing
+import Wire
 
-/// `guest join INVITE`: use a friend's Homebase (the invite came from `homebase share`).
+/// `guest join -` (the invite on stdin; prompted on a terminal when omitted) or `guest join INVITE`:
+/// use a friend's Homebase (the invite came from `homebase share`).
 enum JoinCommand {
     static let command = Command(
         name: "join", summary: "join another account's Homebase with the invite its owner sent you",
-        usage: "[--as NAME] [--wait TIME] [--pin SHA256] INVITE",
-        details: "Checks the invite here (mangled, expired), creates this device's identity if there is none, keeps\n"
+        usage: "[--as NAME] [--wait TIME] [--pin SHA256] -      (the invite on stdin; or INVITE)",
+        details: "Reads the invite from standard input (`guest join -`, paste it or pipe it in; plain `guest join` prompts\n"
+            + "on a terminal). An invite given as an argument works too, but stays in the process list and shell history\n"
+            + "(warned). Checks the invite here (mangled, expired), creates this device's identity if there is none, keeps\n"
             + "the Homebase as invited (an invitation not accepted never routes), sends a sealed join through the\n"
             + "invite's relay and waits for the answer. The invite's relay may differ from this device's own\n"
             + "(guest relay set): the guest then keeps a link to each. Invites carry no certificate pin: a wss://\n"
@@ -26,7 +31,7 @@ enum JoinCommand {
         run: run)
 
     static func run(_ inv: Invocation) async throws -> Int32 {
-        guard inv.positionals.count == 1 else { throw inv.usageError("give the invite (one hb-invite-… argument)") }
+        guard inv.positionals.count <= 1 else { throw inv.usageError("give the invite on stdin (guest join -), or as one hb-invite-… argument") }
         var wait: Duration = .seconds(20)
         if let raw = inv.arguments.value("--wait") {
             guard let d = Flag.duration(raw) else { throw inv.usageError("--wait takes a duration: 250ms, 10s, 2m") }
@@ -34,9 +39,22 @@ enum JoinCommand {
         }
         let nameFlag = inv.arguments.value("--as")
         if let n = nameFlag, !(1...64).contains(n.utf8.count) { throw inv.usageError("--as takes 1 to 64 bytes") }
+        if let bad = nameFlag.flatMap(Printable.firstUnsafe) {
+            throw inv.usageError("--as holds a control character (U+\(String(bad.value, radix: 16, uppercase: true))): give plain text")
+        }
         let pin = inv.arguments.value("--pin")
         if let pin { do { _ = try PeerLink.Trust.pinned(hex: pin) } catch { throw inv.usageError("--pin: \(error)") } }
-        let checked = try GuestJoin.check(inv.positionals[0], nowMs: Int64(Date().timeIntervalSince1970 * 1000))
+        let text: String
+        if let given = inv.positionals.first, given != SecretLine.stdinWord {
+            Console.err(SecretLine.argvWarning("invite", instead: "guest join -"))
+            text = given
+        } else {
+            guard let line = SecretLine.read(prompt: "invite (hb-invite-…, from `homebase share`): ", limit: 16 * 1024) else {
+                throw inv.usageError("no invite on standard input: paste the hb-invite-… text the owner sent you, or pipe it in")
+            }
+            text = line
+        }
+        let checked = try GuestJoin.check(text, nowMs: Int64(Date().timeIntervalSince1970 * 1000))
         let host = checked.host
         let (identity, created) = try await prepared(inv, checked, pin: pin)
         if created { Console.out("created this device's identity \(identity.signingKey.publicKey.hex)\n") }

@@ -8,16 +8,24 @@ import LocalAPI
 enum ServeCommandLine {
     static let command = Command(
         name: "serve", summary: "serve the routed brain to local tools (OpenAI and Ollama compatible API)",
-        usage: "[--listen HOST:PORT] [--allow-remote --token TOKEN]",
+        usage: "[--listen HOST:PORT] [--allow-remote] [--token-file FILE] [--allow-origin ORIGIN]...",
         details: "Endpoints: POST /v1/chat/completions, GET /v1/models (OpenAI); POST /api/chat, GET /api/tags (Ollama).\n"
             + "Every answer names its brain: the X-Homebase-Brain header and a final `homebase` object. Loopback only\n"
-            + "unless --allow-remote with a token (--token or HOMEBASE_SERVE_TOKEN). Runs until SIGINT or SIGTERM.\n"
+            + "unless --allow-remote with a token (--token-file or HOMEBASE_SERVE_TOKEN). Runs until SIGINT or SIGTERM.\n"
+            + "Web pages are refused: a Host that is not localhost, 127.x or [::1] (403, DNS rebinding), an Origin not\n"
+            + "serve's own nor allowed with --allow-origin (403), a POST not sent as Content-Type: application/json (415).\n"
+            + "With --token-file, clients send the file's token: OPENAI_API_KEY=$(cat FILE) for the openai library;\n"
+            + "guest chat reads it through serve.json.\n"
             + "Other guest commands of this data directory (chat, status) find serve through serve.json and open no\n"
             + "relay link of their own (the relay keeps one per device key); commands that must send mail link briefly.\n"
             + "Example: guest serve --listen 127.0.0.1:11435, then OpenAI(base_url=\"http://127.0.0.1:11435/v1\")",
         flags: [Flag("--listen", "HOST:PORT", "where to listen (default 127.0.0.1:\(ServeConfiguration.defaultPort); port 0 picks one)"),
                 Flag("--allow-remote", "allow a non-loopback address (requires a token)"),
-                Flag("--token", "TOKEN", "require Authorization: Bearer TOKEN (default $HOMEBASE_SERVE_TOKEN)")]
+                Flag("--token-file", "FILE", "require Authorization: Bearer with the file's first line; a missing file is made 0600 "
+                     + "with a random token (default: none, or $HOMEBASE_SERVE_TOKEN)"),
+                Flag("--token", "TOKEN", "as --token-file, but visible to other users in the process list (warned)"),
+                Flag("--allow-origin", "ORIGIN", repeatable: true, "let web pages of ORIGIN (http://localhost:3000) call serve, "
+                     + "with CORS; repeatable (default: none)")]
             + Flag.relayLink,
         run: run)
 
@@ -32,7 +40,7 @@ enum ServeCommandLine {
                 configuration: config, output: { Console.out($0) },
                 router: { _ in RoutedAnswer(provider: RunnerBrain(runner: runner)) },
                 models: { ServableModels.list(context).map { ListedModel(name: $0.name, brain: $0.brain) } },
-                listening: { ServeAnnouncement.announce(paths, host: config.host, port: $0, log: log) })
+                listening: { ServeAnnouncement.announce(paths, host: config.host, port: $0, tokenFile: config.tokenFile, log: log) })
             ServeAnnouncement.withdraw()
             return status
         }
@@ -44,7 +52,22 @@ enum ServeCommandLine {
             do { (c.host, c.port) = try ServeConfiguration.parseListen(listen) } catch { throw inv.usageError(error.description) }
         }
         c.allowRemote = inv.arguments.has("--allow-remote")
-        c.token = inv.arguments.value("--token") ?? inv.environment["HOMEBASE_SERVE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        for origin in inv.arguments.all("--allow-origin") {
+            do { try c.allow(origin: origin) } catch { throw inv.usageError(error.description) }
+        }
+        if let file = inv.arguments.value("--token-file") {
+            guard !inv.arguments.has("--token") else { throw inv.usageError("give --token-file or --token, not both") }
+            do {
+                let loaded = try TokenFile.load(file)
+                (c.token, c.tokenFile) = (loaded.token, file)
+                if loaded.created { Console.err("guest serve: wrote a new token to \(file) (mode 0600)\n") }
+            } catch { throw inv.usageError(error.description) }
+        } else if let token = inv.arguments.value("--token") {
+            Console.err(ServeConfiguration.tokenInArgvWarning)
+            c.token = token
+        } else {
+            c.token = inv.environment["HOMEBASE_SERVE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        }
         do { try c.validate() } catch { throw inv.usageError(error.description) }
         return c
     }

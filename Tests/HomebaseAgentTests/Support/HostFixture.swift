@@ -1,5 +1,6 @@
 import Foundation
 import Inference
+import RelayServer
 import Sealing
 import Signing
 @testable import HomebaseAgent
@@ -19,9 +20,11 @@ final class HostFixture: @unchecked Sendable {
     ///     nil stores none.
     ///   - sibling: list the guest in the roster (else it must be a grantee to be heard).
     ///   - joined: the agent holds no account key, like a Homebase that joined with `homebase pair CODE`.
+    ///   - relayConfig: changes to the in-process relay's settings (its mailbox caps, say).
     init(runtime: (url: String, models: [String])?, sibling: Bool = true, joined: Bool = false,
+         relayConfig: (inout RelayConfig) -> Void = { _ in },
          configure: (inout HomebaseAgent.Configuration) -> Void = { _ in }) async throws {
-        relay = try RelayFixture()
+        relay = try RelayFixture(relayConfig)
         files = HostFiles(dataDir: try temporaryDirectory("host"))
         _ = try files.initialize(name: "workstation", nowMs: nowMs())
         let hostRecord = try files.loadIdentity().record

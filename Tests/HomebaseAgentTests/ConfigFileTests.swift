@@ -1,0 +1,17 @@
+import Foundation
+import Testing
+@testable import HomebaseAgent
+
+/// `--config FILE` names the settings of every command the same way: a missing file is no
+/// settings yet (`pair CODE` and `run --relay` on a fresh `--config`, as the README says), a
+/// file that exists but cannot be read is an error (issue 15, SPEC corrections).
+@Suite struct ConfigFileTests {
+    @Test func aMissingNamedConfigIsNoSettingsForRunAsForTheOthers() throws {
+        let dir = try temporaryDirectory("config")
+        let missing = dir + "/fresh.conf"
+        #expect(try Settings.load(path: missing, explicit: true).values.isEmpty)
+        #expect(try Settings.load(path: missing, explicit: false).values.isEmpty)
+        // A directory where the file should be is no config: said, not ignored.
+        #expect(throws: HomebaseError.self) { try Settings.load(path: dir, explicit: true) }
+    }
+}
