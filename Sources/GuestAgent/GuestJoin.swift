@@ -75,6 +75,7 @@ public enum GuestJoin {
         try files.save(checked.host)
         files.setNote(checked.host.signingKey, nil)
         try files.setPin(checked.host.signingKey, pin)
+        try files.setToken(checked.host.signingKey, checked.invite.admissionToken)
         return (identity, created)
     }
 

@@ -60,7 +60,7 @@ public final class GuestLink: Sendable {
     /// command refuses what this one accepted); nil keeps it in memory.
     static func make(setting: RelayFile.Setting, role: Role, identity: DeviceIdentity, directory: GuestDirectory,
                      peers: JoinedDirectory, mail: GuestMail, options: Options, log: EventLog,
-                     replay: ReplayStore? = nil) throws -> GuestLink {
+                     replay: ReplayStore? = nil, admission: LinkAdmission = LinkAdmission()) throws -> GuestLink {
         var config = try PeerLink.Configuration(relayURL: setting.url,
                                                 trust: try setting.pin.map { try PeerLink.Trust.pinned(hex: $0) } ?? .systemRoots)
         config.connectTimeout = options.connectTimeout
@@ -70,7 +70,7 @@ public final class GuestLink: Sendable {
         var courierConfig = Courier.Configuration()
         courierConfig.holdUnknownMail = options.heldMail
         courierConfig.replayStore = replay
-        let courier = Courier(link: try PeerLink(configuration: config, identity: identity.signingKey),
+        let courier = Courier(link: try PeerLink(configuration: config, identity: identity.signingKey, admission: admission),
                               identity: identity, directory: peers, configuration: courierConfig)
         return GuestLink(setting: setting, role: role, courier: courier, directory: directory, mail: mail,
                          options: options, log: log)

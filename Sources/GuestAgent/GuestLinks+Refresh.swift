@@ -1,5 +1,8 @@
 import Courier
 import Foundation
+import PeerLink
+import Signing
+import Wire
 import Synchronization
 import Sealing
 
@@ -20,7 +23,17 @@ extension GuestLinks {
 
         func make(_ setting: RelayFile.Setting, _ role: GuestLink.Role) throws -> GuestLink {
             try GuestLink.make(setting: setting, role: role, identity: identity, directory: directory, peers: peers,
-                               mail: mail, options: options, log: context.log, replay: replay)
+                               mail: mail, options: options, log: context.log, replay: replay, admission: admission(setting, role))
+        }
+
+        /// What the link presents to a relay admitting by account: on the account's relay the
+        /// proof the pairing brought; on any relay the token an invite for it carried.
+        func admission(_ setting: RelayFile.Setting, _ role: GuestLink.Role) -> LinkAdmission {
+            let token = JoinedRelay.all(context).first { GuestJoin.sameRelay($0.url, setting.url) && $0.token != nil }?.token
+            let account = role == .account ? AccountKeyFile(path: context.paths.accountKey).read() : nil
+            let proof = account.flatMap { a in setting.relayProof.map { $0.frame(accountKey: Bytes32(unchecked: a.bytes)) } }
+            let proofOrigin = setting.relayProof?.origin
+            return LinkAdmission(deviceProof: { origin, _ in origin == proofOrigin ? proof : nil }, token: { _ in token })
         }
     }
 

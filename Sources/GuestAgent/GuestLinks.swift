@@ -129,6 +129,8 @@ struct JoinedRelay: Equatable {
     var url: String
     var pin: String?
     var hosts: [String]
+    /// An admission token one of its invites carried (the relay binds it to this device).
+    var token: [UInt8]?
 
     static func all(_ context: GuestContext) -> [JoinedRelay] {
         let files = JoinedHostFiles(paths: context.paths)
@@ -137,12 +139,13 @@ struct JoinedRelay: Equatable {
         let records = ((try? context.joined.all()) ?? []).filter { $0.state != .revoked }
         for record in records.sorted(by: { $0.relayURL < $1.relayURL }) {
             let name = "\"\(names[record.hostKey] ?? "?")\" \(record.hostKey.hex.prefix(8))…"
-            let pin = files.pin(record.hostKey)
+            let pin = files.pin(record.hostKey), token = files.token(record.hostKey)
             if let i = relays.firstIndex(where: { GuestJoin.sameRelay($0.url, record.relayURL) }) {
                 relays[i].hosts.append(name)
                 relays[i].pin = relays[i].pin ?? pin
+                relays[i].token = relays[i].token ?? token
             } else {
-                relays.append(JoinedRelay(url: record.relayURL, pin: pin, hosts: [name]))
+                relays.append(JoinedRelay(url: record.relayURL, pin: pin, hosts: [name], token: token))
             }
         }
         return relays

@@ -1,4 +1,5 @@
 import Foundation
+import Wire
 import Sealing
 
 /// The guest's relay setting, `<data-dir>/relay.json` (written by `guest relay set`):
@@ -23,9 +24,17 @@ public struct RelayFile: Sendable {
         public var pin: String?
         /// The Homebase's device record, hex.
         public var homebase: String?
+        /// The account's proof for this device at this relay (`AppMessage.RelayProof`, hex),
+        /// from the pairing; presented as `device-proof` to a relay admitting by account.
+        public var proof: String?
 
-        public init(url: String, pin: String? = nil, homebase: String? = nil) {
-            self.url = url; self.pin = pin; self.homebase = homebase
+        public init(url: String, pin: String? = nil, homebase: String? = nil, proof: String? = nil) {
+            self.url = url; self.pin = pin; self.homebase = homebase; self.proof = proof
+        }
+
+        /// The stored relay proof, decoded; nil when absent or malformed.
+        public var relayProof: AppMessage.RelayProof? {
+            proof.flatMap { HexBytes.decode($0) }.flatMap { try? AppMessage.RelayProof.decode($0) }
         }
 
         /// The Homebase's record, verified (its self-signature); nil when absent or invalid.

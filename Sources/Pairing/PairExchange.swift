@@ -32,6 +32,8 @@ public struct PairExchange: Sendable {
         public var records: [DeviceRecord]
         /// The number both screens show.
         public var confirmation: String
+        /// The account's proof for this device at the account's relay, when it verifies.
+        public var relayProof: AppMessage.RelayProof?
         public var roster: AppMessage.Roster { message.roster }
     }
 
@@ -55,7 +57,11 @@ public struct PairExchange: Sendable {
         config.connectTimeout = options.connectTimeout
         config.authTimeout = options.connectTimeout
         let link: PeerLink
-        do { link = try PeerLink(configuration: config, identity: identity.signingKey) } catch { throw .link("\(error)") }
+        // A relay admitting by account knows this device by the code's token (the Homebase told it).
+        let token = AdmissionTokens.pairCode(secret: code.secret, codeID: code.codeID)
+        do { link = try PeerLink(configuration: config, identity: identity.signingKey, admissionToken: token) } catch {
+            throw .link("\(error)")
+        }
         let courier = Courier(link: link, identity: identity, directory: NoDevices())
         defer { courier.stop() }
         let answer = PairAnswer(code: code)
@@ -99,6 +105,16 @@ public struct PairExchange: Sendable {
             throw .forgedAnswer("the roster does not list this device and the Homebase")
         }
         return Welcome(message: w, inviter: inviter, accountKey: account, records: records,
-                       confirmation: PairingProofs.confirmation(secret: code.secret, inviter: inviter, joiner: identity.record))
+                       confirmation: PairingProofs.confirmation(secret: code.secret, inviter: inviter, joiner: identity.record),
+                       relayProof: w.relayProof.flatMap { Self.verified($0, account: account, device: me) })
+    }
+
+    /// A relay proof signed by the roster's account key for this device (else none: the relay
+    /// would refuse it anyway).
+    static func verified(_ p: AppMessage.RelayProof, account: PublicKey, device: PublicKey) -> AppMessage.RelayProof? {
+        guard let m = try? RelayAuth.deviceProofBinding(origin: p.origin, deviceKey: Bytes32(unchecked: device.bytes),
+                                                        rosterVersion: p.rosterVersion, notAfterSeconds: p.notAfterSeconds),
+              account.isValidSignature(p.signature.bytes, for: m) else { return nil }
+        return p
     }
 }

@@ -15,6 +15,7 @@ final class LinkCore: @unchecked Sendable {
     let configuration: PeerLink.Configuration
     let tls: TLSClientContext?
     let makeSession: @Sendable () -> LinkSession
+    let orders: @Sendable (String) -> [RelayFrame.AccountOrder]
     let publish: @Sendable (LinkState) -> Void
     let inbound: AsyncStream<InboundEvent>.Continuation
 
@@ -43,10 +44,11 @@ final class LinkCore: @unchecked Sendable {
     var barrierQueued = false
 
     init(loop: EventLoop, configuration: PeerLink.Configuration, tls: TLSClientContext?,
-         makeSession: @escaping @Sendable () -> LinkSession, publish: @escaping @Sendable (LinkState) -> Void,
+         makeSession: @escaping @Sendable () -> LinkSession,
+         orders: @escaping @Sendable (String) -> [RelayFrame.AccountOrder], publish: @escaping @Sendable (LinkState) -> Void,
          inbound: AsyncStream<InboundEvent>.Continuation) {
         self.loop = loop; self.configuration = configuration; self.tls = tls
-        self.makeSession = makeSession; self.publish = publish; self.inbound = inbound
+        self.makeSession = makeSession; self.orders = orders; self.publish = publish; self.inbound = inbound
         outbox = MailOutbox(capacity: configuration.outboxCapacity)
         dedupe = DedupeSet(capacity: configuration.dedupeCapacity)
     }
@@ -125,6 +127,13 @@ final class LinkCore: @unchecked Sendable {
         armDeadLink(gen)
         // Mail not yet `stored` goes again, byte for byte (same frame ids).
         for frame in outbox.frames { ws?.send(binary: frame) }
+        sendOrders()
+    }
+
+    /// The account's standing orders, again on each connection (the relay keeps them idempotently).
+    func sendOrders() {
+        guard isOpen else { return }
+        for o in orders(configuration.relay.origin) { send(.accountOrder(o)) }
     }
 
     /// Transient failure: close and reconnect after the next backoff delay (fast at first).

@@ -6,6 +6,8 @@ enum SessionAction: Equatable {
     case none
     /// Send this frame (our `auth`, a `pong`).
     case send(RelayFrame)
+    /// Send these frames in order (`device-proof`, then `auth`).
+    case sendAll([RelayFrame])
     /// `auth-ok`: the link is up.
     case authenticated(RelayFrame.AuthOK)
     case deliver(RelayFrame.Receive)
@@ -33,10 +35,10 @@ struct LinkSession {
     let relay: RelayURL
     let identity: SigningKey
     let account: RelayFrame.AccountProof?
-    let admissionToken: SecretBytes?
+    let admission: LinkAdmission
 
-    init(relay: RelayURL, identity: SigningKey, account: RelayFrame.AccountProof?, admissionToken: SecretBytes?) {
-        self.relay = relay; self.identity = identity; self.account = account; self.admissionToken = admissionToken
+    init(relay: RelayURL, identity: SigningKey, account: RelayFrame.AccountProof?, admission: LinkAdmission) {
+        self.relay = relay; self.identity = identity; self.account = account; self.admission = admission
     }
 
     var isOpen: Bool { phase == .open }
@@ -90,10 +92,13 @@ struct LinkSession {
             return violation("challenge origin too long")
         }
         let signature = Bytes64(unchecked: identity.sign(transcript))
-        // The token's copy in the frame is the Wire value; the encoded frame goes to the socket.
-        let token = admissionToken.map { $0.withUnsafeBytes { Array($0) } }
+        // Proofs and tokens are made for the canonical origin (RelayURL.origin), however spelled.
+        let token = admission.token(relay.origin)
+        let auth = RelayFrame.auth(.init(deviceKey: deviceKey, signature: signature, account: account, admissionToken: token))
         phase = .awaitAuthResult
-        return .send(.auth(.init(deviceKey: deviceKey, signature: signature, account: account, admissionToken: token)))
+        // The proof goes first: a relay that does not know `device-proof` skips it.
+        guard let proof = admission.deviceProof(relay.origin, deviceKey) else { return .send(auth) }
+        return .sendAll([.deviceProof(proof), auth])
     }
 
     private func relayClosed(_ e: RelayFrame.ErrorFrame) -> SessionAction {
@@ -125,6 +130,8 @@ extension RelayFrame {
         case .mailboxFull: "mailbox-full"
         case .dropped: "dropped"
         case .queueEmpty: "queue-empty"
+        case .deviceProof: "device-proof"
+        case .accountOrder: "account-order"
         case .ping: "ping"
         case .pong: "pong"
         case .error: "error"

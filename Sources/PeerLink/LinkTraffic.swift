@@ -26,6 +26,7 @@ extension LinkCore {
         switch action {
         case .none: return
         case .send(let frame): send(frame)
+        case .sendAll(let frames): frames.forEach(send)
         case .authenticated(let ok): authenticated(ok)
         case .deliver(let r): deliver(r)
         case .answer(let id, let answer): answered(id, answer)

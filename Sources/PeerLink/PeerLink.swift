@@ -35,11 +35,13 @@ public final class PeerLink: Sendable {
     ///   - accountProof: the account key and its signature over
     ///     `RelayAuth.accountBinding(deviceKey:)` (64 bytes), for relays admitting by account.
     ///   - admissionToken: from an invite (at most 1,024 bytes); kept in wiped memory.
+    ///   - admission: the device proof, token and account orders to present (replaces
+    ///     `admissionToken` when given).
     ///   - loop: a started loop to run on; nil starts one owned by this link (shut down when the
     ///     link is released).
     public init(configuration: Configuration, identity: SigningKey,
                 accountProof: (accountKey: PublicKey, signature: [UInt8])? = nil,
-                admissionToken: [UInt8]? = nil, loop: EventLoop? = nil) throws {
+                admissionToken: [UInt8]? = nil, admission: LinkAdmission? = nil, loop: EventLoop? = nil) throws {
         let account: RelayFrame.AccountProof?
         if let p = accountProof {
             guard let sig = Bytes64(p.signature) else { throw PeerLinkError.invalidAccountProof }
@@ -50,7 +52,7 @@ public final class PeerLink: Sendable {
         if let t = admissionToken, t.count > Limits.maxAdmissionToken {
             throw PeerLinkError.tooLarge(field: "admission token", length: t.count, limit: Limits.maxAdmissionToken)
         }
-        let token = admissionToken.map { SecretBytes($0) }
+        let admission = admission ?? .token(admissionToken)
         let tls = try configuration.tlsContext()
         self.configuration = configuration
         deviceKey = identity.publicKey
@@ -70,7 +72,8 @@ public final class PeerLink: Sendable {
         }
         let relay = configuration.relay
         core = LinkCore(loop: self.loop, configuration: configuration, tls: tls,
-                        makeSession: { LinkSession(relay: relay, identity: identity, account: account, admissionToken: token) },
+                        makeSession: { LinkSession(relay: relay, identity: identity, account: account, admission: admission) },
+                        orders: admission.orders,
                         publish: { box.publish($0) }, inbound: inboundSink)
     }
 
@@ -196,5 +199,14 @@ final class CancelGate: Sendable {
     }
     func cancel(_ body: () -> Void) {
         cancelled.withLock { c in c = true; body() }
+    }
+}
+
+extension PeerLink {
+    /// Sends the account's orders (`LinkAdmission.orders`) now if connected; they go again after
+    /// each `auth-ok` anyway. Call it when they changed (a new code, invite or removal).
+    public func sendOrders() {
+        let core = core
+        loop.execute { core.sendOrders() }
     }
 }

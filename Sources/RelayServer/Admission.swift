@@ -6,21 +6,30 @@ import Wire
 /// lists, so a typo never locks everyone out. Loop thread only.
 final class Admission {
     enum Decision: Equatable {
-        case admit
+        /// `account`: the allowed account that vouched (its revocations close this connection).
+        case admit(account: Bytes32?)
         case refuse(AuthRefusalReason, String)
     }
 
     let mode: RelayConfig.AdmissionMode
     private let allowlistPath: String?
     private let tokenPath: String?
+    private let configAccounts: Set<Bytes32>
+    private let proofMaxLifetimeSeconds: UInt64
+    let maxTokensPerAccount: Int
     private(set) var keys: Set<Bytes32> = []
     /// Held as SecretBytes: wiped when dropped, compared in constant time.
     private var tokens: [SecretBytes] = []
+    let ledger: AdmissionLedger
 
-    init(config: RelayConfig) throws(RelayError) {
+    init(config: RelayConfig, ledgerPath: String? = nil) throws(RelayError) {
         mode = config.admission
         allowlistPath = config.allowlistFile
         tokenPath = config.tokenFile
+        configAccounts = Set(config.allowAccounts)
+        proofMaxLifetimeSeconds = UInt64(config.proofMaxLifetime.milliseconds / 1000)
+        maxTokensPerAccount = config.maxTokensPerAccount
+        ledger = AdmissionLedger(path: ledgerPath)
         try reload()
     }
 
@@ -34,25 +43,62 @@ final class Admission {
         tokens = newTokens
     }
 
-    /// `accountVerified`: the auth carried an account proof that verifies (checked by the caller).
-    func check(_ auth: RelayFrame.Auth, accountVerified: Bool) -> Decision {
+    /// Accounts whose device proofs and orders count: `allow-accounts` and the allowlist file's keys.
+    func isAllowedAccount(_ k: Bytes32) -> Bool { configAccounts.contains(k) || keys.contains(k) }
+
+    /// `accountVerified`: the v1 account proof of `auth` verifies; `proof`: a `device-proof`
+    /// whose signature verified over this relay's origin (both checked by the caller).
+    func check(_ auth: RelayFrame.Auth, accountVerified: Bool, proof: RelayFrame.DeviceProof?,
+               nowSeconds: UInt64) -> Decision {
         switch mode {
         case .open:
-            return .admit
+            return .admit(account: nil)
         case .allowlist:
-            if keys.contains(auth.deviceKey) { return .admit }
-            if accountVerified, let a = auth.account, keys.contains(a.accountKey) { return .admit }
-            return .refuse(.notAdmitted, "this relay admits only allowlisted device or account keys")
-        case .token:
-            guard let presented = auth.admissionToken else {
-                return .refuse(.badToken, "this relay admits only devices presenting an admission token")
+            if keys.contains(auth.deviceKey) { return .admit(account: nil) }
+            // The v1 proof binds no relay and never expires: honoured only for allowlist-file keys.
+            if accountVerified, let a = auth.account, keys.contains(a.accountKey) { return .admit(account: a.accountKey) }
+            if let p = proof, isAllowedAccount(p.accountKey) {
+                if let refusal = proofRefusal(p, device: auth.deviceKey, nowSeconds: nowSeconds) { return refusal }
+                return .admit(account: p.accountKey)
             }
-            let candidate = SecretBytes(presented)
-            // Every token is compared (no early exit): timing tells nothing about which matched.
-            var found = false
-            for t in tokens where t == candidate { found = true }
-            return found ? .admit : .refuse(.badToken, "the admission token is not one this relay accepts")
+            if let t = auth.admissionToken {
+                switch ledger.admit(tokenHash: Bytes32(unchecked: sha256(t)), device: auth.deviceKey, nowSeconds: nowSeconds) {
+                case .admit(let account):
+                    if ledger.isRevoked(account: account, device: auth.deviceKey, rosterVersion: .max) {
+                        return .refuse(.notAdmitted, "the account that admitted this device revoked it")
+                    }
+                    return .admit(account: account)
+                case .expired: return .refuse(.badToken, "the admission token expired")
+                case .used: return .refuse(.badToken, "the admission token was already used by another device")
+                case .unknown: if tokenPath != nil { return fileToken(auth) }
+                }
+            }
+            return .refuse(.notAdmitted, "this relay admits only devices of its allowed accounts (a device proof or an admission token)")
+        case .token:
+            return fileToken(auth)
         }
+    }
+
+    private func proofRefusal(_ p: RelayFrame.DeviceProof, device: Bytes32, nowSeconds: UInt64) -> Decision? {
+        if p.notAfterSeconds < nowSeconds { return .refuse(.badAccountProof, "the device proof expired: pair again or let the Homebase renew it") }
+        if p.notAfterSeconds > nowSeconds + proofMaxLifetimeSeconds {
+            return .refuse(.badAccountProof, "the device proof is valid for longer than this relay accepts (\(proofMaxLifetimeSeconds / 86_400) days)")
+        }
+        if ledger.isRevoked(account: p.accountKey, device: device, rosterVersion: p.rosterVersion) {
+            return .refuse(.notAdmitted, "this device was removed from its account")
+        }
+        return nil
+    }
+
+    private func fileToken(_ auth: RelayFrame.Auth) -> Decision {
+        guard let presented = auth.admissionToken else {
+            return .refuse(.badToken, "this relay admits only devices presenting an admission token")
+        }
+        let candidate = SecretBytes(presented)
+        // Every token is compared (no early exit): timing tells nothing about which matched.
+        var found = false
+        for t in tokens where t == candidate { found = true }
+        return found ? .admit(account: nil) : .refuse(.badToken, "the admission token is not one this relay accepts")
     }
 
     static func readKeys(_ path: String) throws(RelayError) -> Set<Bytes32> {

@@ -78,6 +78,13 @@ enum Settings {
         choiceSetting("admission", "who may authenticate", \RelayConfig.admission),
         pathSetting("allowlist-file", "hex device or account keys, one per line (re-read on SIGHUP)", \.allowlistFile),
         pathSetting("token-file", "admission tokens, one per line (re-read on SIGHUP)", \.tokenFile),
+        // Admission by account (helper "admission").
+        Setting(key: "allow-accounts", help: "account keys (hex, comma-separated) whose devices, invites and pairing codes are admitted",
+                form: "64 hex digits per key, separated by commas",
+                apply: { c, s in guard let keys = ValueParsing.keys(s) else { return false }; c.allowAccounts = keys; return true },
+                show: { c in c.allowAccounts.isEmpty ? "(none)" : c.allowAccounts.map(\.hex).joined(separator: ",") }),
+        durationSetting("proof-max-lifetime", "longest device-proof validity accepted; revocations are kept as long", \.proofMaxLifetime),
+        countSetting("max-tokens-per-account", "admission tokens an account may register at once", \.maxTokensPerAccount),
         durationSetting("mail-ttl", "TTL of mail sent with ttl 0", \.mailTTL),
         durationSetting("max-ttl", "longest mail TTL honoured", \.maxTTL),
         countSetting("mailbox-max-frames", "stored mail frames per recipient", \.mailboxMaxFrames),

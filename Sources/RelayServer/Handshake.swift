@@ -29,8 +29,16 @@ extension Hub {
             }
             accountVerified = true
         }
-        switch admission.check(a, accountVerified: accountVerified) {
-        case .admit:
+        let proof = s.pendingProof
+        s.pendingProof = nil
+        if let proof, !verifyDeviceProof(proof, device: a.deviceKey) {
+            refuse(s, .badAccountProof, .badAccountProof, "the device proof does not verify over this device key and origin \(canonicalOrigin)")
+            return
+        }
+        switch admission.check(a, accountVerified: accountVerified, proof: proof, nowSeconds: UInt64(wallClockMs() / 1000)) {
+        case .admit(let account):
+            s.admittedBy = account
+            s.proofVersion = account != nil && proof?.accountKey == account ? proof?.rosterVersion : nil
             register(s, key: a.deviceKey)
         case .refuse(let reason, let text):
             refuse(s, reason, reason == .badToken ? .badToken : .notAdmitted, text)

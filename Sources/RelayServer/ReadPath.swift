@@ -54,6 +54,7 @@ extension Hub {
         case .auth(let a):
             loop.cancel(deadline)
             authenticate(s, a, nonce: nonce)
+        case .deviceProof(let p): s.pendingProof = p // used by the auth that follows
         case .ping(let v): s.control(.pong(v))
         // A pong answers no ping before auth (the relay's keep-alive is WebSocket pings): refused below.
         case .unknown: return
@@ -68,6 +69,7 @@ extension Hub {
         guard let frame = decode(m, on: s) else { return }
         switch frame {
         case .ack(let id): ack(id, from: s, key: peer.key)
+        case .accountOrder(let o): order(o, from: s)
         case .ping(let v): s.control(.pong(v))
         case .pong, .unknown: return
         case .error(let e):
@@ -76,7 +78,7 @@ extension Hub {
             s.ws.close(code: .normal, reason: "")
         case .send: return // handled on the hot path above
         case .auth, .challenge, .authOK, .authRefused, .receive, .notHere, .stored, .mailboxFull, .dropped,
-             .queueEmpty, .restarting:
+             .queueEmpty, .restarting, .deviceProof:
             metrics.drop(.protocolViolation)
             fail(s, .protocolViolation, "frame type \(frame.typeCode) is not allowed from a device after auth-ok")
         }

@@ -27,7 +27,7 @@ public final class Relay: @unchecked Sendable {
         do { try ensureDirectory(c.dataDir) } catch { throw .unreadableFile(key: "data-dir", path: c.dataDir, reason: error.reason) }
         let mailbox = try Mailbox(path: c.dataDir + "/mailbox.sqlite3",
                                   caps: .init(frames: c.mailboxMaxFrames, bytes: c.mailboxMaxBytes), durability: c.durability)
-        let hub = Hub(config: c, loop: loop, log: log, mailbox: mailbox, admission: try Admission(config: c))
+        let hub = Hub(config: c, loop: loop, log: log, mailbox: mailbox, admission: try Admission(config: c, ledgerPath: c.dataDir + "/admission-orders.log"))
         self.hub = hub
         do {
             tls = try c.tlsCert.map { cert throws(TransportError) in try TLSServerContext(certificateFile: cert, keyFile: c.tlsKey ?? "") }
@@ -43,6 +43,7 @@ public final class Relay: @unchecked Sendable {
             bound.listenPort = server.port
             hub.origin = bound.effectiveOrigin
         }
+        hub.loadAdmissionLedger()
         hub.sweepMail()
         schedule(every: c.sweepInterval) { $0.hub.sweepMail() }
         schedule(every: c.pingInterval) { $0.hub.pingAll() }

@@ -23,6 +23,14 @@ public struct RelayConfig: Sendable, Equatable {
     public var allowlistFile: String?
     /// Admission tokens, one per line (`#` comments); re-read on SIGHUP.
     public var tokenFile: String?
+    // Admission by account (helper "admission"): no per-device edits.
+    /// Account keys whose `device-proof`s and `account-order`s this relay honours (allowlist mode).
+    public var allowAccounts: [Bytes32] = []
+    /// A `device-proof` valid for longer than this from now is refused (and revocations are kept this long).
+    public var proofMaxLifetime: Duration = .seconds(400 * 86_400)
+    /// Token registrations (by an allowed account) kept per account at most.
+    public var maxTokensPerAccount = 1_000
+
     /// TTL of a mail frame that asks for none (ttl 0).
     public var mailTTL: Duration = .seconds(7 * 86_400)
     /// Longest TTL honoured; longer ones are shortened (announced in `auth-ok`).
@@ -105,8 +113,8 @@ public struct RelayConfig: Sendable, Equatable {
         if (tlsCert == nil) != (tlsKey == nil) {
             throw .inconsistent("tls-cert and tls-key go together: set both (TLS on the relay) or neither (plain, behind a proxy)")
         }
-        if admission == .allowlist && allowlistFile == nil {
-            throw .inconsistent("admission = allowlist needs allowlist-file: a file of hex keys, one per line")
+        if admission == .allowlist && allowlistFile == nil && allowAccounts.isEmpty {
+            throw .inconsistent("admission = allowlist needs allow-accounts (hex account keys) or allowlist-file (hex keys, one per line)")
         }
         if admission == .token && tokenFile == nil {
             throw .inconsistent("admission = token needs token-file: a file of admission tokens, one per line")

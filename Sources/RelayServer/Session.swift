@@ -29,6 +29,11 @@ final class Session {
     var lastHeard: UInt64
     /// For logs: the peer address, and the key once known.
     let peer: String
+    /// Admission by account: the `device-proof` sent before `auth`, then the account that
+    /// admitted this connection and its proof's roster version (revocations check them).
+    var pendingProof: RelayFrame.DeviceProof?
+    var admittedBy: Bytes32?
+    var proofVersion: UInt64?
 
     init(ws: WebSocket, queue: SendQueue, now: UInt64) {
         self.ws = ws

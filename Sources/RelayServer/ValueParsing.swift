@@ -1,3 +1,6 @@
+import Signing
+import Wire
+
 // Parsers for setting values: durations ("500ms", "30s", "10m", "2h", "7d"), byte sizes
 // ("4096", "64KiB", "64MiB", "1GiB"), counts and rates. Each returns nil on anything else, and
 // the loader names the key and the expected form.
@@ -36,6 +39,16 @@ enum ValueParsing {
     static func rate(_ s: String) -> Double? {
         guard let d = Double(s), d.isFinite, d > 0 else { return nil }
         return d
+    }
+
+    /// Comma-separated keys of 64 hex digits (at least one).
+    static func keys(_ s: String) -> [Bytes32]? {
+        var out: [Bytes32] = []
+        for word in s.split(separator: ",") {
+            guard let pk = PublicKey(hex: String(word.trimmed)), let key = Bytes32(pk.bytes) else { return nil }
+            out.append(key)
+        }
+        return out.isEmpty ? nil : out
     }
 
     /// "host:port" or "[v6]:port" or ":port" (all interfaces of IPv4).

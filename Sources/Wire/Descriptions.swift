@@ -32,6 +32,8 @@ extension RelayFrame: CustomStringConvertible, CustomDebugStringConvertible {
         case .mailboxFull(let id): "mailbox-full(\(id))"
         case .dropped(let id): "dropped(\(id))"
         case .queueEmpty: "queue-empty"
+        case .deviceProof(let p): "device-proof(account \(p.accountKey), roster \(p.rosterVersion))"
+        case .accountOrder(let o): "account-order(account \(o.accountKey), kind \(o.kind))"
         case .ping(let v): "ping(\(v))"
         case .pong(let v): "pong(\(v))"
         case .error(let e): "error(\(e.code.rawValue))"

@@ -4,6 +4,8 @@
 // pair-request (0x36): code id 8 | proof 32
 // pair-welcome (0x37): code id 8 | roster body (as in `roster`, 0x35) | advert present bool
 //                      | [advert body (as in `advert`, 0x01)] | proof 32
+//                      | [relay proof: origin str16 | roster version u64 | not after s u64 | sig 64]
+//                        (present when bytes follow the proof; not covered by it: the account signs it)
 // pair-refused (0x38): code id 8 | reason u8 | tries left u8 | text str16 (<= 1024)
 //
 // The proofs are HMAC-SHA256 under the code's secret (derivations in protocol/SPEC.md).
@@ -38,8 +40,11 @@ extension AppMessage {
         public var roster: Roster
         public var advert: Advert?
         public var proof: Bytes32
-        public init(codeID: Bytes8, roster: Roster, advert: Advert? = nil, proof: Bytes32 = .zero) {
-            self.codeID = codeID; self.roster = roster; self.advert = advert; self.proof = proof
+        /// The account's proof for the new device at the account's relay; after `proof`, not
+        /// covered by it (the roster's account key signs it). Absent: the body ends at `proof`.
+        public var relayProof: RelayProof?
+        public init(codeID: Bytes8, roster: Roster, advert: Advert? = nil, proof: Bytes32 = .zero, relayProof: RelayProof? = nil) {
+            self.codeID = codeID; self.roster = roster; self.advert = advert; self.proof = proof; self.relayProof = relayProof
         }
 
         /// The body without its final proof: what the proof covers.
@@ -55,13 +60,61 @@ extension AppMessage {
             if let advert { try advert.write(to: &w) }
         }
 
-        func write(to w: inout ByteWriter) throws(WireError) { try writeUnproven(to: &w); w.fixed(proof) }
+        func write(to w: inout ByteWriter) throws(WireError) {
+            try writeUnproven(to: &w); w.fixed(proof)
+            if let relayProof { try relayProof.write(to: &w) }
+        }
 
         static func read(_ r: inout ByteReader) throws(WireError) -> PairWelcome {
             let id: Bytes8 = try r.fixed("code id")
             let roster = try Roster.read(&r)
             let advert = try r.bool("advert present") ? try Advert.read(&r) : nil
-            return PairWelcome(codeID: id, roster: roster, advert: advert, proof: try r.fixed("proof"))
+            let proof: Bytes32 = try r.fixed("proof")
+            let relayProof = r.remaining > 0 ? try RelayProof.read(&r) : nil
+            return PairWelcome(codeID: id, roster: roster, advert: advert, proof: proof, relayProof: relayProof)
+        }
+    }
+
+    /// A `device-proof` as the account hands it to a device (SPEC "Authentication"): the relay's
+    /// canonical origin it is for, and the fields the device sends with the account key.
+    ///
+    ///     relay origin str16 (<= 512) | roster version u64 | not after s u64 | signature 64
+    public struct RelayProof: Equatable, Sendable {
+        public var origin: String
+        public var rosterVersion: UInt64
+        public var notAfterSeconds: UInt64
+        public var signature: Bytes64
+        public init(origin: String, rosterVersion: UInt64, notAfterSeconds: UInt64, signature: Bytes64) {
+            self.origin = origin; self.rosterVersion = rosterVersion; self.notAfterSeconds = notAfterSeconds; self.signature = signature
+        }
+
+        func write(to w: inout ByteWriter) throws(WireError) {
+            try w.string(2, origin, limit: Limits.maxOrigin, "relay origin")
+            w.u64(rosterVersion); w.u64(notAfterSeconds); w.fixed(signature)
+        }
+
+        static func read(_ r: inout ByteReader) throws(WireError) -> RelayProof {
+            RelayProof(origin: try r.string(2, limit: Limits.maxOrigin, "relay origin"), rosterVersion: try r.u64("roster version"),
+                       notAfterSeconds: try r.u64("not after"), signature: try r.fixed("relay proof signature"))
+        }
+
+        /// The bytes above alone (a device keeps them on file).
+        public func encode() throws(WireError) -> [UInt8] {
+            var w = ByteWriter()
+            try write(to: &w)
+            return w.bytes
+        }
+
+        public static func decode(_ bytes: [UInt8]) throws(WireError) -> RelayProof {
+            var r = ByteReader(bytes[...])
+            let p = try read(&r)
+            try r.finish()
+            return p
+        }
+
+        /// The frame a device sends before `auth`, for the account `accountKey`.
+        public func frame(accountKey: Bytes32) -> RelayFrame.DeviceProof {
+            .init(accountKey: accountKey, rosterVersion: rosterVersion, notAfterSeconds: notAfterSeconds, signature: signature)
         }
     }
 

@@ -17,6 +17,7 @@
 //                                        | [token (u16 len)]                        (options bit 1)
 //   0x03  auth-ok       relay -> device  server time ms u64 | mailbox capacity u32 | max ttl s u32
 //   0x04  auth-refused  relay -> device  reason u8 | text (u16 len, UTF-8)
+//   0x05  device-proof  device -> relay  before auth (AdmissionFrames.swift)
 //   0x10  send          device -> relay  recipient 32 | class u8 | frame id 16 | ttl s u32
 //                                        | collapse key (u8 len, <= 64) | sealed (rest)
 //   0x11  receive       relay -> device  sender 32 | class u8 | frame id 16 | held ms u64 | sealed (rest)
@@ -26,6 +27,7 @@
 //   0x15  mailbox-full  relay -> device  frame id 16
 //   0x16  dropped       relay -> device  frame id 16
 //   0x17  queue-empty   relay -> device  (empty)
+//   0x18  account-order device -> relay  after auth-ok (AdmissionFrames.swift)
 //   0x20  ping          either           opaque u64
 //   0x21  pong          either           opaque u64 (echoes the ping)
 //   0x30  error         either           code u16 | text (u16 len, UTF-8); the sender then closes
@@ -39,6 +41,8 @@ public enum RelayFrame: Equatable, Sendable {
     case auth(Auth)
     case authOK(AuthOK)
     case authRefused(AuthRefused)
+    /// The account's proof for the device of the `auth` that follows.
+    case deviceProof(DeviceProof)
     case send(Send)
     case receive(Receive)
     /// The device took delivery of a mail frame: the relay deletes it.
@@ -53,6 +57,8 @@ public enum RelayFrame: Equatable, Sendable {
     case dropped(frameID: Bytes16)
     /// The stored backlog has been delivered; what follows is live.
     case queueEmpty
+    /// A signed order of an account: revoke a device, admit a token.
+    case accountOrder(AccountOrder)
     case ping(UInt64)
     case pong(UInt64)
     /// Sent before closing; a newer connection for the same key gets the older one `.replaced`.
@@ -68,9 +74,10 @@ public enum RelayFrame: Equatable, Sendable {
     public static let headerSize = 6
 
     enum TypeCode {
-        static let challenge: UInt8 = 0x01, auth: UInt8 = 0x02, authOK: UInt8 = 0x03, authRefused: UInt8 = 0x04
+        static let challenge: UInt8 = 0x01, auth: UInt8 = 0x02, authOK: UInt8 = 0x03, authRefused: UInt8 = 0x04, deviceProof: UInt8 = 0x05
         static let send: UInt8 = 0x10, receive: UInt8 = 0x11, ack: UInt8 = 0x12, notHere: UInt8 = 0x13
         static let stored: UInt8 = 0x14, mailboxFull: UInt8 = 0x15, dropped: UInt8 = 0x16, queueEmpty: UInt8 = 0x17
+        static let accountOrder: UInt8 = 0x18
         static let ping: UInt8 = 0x20, pong: UInt8 = 0x21, error: UInt8 = 0x30, restarting: UInt8 = 0x31
     }
 
@@ -80,7 +87,7 @@ public enum RelayFrame: Equatable, Sendable {
     /// Who may send this frame (`.either` for unknown types, which are skipped anyway).
     public var sender: Sender {
         switch self {
-        case .auth, .send, .ack: .device
+        case .auth, .send, .ack, .deviceProof, .accountOrder: .device
         case .ping, .pong, .error, .unknown: .either
         case .challenge, .authOK, .authRefused, .receive, .notHere, .stored, .mailboxFull, .dropped,
              .queueEmpty, .restarting: .relay
@@ -102,6 +109,8 @@ public enum RelayFrame: Equatable, Sendable {
         case .mailboxFull: TypeCode.mailboxFull
         case .dropped: TypeCode.dropped
         case .queueEmpty: TypeCode.queueEmpty
+        case .deviceProof: TypeCode.deviceProof
+        case .accountOrder: TypeCode.accountOrder
         case .ping: TypeCode.ping
         case .pong: TypeCode.pong
         case .error: TypeCode.error

@@ -40,6 +40,8 @@ extension RelayFrame {
         case TypeCode.authRefused:
             frame = .authRefused(AuthRefused(reason: AuthRefusalReason(rawValue: try r.u8("reason")),
                                              text: try r.string(2, limit: Limits.maxReasonText, "reason text")))
+        case TypeCode.deviceProof: frame = .deviceProof(try decodeDeviceProof(&r))
+        case TypeCode.accountOrder: frame = .accountOrder(try decodeAccountOrder(&r))
         case TypeCode.send: frame = .send(try decodeSend(&r))
         case TypeCode.receive:
             frame = .receive(Receive(sender: try r.fixed("sender"), deliveryClass: try deliveryClass(&r),

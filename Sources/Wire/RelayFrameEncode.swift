@@ -44,6 +44,8 @@ extension RelayFrame {
             w.fixed(id)
         case .queueEmpty, .unknown:
             break
+        case .deviceProof(let p): Self.encode(p, into: &w)
+        case .accountOrder(let o): Self.encode(o, into: &w)
         case .ping(let v), .pong(let v):
             w.u64(v)
         case .error(let e):

@@ -60,6 +60,20 @@ private func frameCases() -> [VectorCase] {
         frame("error-replaced", "a newer connection took this key", .error(.init(code: .replaced, text: "replaced")),
               [("code", h16(6)), ("text", hs("replaced"))]),
         frame("restarting", "reconnect after 2.5 s", .restarting(reconnectAfterMs: 2500), [("reconnect-after-ms", h32(2500))]),
+        frame("device-proof", "the account's proof for the device of the auth that follows",
+              .deviceProof(.init(accountKey: accountKey, rosterVersion: 7, notAfterSeconds: 1_800_000_000, signature: .repeating(0x6B))),
+              [("account-key", accountKey.hex), ("roster-version", h64(7)), ("not-after", h64(1_800_000_000)),
+               ("account-signature", Bytes64.repeating(0x6B).hex)]),
+        frame("account-order-revoke", "revoke a device removed at roster 8",
+              .accountOrder(.init(accountKey: accountKey, kind: 1, subject: peerKey, rosterVersion: 8, notAfterSeconds: 1_800_000_000,
+                                  signature: .repeating(0x6B))),
+              [("account-key", accountKey.hex), ("order-kind", "01"), ("subject", peerKey.hex), ("roster-version", h64(8)),
+               ("not-after", h64(1_800_000_000)), ("uses", h16(0)), ("account-signature", Bytes64.repeating(0x6B).hex)]),
+        frame("account-order-token", "admit a single-use token (by its SHA-256)",
+              .accountOrder(.init(accountKey: accountKey, kind: 2, subject: hash1, notAfterSeconds: 1_800_000_000, uses: 1,
+                                  signature: .repeating(0x6B))),
+              [("account-key", accountKey.hex), ("order-kind", "02"), ("subject", hash1.hex), ("roster-version", h64(0)),
+               ("not-after", h64(1_800_000_000)), ("uses", h16(1)), ("account-signature", Bytes64.repeating(0x6B).hex)]),
     ]
     var flagged = try! RelayFrame.ping(7).encode()
     flagged[1] = 0xA5
@@ -91,6 +105,19 @@ private func frameCases() -> [VectorCase] {
                                      ("account-binding", hs("homebase-account-device-v1") + "00" + deviceKey.hex)],
                             payload: Array("homebase-relay-auth-v1".utf8) + [0, 0, UInt8(origin.utf8.count)] + Array(origin.utf8)
                                 + nonce.bytes + deviceKey.bytes))
+    let o = Array(origin.utf8), oLen: [UInt8] = [0, UInt8(o.count)]
+    cases.append(VectorCase(name: "frame-device-proof-binding", kind: "device-proof-binding", expect: "success",
+                            comment: "payload = the bytes the account key signs for device-proof",
+                            fields: [("origin", hs(origin)), ("device-key", deviceKey.hex), ("roster-version", h64(7)),
+                                     ("not-after", h64(1_800_000_000))],
+                            payload: Array("homebase-device-proof-v1".utf8) + [0] + oLen + o + deviceKey.bytes
+                                + [0, 0, 0, 0, 0, 0, 0, 7] + [0, 0, 0, 0, 0x6B, 0x49, 0xD2, 0x00]))
+    cases.append(VectorCase(name: "frame-account-order-binding", kind: "account-order-binding", expect: "success",
+                            comment: "payload = the bytes the account key signs for account-order (admit a token)",
+                            fields: [("origin", hs(origin)), ("order-kind", "02"), ("subject", hash1.hex), ("roster-version", h64(0)),
+                                     ("not-after", h64(1_800_000_000)), ("uses", h16(1))],
+                            payload: Array("homebase-account-order-v1".utf8) + [0] + oLen + o + [2] + hash1.bytes
+                                + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0x6B, 0x49, 0xD2, 0x00] + [0, 1]))
     return cases
 }
 
@@ -164,6 +191,12 @@ private func messageCases() -> [VectorCase] {
         msg("pair-welcome", "the roster and the Homebase's advert", .pairWelcome(.init(codeID: codeID, roster: roster, advert: advert, proof: hash2)),
             [("code-id", codeID.hex), ("roster", rosterBody), ("advert", advertUnsigned + sig.hex), ("proof", hash2.hex),
              ("unproven-bytes", codeID.hex + rosterBody + "01" + advertUnsigned + sig.hex)]),
+        msg("pair-welcome-relay-proof", "with the account's proof for the new device at the relay (after the proof)",
+            .pairWelcome(.init(codeID: codeID, roster: roster, proof: hash2,
+                               relayProof: .init(origin: "wss://relay.example:443", rosterVersion: 3, notAfterSeconds: 1_800_000_000,
+                                                 signature: .repeating(0x6B)))),
+            [("code-id", codeID.hex), ("roster", rosterBody), ("proof", hash2.hex), ("unproven-bytes", codeID.hex + rosterBody + "00"),
+             ("relay-proof", h16(23) + hs("wss://relay.example:443") + h64(3) + h64(1_800_000_000) + Bytes64.repeating(0x6B).hex)]),
         msg("pair-welcome-no-advert", "a Homebase with nothing to advertise", .pairWelcome(.init(codeID: codeID, roster: roster, proof: hash2)),
             [("code-id", codeID.hex), ("roster", rosterBody), ("proof", hash2.hex), ("unproven-bytes", codeID.hex + rosterBody + "00")]),
         msg("pair-refused", "a wrong code, two tries left", .pairRefused(.init(codeID: codeID, reason: .wrongSecret, triesLeft: 2, text: "wrong code")),

@@ -1,4 +1,5 @@
 import Signing
+import Synchronization
 import Testing
 import Wire
 @testable import PeerLink
@@ -11,7 +12,7 @@ struct SessionTests {
     let nonce = Bytes32.repeating(7)
 
     func session(token: [UInt8]? = nil) -> LinkSession {
-        LinkSession(relay: relay, identity: key, account: nil, admissionToken: token.map { SecretBytes($0) })
+        LinkSession(relay: relay, identity: key, account: nil, admission: .token(token))
     }
 
     @Test func signsTheTranscriptOverTheChallengedOrigin() throws {
@@ -105,5 +106,26 @@ struct SessionTests {
         _ = s.handle(.challenge(.init(nonce: nonce, origin: "wss://relay.example:443")))
         _ = s.handle(.authOK(.init(serverTimeMs: 0, mailboxCapacity: 0, maxTTLSeconds: 0)))
         return s
+    }
+}
+
+/// Admission by account: the proof goes before `auth`, made for the canonical origin.
+@Suite("LinkSession admission")
+struct SessionAdmissionTests {
+    @Test func theDeviceProofPrecedesAuthAndIsAskedForTheCanonicalOrigin() throws {
+        let key = SigningKey.generate()
+        let asked = Mutex<[String]>([])
+        let proof = RelayFrame.DeviceProof(accountKey: .repeating(1), rosterVersion: 2, notAfterSeconds: 3, signature: .repeating(4))
+        let admission = LinkAdmission(deviceProof: { origin, _ in asked.withLock { $0.append(origin) }; return proof },
+                                      token: { _ in [7, 7] })
+        var s = LinkSession(relay: try RelayURL(parsing: "wss://Relay.Example/v1/connect"), identity: key, account: nil,
+                            admission: admission)
+        let action = s.handle(.challenge(.init(nonce: .repeating(9), origin: "wss://relay.example")))
+        guard case .sendAll(let frames) = action, frames.count == 2, case .auth(let auth) = frames[1] else {
+            Issue.record("\(action)"); return
+        }
+        #expect(frames[0] == .deviceProof(proof))
+        #expect(auth.admissionToken == [7, 7])
+        #expect(asked.withLock { $0 } == ["wss://relay.example:443"])
     }
 }

@@ -9,6 +9,8 @@ let wireCheckers: [String: VectorChecker] = [
     "app-message": checkAppMessage,
     "parts": checkParts,
     "auth-transcript": checkAuthTranscript,
+    "device-proof-binding": checkDeviceProofBinding,
+    "account-order-binding": checkOrderBinding,
 ]
 
 private func hx(_ b: [UInt8]) -> String { b.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
@@ -50,6 +52,7 @@ private let frameKeys: Set<String> = [
     "type", "version", "nonce", "origin", "device-key", "signature", "account-key", "account-signature", "token",
     "server-time-ms", "mailbox-capacity", "max-ttl", "reason", "text", "recipient", "sender", "class", "frame-id",
     "ttl", "collapse-key", "sealed", "held-ms", "value", "code", "reconnect-after-ms",
+    "roster-version", "not-after", "order-kind", "subject", "uses",
 ]
 
 private func frameFields(_ f: RelayFrame) -> [(String, String)] {
@@ -74,6 +77,13 @@ private func frameFields(_ f: RelayFrame) -> [(String, String)] {
     case .ping(let x), .pong(let x): out.append(("value", be(x)))
     case .error(let e): out += [("code", be(e.code.rawValue)), ("text", str(e.text))]
     case .restarting(let ms): out.append(("reconnect-after-ms", be(ms)))
+    case .deviceProof(let p):
+        out += [("account-key", hx(p.accountKey.bytes)), ("roster-version", be(p.rosterVersion)),
+                ("not-after", be(p.notAfterSeconds)), ("account-signature", hx(p.signature.bytes))]
+    case .accountOrder(let o):
+        out += [("account-key", hx(o.accountKey.bytes)), ("order-kind", be(o.kind)), ("subject", hx(o.subject.bytes)),
+                ("roster-version", be(o.rosterVersion)), ("not-after", be(o.notAfterSeconds)), ("uses", be(o.uses)),
+                ("account-signature", hx(o.signature.bytes))]
     }
     return out
 }
@@ -105,7 +115,7 @@ private let messageKeys: Set<String> = Set([
     "finish-reason", "code", "message", "base-prefix-hash", "resulting-prefix-hash", "relay-url", "host-signing-key",
     "host-hpke-key", "invite-secret", "rate", "expires-ms", "token", "secret-proof", "device-record", "account-name",
     "grant-id", "reason", "model-id", "vision", "origin-device", "account-key", "version", "message-id", "index", "count",
-    "total-length", "bytes", "code-id", "proof", "roster", "advert", "unproven-bytes", "tries-left",
+    "total-length", "bytes", "code-id", "proof", "roster", "advert", "unproven-bytes", "tries-left", "relay-proof",
     "valid-ms", "max-tries", "result", "outcome", "wrong-tries",
 ]).union(indexed("model", ["", "tag", "family", "parameter-size", "quantization", "context-length", "capabilities"]))
     .union(indexed("message", ["role", "content"])).union(indexed("device", [""]))
@@ -158,6 +168,7 @@ private func messageFields(_ m: AppMessage) throws -> [(String, String)] {
     case .pairWelcome(let w):
         out += [("code-id", hx(w.codeID.bytes)), ("roster", hx(Array(try AppMessage.roster(w.roster).encode().dropFirst()))),
                 ("proof", hx(w.proof.bytes)), ("unproven-bytes", hx(try w.unprovenBytes()))]
+        if let p = w.relayProof { out.append(("relay-proof", hx(try p.encode()))) }
         if let a = w.advert { out.append(("advert", hx(Array(try AppMessage.advert(a).encode().dropFirst())))) }
     case .pairRefused(let r):
         out += [("code-id", hx(r.codeID.bytes)), ("reason", be(r.reason.code)), ("tries-left", be(r.triesLeft)), ("text", str(r.text))]
@@ -238,4 +249,27 @@ private func messageFields(_ m: AppMessage) throws -> [(String, String)] {
     guard RelayAuth.accountBinding(deviceKey: key) == (try v.hexField("account-binding")) else {
         throw fail(v, "account binding differs")
     }
+}
+
+private func u64Field(_ v: VectorFile, _ k: String) throws -> UInt64 {
+    try v.hexField(k).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+}
+
+@Sendable private func checkDeviceProofBinding(_ v: VectorFile) throws {
+    try v.requireOnly(["origin", "device-key", "roster-version", "not-after"])
+    guard let origin = String(validating: try v.hexField("origin"), as: UTF8.self), let key = Bytes32(try v.hexField("device-key")) else {
+        throw fail(v, "bad origin or device key")
+    }
+    let m = try RelayAuth.deviceProofBinding(origin: origin, deviceKey: key, rosterVersion: try u64Field(v, "roster-version"),
+                                             notAfterSeconds: try u64Field(v, "not-after"))
+    guard v.expect == "success", m == v.payload else { throw fail(v, "device-proof binding differs from the payload") }
+}
+
+@Sendable private func checkOrderBinding(_ v: VectorFile) throws {
+    try v.requireOnly(["origin", "order-kind", "subject", "roster-version", "not-after", "uses"])
+    guard let origin = String(validating: try v.hexField("origin"), as: UTF8.self), let subject = Bytes32(try v.hexField("subject")),
+          let kind = try v.hexField("order-kind").first else { throw fail(v, "bad origin, kind or subject") }
+    let m = try RelayAuth.orderBinding(origin: origin, kind: kind, subject: subject, rosterVersion: try u64Field(v, "roster-version"),
+                                       notAfterSeconds: try u64Field(v, "not-after"), uses: UInt16(try u64Field(v, "uses")))
+    guard v.expect == "success", m == v.payload else { throw fail(v, "account-order binding differs from the payload") }
 }

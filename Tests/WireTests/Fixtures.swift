@@ -68,6 +68,9 @@ enum Sample {
         .roster(.init(accountKey: key2, version: 4, deviceRecords: [[1], [], [2, 3]], signature: sig)),
         .part(.init(messageID: id, index: 1, count: 3, totalLength: 10, bytes: [1, 2, 3])),
         .part(.init(messageID: id, index: 0, count: 1, totalLength: 0, bytes: [])),
+        .pairWelcome(.init(codeID: Bytes8.repeating(0x88), roster: .init(accountKey: key2, version: 4, deviceRecords: [[1]], signature: sig),
+                           proof: hash, relayProof: .init(origin: "wss://relay.example:443", rosterVersion: 4,
+                                                          notAfterSeconds: 1_800_000_000, signature: sig))),
     ]
 
     /// Messages whose last field runs to the end: a prefix cut inside it is still a valid message.

@@ -73,6 +73,9 @@ extension HomebaseAgent {
         /// One `timing:` line per request to `log` (see `TimingTrace`): when each step before
         /// the engine and the first chunk happened. Times only. Default off.
         public var traceTimings = false
+        /// How long the account's proofs for its devices at the relay last (SPEC
+        /// "Authentication"); the relay refuses one past it. Default 365 days.
+        public var proofLifetime: Duration = .seconds(365 * 86_400)
 
         public init(link: PeerLink.Configuration) { self.link = link }
 

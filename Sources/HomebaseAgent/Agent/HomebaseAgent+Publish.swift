@@ -46,6 +46,7 @@ extension HomebaseAgent {
             log("reload: \(error)")
         }
         if state.withLock({ $0.rosterDue }) { publishRoster() }
+        refreshRelayOrders()
         deliverSharingNotices()
         writeStatus(running: true)
     }

@@ -32,6 +32,8 @@ public final class HomebaseAgent: Sendable {
     let state: Mutex<AgentState>
     let replicas: ReplicaWriter
     let mail: MailQueue
+    /// Its proof and the account's orders at the relay.
+    let relayAdmission: RelayAdmission
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
     /// Loads the identity and opens the store; does not connect yet.
@@ -42,8 +44,14 @@ public final class HomebaseAgent: Sendable {
         holdsAccountKey = files.holdsAccountKey
         store = try files.openStore()
         sharing = try files.openSharing()
+        relayAdmission = RelayAdmission(accountKey: holdsAccountKey ? try? files.loadAccountKey() : nil,
+                                        storedProof: RelayProofFile(dataDir: files.dataDir).read(),
+                                        proofLifetime: configuration.proofLifetime)
         let link: PeerLink
-        do { link = try PeerLink(configuration: configuration.link, identity: identity.signingKey) } catch {
+        do {
+            link = try PeerLink(configuration: configuration.link, identity: identity.signingKey,
+                                admission: relayAdmission.linkAdmission)
+        } catch {
             throw .link("\(error)")
         }
         var courierConfiguration = configuration.courier
@@ -59,6 +67,7 @@ public final class HomebaseAgent: Sendable {
         replicas = ReplicaWriter(store: store, capacity: configuration.replicaCapacity, nowMs: { nowMs() },
                                  log: { line in log?(line) })
         _ = try reload()
+        refreshRelayOrders()
     }
 
     /// Connects and serves until `stop()`.

@@ -62,6 +62,9 @@ enum Commands {
         case ("remove", 2):
             guard let key = PublicKey(hex: f.positional[1]) else { throw HomebaseError.invalidKey(f.positional[1]) }
             let roster = try store.removeDevice(key, host: identity.signingKey.publicKey, accountKey: try c.files.accountKeyForChanges(store))
+            // The running agent tells the relay (a revocation), so the device's proof stops working.
+            try RevocationLog(dataDir: c.files.dataDir).append(.init(device: key, rosterVersion: roster.version,
+                                                                      removedSeconds: RelayAdmission.nowSeconds))
             out("removed \(key.hex); roster version \(roster.version); any pairing code it used is retired (it cannot rejoin with it)")
         default:
             throw Flags.UsageError(description: usage)

@@ -72,6 +72,10 @@ extension HomebaseAgent {
             var welcome = AppMessage.PairWelcome(codeID: code.codeID, roster: roster,
                                                  advert: try? signer.next(models: catalog.models, nowMs: now))
             welcome.proof = try PairingProofs.welcome(secret: code.secret, joiner: joiner.signingKey, welcome)
+            relayAdmission.setRosterVersion(roster.version)
+            welcome.relayProof = relayAdmission.relayProof(origin: configuration.link.relay.origin,
+                                                           device: Bytes32(unchecked: joiner.signingKey.bytes),
+                                                           nowSeconds: RelayAdmission.nowSeconds)
             let confirmation = PairingProofs.confirmation(secret: code.secret, inviter: identity.record, joiner: joiner)
             if code.state == .open {
                 try store.pairingUsed(code.codeID, device: joiner, confirmation: confirmation, nowMs: now)

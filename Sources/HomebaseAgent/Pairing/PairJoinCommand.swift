@@ -2,6 +2,7 @@ import Foundation
 import Pairing
 import Sealing
 import Signing
+import Wire
 
 /// `homebase pair -` (the code on stdin) or `homebase pair CODE`: a second workstation joins the account whose first Homebase printed
 /// CODE. The exchange and its checks are `PairExchange` (the same as `guest pair CODE`); this
@@ -83,6 +84,10 @@ enum PairJoinCommand {
             try store.storeRoster(welcome.roster, records: welcome.records, nowMs: nowMs())
         }
         let relayNote = try rememberRelay(code, c)
+        // The account's proof for this Homebase at the relay (presented while it runs).
+        if let proof = welcome.relayProof {
+            try? RelayProofFile(dataDir: c.files.dataDir).write(.init(accountKey: Bytes32(unchecked: welcome.accountKey.bytes), proof: proof))
+        }
 
         let inviter = welcome.inviter
         out("""

@@ -60,7 +60,9 @@ enum ShareCommand {
         let invite = AppMessage.Invite(relayURL: relay, hostSigningKey: Bytes32(unchecked: identity.signingKey.publicKey.bytes),
                                        hostHPKEKey: Bytes32(unchecked: identity.hpkeKey.publicKey.bytes),
                                        inviteSecret: Secret32(unchecked: secret), models: models,
-                                       ratePerMinute: rate, expiresMs: UInt64(now + expiresIn))
+                                       ratePerMinute: rate, expiresMs: UInt64(now + expiresIn),
+                                       // The running agent tells the relay to admit it (RelayAdmission).
+                                       admissionToken: AdmissionTokens.invite(secret: Secret32(unchecked: secret)))
         let code: String
         do { code = try InviteCode.encode(invite, hostRecord: identity.record.encoded) } catch {
             throw HomebaseError.sharing("the invite does not encode: \(error)")

@@ -1,0 +1,28 @@
+import Foundation
+import Signing
+
+/// `<host key hex>.token`: the relay admission token the host's invite carried (hex, mode 0600),
+/// presented in `auth` to that host's relay (SPEC "Sharing with another account").
+extension JoinedHostFiles {
+    public func token(_ key: PublicKey) -> [UInt8]? {
+        (try? String(contentsOfFile: path(key, "token"), encoding: .utf8)).flatMap { HexBytes.decode($0) }
+    }
+
+    public func setToken(_ key: PublicKey, _ token: [UInt8]?) throws(GuestError) {
+        let file = path(key, "token")
+        do {
+            if let token {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+                guard FileManager.default.createFile(atPath: file, contents: Data((HexBytes.encode(token) + "\n").utf8),
+                                                     attributes: [.posixPermissions: 0o600]) else {
+                    throw GuestError.dataDirectory(path: directory, detail: "cannot write the relay token")
+                }
+            } else if FileManager.default.fileExists(atPath: file) {
+                try FileManager.default.removeItem(atPath: file)
+            }
+        } catch {
+            throw .dataDirectory(path: directory, detail: "cannot write the relay token of \(key.hex.prefix(8))…")
+        }
+    }
+}
