@@ -11,8 +11,12 @@ final class Hub {
     let log: Logger
     let mailbox: Mailbox
     let admission: Admission
-    var limiter: RateLimiter
+    var limiter: RateLimiter<Bytes32>
+    /// Failed auths per client address: beyond the bucket, `auth-refused rate-limited`.
+    var authFailures: RateLimiter<String>
     var metrics = Metrics()
+    /// The listener's per-address counters, read at scrape time (set by `Relay`).
+    var listenerStats: () -> Metrics.ListenerStats = { .init() }
     /// Every open connection, authenticated or not.
     private(set) var connections: [ObjectIdentifier: Session] = [:]
     /// The routing table: one session per authenticated device key.
@@ -24,6 +28,7 @@ final class Hub {
         origin = config.effectiveOrigin
         self.loop = loop; self.log = log; self.mailbox = mailbox; self.admission = admission
         limiter = RateLimiter(rate: config.rate, burst: config.burst)
+        authFailures = RateLimiter(rate: config.limits.authFailureRate, burst: config.limits.authFailureBurst)
     }
 
     var authenticatedCount: Int { byKey.count }
@@ -53,6 +58,8 @@ final class Hub {
             fail(old, .replaced, "a newer connection authenticated with this device key")
         }
         byKey[key] = s
+        s.ws.connection.markEstablished()
+        do { try mailbox.markSeen(key, nowMs: wallClockMs()) } catch { log.error("\(error)") }
         metrics.authSuccesses += 1
         log.info("auth ok key=\(shortKey(key)) peer=\(s.peer)")
         pumpMail(s)
@@ -123,6 +130,7 @@ final class Hub {
             if now &- s.lastHeard > idle { fail(s, .idleTimeout, "nothing received within the idle timeout") } else { s.ws.ping() }
         }
         limiter.prune(now: now)
+        authFailures.prune(now: now)
     }
 
     /// SIGTERM: tell every device to come back later, then close every connection.
@@ -147,6 +155,7 @@ final class Hub {
             g.socketQueuedBytes += s.ws.queuedBytes
         }
         if let t = try? mailbox.totals() { g.storedMail = t.frames; g.storedMailBytes = t.bytes }
+        g.listener = listenerStats()
         return g
     }
 }

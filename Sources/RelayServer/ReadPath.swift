@@ -53,7 +53,9 @@ extension Hub {
         switch frame {
         case .auth(let a):
             loop.cancel(deadline)
+            if authThrottled(s) { return }
             authenticate(s, a, nonce: nonce)
+            if s.isClosing { noteAuthFailure(s) }
         case .ping(let v): s.control(.pong(v))
         case .pong, .unknown: return
         case .error: s.state = .closing; s.ws.close(code: .normal, reason: "")

@@ -29,12 +29,15 @@ final class Session {
     var lastHeard: UInt64
     /// For logs: the peer address, and the key once known.
     let peer: String
+    /// The client address (behind a trusted proxy: the one it names): what per-address limits count.
+    let host: String
 
     init(ws: WebSocket, queue: SendQueue, now: UInt64) {
         self.ws = ws
         self.queue = queue
         lastHeard = now
         peer = ws.connection.peer
+        host = ws.connection.host
         state = .closing // set to awaitingAuth by the hub with the challenge
     }
 

@@ -1,0 +1,71 @@
+import Storage
+import Wire
+
+/// Why a mail frame was refused (answered `mailbox-full`, counted on /metrics by this name).
+enum MailRefusal: String, CaseIterable, Sendable {
+    /// The recipient's mailbox is at mailbox-max-frames / -bytes.
+    case recipientFull = "recipient-full"
+    /// This sender's share of the recipient's mailbox is used up (room stays for other senders).
+    case senderShare = "sender-share"
+    /// The sender key holds sender-mail-frames / -bytes across all recipients.
+    case senderQuota = "sender-quota"
+    /// The source address holds ip-mail-frames / -bytes.
+    case ipQuota = "ip-quota"
+    /// The relay's mail-disk-budget is used up (live frames still flow).
+    case diskBudget = "disk-budget"
+    /// The recipient never authenticated here and unseen-recipient-ttl is 0.
+    case unseenRecipient = "unseen-recipient"
+}
+
+/// The caps a stored frame must fit, checked inside the store's transaction, cheapest first.
+struct MailQuotas: Equatable {
+    var recipient: Mailbox.Caps
+    var senderShare: Mailbox.Caps
+    var sender: Mailbox.Caps
+    var source: Mailbox.Caps
+    var diskBudget: Int
+    var unseenTTLMs: Int64
+
+    init(_ c: RelayConfig) {
+        let l = c.limits
+        recipient = .init(frames: c.mailboxMaxFrames, bytes: c.mailboxMaxBytes)
+        senderShare = .init(frames: l.mailboxSenderFrames, bytes: l.mailboxSenderBytes)
+        sender = .init(frames: l.senderMailFrames, bytes: l.senderMailBytes)
+        source = .init(frames: l.ipMailFrames, bytes: l.ipMailBytes)
+        diskBudget = l.mailDiskBudget
+        unseenTTLMs = l.unseenRecipientTTL.milliseconds
+    }
+
+    /// The first cap a new frame of `size` bytes would pass, or nil when it fits them all.
+    func refusal(_ tx: Transaction, recipient r: [UInt8], sender s: [UInt8], source: String, size: Int,
+                 totalBytes: Int, nowMs: Int64) throws -> MailRefusal? {
+        if totalBytes + size > diskBudget { return .diskBudget }
+        func over(_ caps: Mailbox.Caps, _ sql: String, _ params: any SQLBindable...) throws -> Bool {
+            let row = try tx.query("SELECT count(*), coalesce(sum(size), 0) FROM mail WHERE " + sql, parameters: params)
+            let (n, b): (Int, Int) = (try row[0].get(0), try row[0].get(1))
+            return n + 1 > caps.frames || b + size > caps.bytes
+        }
+        if try over(recipient, "recipient = ? AND expires_ms > ?", r, nowMs) { return .recipientFull }
+        if try over(senderShare, "recipient = ? AND sender = ? AND expires_ms > ?", r, s, nowMs) { return .senderShare }
+        if try over(sender, "sender = ?", s) { return .senderQuota }
+        if try over(self.source, "source = ?", source) { return .ipQuota }
+        return nil
+    }
+}
+
+extension Mailbox {
+    /// `key` authenticated now: mail to it is kept for its full TTL from now on.
+    func markSeen(_ key: Bytes32, nowMs: Int64) throws(RelayError) {
+        do {
+            _ = try db.execute("INSERT INTO seen (key, last_ms) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET last_ms = excluded.last_ms",
+                               key.bytes, nowMs)
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    /// Forgets keys not seen since `beforeMs` (mail to them gets the unseen TTL again).
+    func forgetSeen(before beforeMs: Int64) throws(RelayError) {
+        do { _ = try db.execute("DELETE FROM seen WHERE last_ms < ?", beforeMs) } catch { throw .storage("\(error)") }
+    }
+}
