@@ -121,5 +121,8 @@ public struct RelayConfig: Sendable, Equatable {
         }
         if mailTTL > maxTTL { throw .inconsistent("mail-ttl (the default TTL) must not exceed max-ttl") }
         try limits.validate()
+        if limits.proxyProtocol == .v1 && tlsCert != nil {
+            throw .inconsistent("proxy-protocol = v1 needs a plain listener (the PROXY line comes before TLS): let the proxy terminate TLS")
+        }
     }
 }

@@ -45,29 +45,6 @@ public final class Connection: @unchecked Sendable {
         host = Connection.hostPart(of: peer)
     }
 
-    /// "a.b.c.d:port" -> "a.b.c.d", "[v6]:port" -> "v6".
-    static func hostPart(of peer: String) -> String {
-        if peer.hasPrefix("["), let close = peer.firstIndex(of: "]") { return String(peer[peer.index(after: peer.startIndex)..<close]) }
-        if let colon = peer.lastIndex(of: ":") { return String(peer[..<colon]) }
-        return peer
-    }
-
-    /// The connection is past its admission step (the relay: `auth-ok`); it stops counting as
-    /// pending and can no longer be evicted for newer ones. Loop thread only.
-    public func markEstablished() { hosts?.established(self) }
-
-    /// The client behind a trusted proxy: `host` replaces the proxy's address for limits and logs.
-    /// False when that address is over its limits (the caller refuses the connection).
-    public func reassign(host newHost: String, port: UInt16 = 0) -> Bool {
-        if let hosts, !hosts.reassign(self, to: newHost, now: monotonicNanos()) { return false }
-        host = newHost
-        peer = newHost.contains(":") ? "[\(newHost)]:\(port)" : "\(newHost):\(port)"
-        return true
-    }
-
-    /// Many connections are pending at the listener: deadlines before admission should be short.
-    public var underPressure: Bool { hosts?.underPressure ?? false }
-
     /// Whether the connection can still send.
     public var isOpen: Bool { state == .open || state == .handshaking }
 

@@ -36,8 +36,12 @@ final class HostTable {
 
     var underPressure: Bool { pendingTotal >= limits.pressurePending }
 
+    private var admitted = 0
+
     /// Whether a new connection from `host` fits its limits (takes an accept token if so).
     func admit(_ host: String, exempt: Bool, now: UInt64) -> Bool {
+        admitted &+= 1
+        if admitted % 4096 == 0 { prune(now: now) }
         var e = entries[host] ?? Entry(tokens: limits.acceptBurst, last: now)
         defer { if e.open > 0 || e.tokens < limits.acceptBurst { entries[host] = e } else { entries[host] = nil } }
         if exempt { return true }
@@ -97,6 +101,14 @@ final class HostTable {
         return (e?.open ?? 0, e?.pending ?? 0)
     }
 
+    /// Forgets addresses with no connection whose bucket has refilled: memory follows live addresses.
+    private func prune(now: UInt64) {
+        let (rate, burst) = (limits.acceptsPerSecond, limits.acceptBurst)
+        entries = entries.filter { _, e in
+            e.open > 0 || (rate > 0 && e.tokens + Double(now &- e.last) / 1e9 * rate < burst)
+        }
+    }
+
     private func popOldestPending() -> Connection? {
         while pendingHead < pendingOrder.count {
             let c = pendingOrder[pendingHead]
@@ -114,4 +126,30 @@ final class HostTable {
             pendingHead = 0
         }
     }
+}
+
+/// Per-address state of a server connection (HostTable.swift).
+extension Connection {
+    /// "a.b.c.d:port" -> "a.b.c.d", "[v6]:port" -> "v6".
+    static func hostPart(of peer: String) -> String {
+        if peer.hasPrefix("["), let close = peer.firstIndex(of: "]") { return String(peer[peer.index(after: peer.startIndex)..<close]) }
+        if let colon = peer.lastIndex(of: ":") { return String(peer[..<colon]) }
+        return peer
+    }
+
+    /// The connection is past its admission step (the relay: `auth-ok`); it stops counting as
+    /// pending and can no longer be evicted for newer ones. Loop thread only.
+    public func markEstablished() { hosts?.established(self) }
+
+    /// The client behind a trusted proxy: `host` replaces the proxy's address for limits and logs.
+    /// False when that address is over its limits (the caller refuses the connection).
+    public func reassign(host newHost: String, port: UInt16 = 0) -> Bool {
+        if let hosts, !hosts.reassign(self, to: newHost, now: monotonicNanos()) { return false }
+        host = newHost
+        peer = newHost.contains(":") ? "[\(newHost)]:\(port)" : "\(newHost):\(port)"
+        return true
+    }
+
+    /// Many connections are pending at the listener: deadlines before admission should be short.
+    public var underPressure: Bool { hosts?.underPressure ?? false }
 }

@@ -103,6 +103,27 @@ import Wire
         #expect(try h.metric("homebase_relay_connections_refused_total{reason=\"evicted-pending\"}") == 1)
     }
 
+    /// From half of max-pending on, a new connection gets the short pressure header deadline
+    /// (here 100 ms against 60 s): a silent socket is cut instead of being held.
+    @Test func underPressureSilentSocketsAreCutSooner() throws {
+        let h = try RelayHarness { c in
+            c.limits.maxPending = 6 // pressure from 3 pending: the third connection
+            c.headerTimeout = .seconds(60)
+            c.limits.pressureHeaderTimeout = .milliseconds(100)
+        }
+        defer { h.stop() }
+        var held: [RawSocket] = []
+        for _ in 0..<2 {
+            let s = try RawSocket(port: h.port)
+            try s.write(RawSocket.upgradeRequest) // answered: accepted and pending
+            _ = try readHead(s)
+            held.append(s)
+        }
+        let silent = try RawSocket(port: h.port)
+        #expect(silent.closedByPeer().closed)
+        withExtendedLifetime(held) {}
+    }
+
     /// /metrics is not on the public port; it is on the loopback metrics listener.
     @Test func metricsOnlyOnTheLoopbackListener() throws {
         let h = try RelayHarness()

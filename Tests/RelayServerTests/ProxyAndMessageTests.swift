@@ -47,7 +47,8 @@ import Wire
     /// Half a message, then only pongs: the relay closes the connection (1008) instead of holding
     /// the half message as long as pongs come. The loop is bounded; nothing is timed.
     @Test func unfinishedMessageIsCutEvenWithPongs() throws {
-        let h = try RelayHarness { c in c.limits.messageTimeout = .milliseconds(200); c.idleTimeout = .seconds(600) }
+        let h = try RelayHarness { c in c.limits.messageTimeout = .milliseconds(200); c.idleTimeout = .seconds(600)
+                                       c.handshakeTimeout = .seconds(600) } // only the message bound may cut it
         defer { h.stop() }
         let s = try RawSocket(port: h.port)
         try s.write(RawSocket.upgradeRequest)
