@@ -7,7 +7,7 @@ import Testing
         let line = Array("PROXY TCP4 203.0.113.7 10.0.0.1 40000 443\r\nGET".utf8)
         #expect(ClientAddress.parseProxyLine(line) == .header(host: "203.0.113.7", port: 40000, length: line.count - 3))
         #expect(ClientAddress.parseProxyLine(Array("PROXY TCP6 2001:db8::1 ::1 5 6\r\n".utf8))
-                == .header(host: "2001:db8::1", port: 5, length: 33))
+                == .header(host: "2001:db8::1", port: 5, length: 32))
         #expect(ClientAddress.parseProxyLine(Array("PROXY UNKNOWN\r\n".utf8)) == .header(host: nil, port: 0, length: 15))
         #expect(ClientAddress.parseProxyLine(Array("PRO".utf8)) == .needMore)
         #expect(ClientAddress.parseProxyLine(Array("PROXY TCP4 1.2.3.4".utf8)) == .needMore)
