@@ -13,7 +13,9 @@ extension Hub {
                                       : min(Int64(v.ttlSeconds) * 1000, config.maxTTL.milliseconds)
         let result: Mailbox.StoreResult
         do {
-            result = try mailbox.store(recipient: v.recipient, sender: sender, source: s.host, frameID: v.frameID,
+            var account: Bytes32?
+            if case .authenticated(let p) = s.state { account = p.account }
+            result = try mailbox.store(recipient: v.recipient, sender: sender, senderAccount: account, source: s.host, frameID: v.frameID,
                                        collapseKey: Array(m[v.collapseKey]), sealed: m[v.sealed],
                                        nowMs: now, expiresMs: now + ttlMs)
         } catch {

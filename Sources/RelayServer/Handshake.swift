@@ -32,7 +32,7 @@ extension Hub {
         }
         switch admission.check(a, accountVerified: accountVerified) {
         case .admit:
-            register(s, key: a.deviceKey)
+            register(s, key: a.deviceKey, account: accountVerified ? a.account?.accountKey : nil)
         case .refuse(let reason, let text):
             refuse(s, reason, reason == .badToken ? .badToken : .notAdmitted, text)
         }

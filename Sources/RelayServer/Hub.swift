@@ -48,8 +48,9 @@ final class Hub {
     }
 
     /// Makes `s` the route for its key; an older connection of the same key is told and closed.
-    func register(_ s: Session, key: Bytes32) {
-        s.state = .authenticated(Session.Peer(key: key))
+    /// `account`: the account key of a verified account proof (mail quotas reserve room for it).
+    func register(_ s: Session, key: Bytes32, account: Bytes32? = nil) {
+        s.state = .authenticated(Session.Peer(key: key, account: account))
         s.control(.authOK(.init(serverTimeMs: UInt64(wallClockMs()), mailboxCapacity: UInt32(clamping: config.mailboxMaxFrames),
                                 maxTTLSeconds: UInt32(clamping: config.maxTTL.milliseconds / 1000))))
         if let old = byKey[key], old !== s {
@@ -59,7 +60,7 @@ final class Hub {
         }
         byKey[key] = s
         s.ws.connection.markEstablished()
-        do { try mailbox.markSeen(key, nowMs: wallClockMs()) } catch { log.error("\(error)") }
+        do { try mailbox.markSeen(key, account: account, nowMs: wallClockMs()) } catch { log.error("\(error)") }
         metrics.authSuccesses += 1
         log.info("auth ok key=\(shortKey(key)) peer=\(s.peer)")
         pumpMail(s)

@@ -22,6 +22,8 @@ extension Settings {
         choiceSetting("proxy-protocol", "v1: trusted proxies send a PROXY v1 line (else X-Forwarded-For)", \RelayConfig.limits.proxyProtocol),
         countSetting("mailbox-sender-frames", "stored mail frames per recipient from one sender", \.limits.mailboxSenderFrames),
         sizeSetting("mailbox-sender-bytes", "stored mail bytes per recipient from one sender", \.limits.mailboxSenderBytes),
+        countSetting("mailbox-own-reserve-frames", "mail frames per recipient kept for its own account's devices", \.limits.mailboxOwnReserveFrames),
+        sizeSetting("mailbox-own-reserve-bytes", "mail bytes per recipient kept for its own account's devices", \.limits.mailboxOwnReserveBytes),
         countSetting("sender-mail-frames", "stored mail frames per sender key, all recipients", \.limits.senderMailFrames),
         sizeSetting("sender-mail-bytes", "stored mail bytes per sender key, all recipients", \.limits.senderMailBytes),
         countSetting("ip-mail-frames", "stored mail frames per source address", \.limits.ipMailFrames),

@@ -25,6 +25,8 @@ struct MailQuotas: Equatable {
     var source: Mailbox.Caps
     var diskBudget: Int
     var unseenTTLMs: Int64
+    /// Room in each mailbox that only the recipient's own account (same verified account key) may use.
+    var ownReserve: Mailbox.Caps
 
     init(_ c: RelayConfig) {
         let l = c.limits
@@ -34,19 +36,26 @@ struct MailQuotas: Equatable {
         source = .init(frames: l.ipMailFrames, bytes: l.ipMailBytes)
         diskBudget = l.mailDiskBudget
         unseenTTLMs = l.unseenRecipientTTL.milliseconds
+        ownReserve = .init(frames: l.mailboxOwnReserveFrames, bytes: l.mailboxOwnReserveBytes)
     }
 
     /// The first cap a new frame of `size` bytes would pass, or nil when it fits them all.
+    /// `ownAccount`: the sender and the recipient proved the same account key; `recipientHasAccount`:
+    /// the recipient proved one (then other senders leave `ownReserve` free for its account).
     func refusal(_ tx: Transaction, recipient r: [UInt8], sender s: [UInt8], source: String, size: Int,
-                 totalBytes: Int, nowMs: Int64) throws -> MailRefusal? {
+                 totalBytes: Int, nowMs: Int64, ownAccount: Bool, recipientHasAccount: Bool) throws -> MailRefusal? {
         if totalBytes + size > diskBudget { return .diskBudget }
         func over(_ caps: Mailbox.Caps, _ sql: String, _ params: any SQLBindable...) throws -> Bool {
             let row = try tx.query("SELECT count(*), coalesce(sum(size), 0) FROM mail WHERE " + sql, parameters: params)
             let (n, b): (Int, Int) = (try row[0].get(0), try row[0].get(1))
             return n + 1 > caps.frames || b + size > caps.bytes
         }
-        if try over(recipient, "recipient = ? AND expires_ms > ?", r, nowMs) { return .recipientFull }
-        if try over(senderShare, "recipient = ? AND sender = ? AND expires_ms > ?", r, s, nowMs) { return .senderShare }
+        var room = recipient
+        if recipientHasAccount && !ownAccount {
+            room = .init(frames: max(0, recipient.frames - ownReserve.frames), bytes: max(0, recipient.bytes - ownReserve.bytes))
+        }
+        if try over(room, "recipient = ? AND expires_ms > ?", r, nowMs) { return .recipientFull }
+        if !ownAccount, try over(senderShare, "recipient = ? AND sender = ? AND expires_ms > ?", r, s, nowMs) { return .senderShare }
         if try over(sender, "sender = ?", s) { return .senderQuota }
         if try over(self.source, "source = ?", source) { return .ipQuota }
         return nil
@@ -55,10 +64,13 @@ struct MailQuotas: Equatable {
 
 extension Mailbox {
     /// `key` authenticated now: mail to it is kept for its full TTL from now on.
-    func markSeen(_ key: Bytes32, nowMs: Int64) throws(RelayError) {
+    func markSeen(_ key: Bytes32, account: Bytes32?, nowMs: Int64) throws(RelayError) {
+        let a: SQLValue = account.map { .blob($0.bytes) } ?? .null
         do {
-            _ = try db.execute("INSERT INTO seen (key, last_ms) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET last_ms = excluded.last_ms",
-                               key.bytes, nowMs)
+            _ = try db.execute("""
+                INSERT INTO seen (key, last_ms, account) VALUES (?, ?, ?)
+                ON CONFLICT (key) DO UPDATE SET last_ms = excluded.last_ms, account = excluded.account
+                """, key.bytes, nowMs, a)
         } catch {
             throw .storage("\(error)")
         }

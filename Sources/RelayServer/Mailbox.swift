@@ -41,7 +41,8 @@ final class Mailbox {
     private struct Refused: Error { let why: MailRefusal }
 
     /// `source`: the sending connection's client address (per-address quota).
-    func store(recipient: Bytes32, sender: Bytes32, source: String, frameID: Bytes16, collapseKey: [UInt8],
+    /// `senderAccount`: the sending device's verified account key (own-account room, MailQuota.swift).
+    func store(recipient: Bytes32, sender: Bytes32, senderAccount: Bytes32? = nil, source: String, frameID: Bytes16, collapseKey: [UInt8],
                sealed: ArraySlice<UInt8>, nowMs: Int64, expiresMs: Int64) throws(RelayError) -> StoreResult {
         let r = recipient.bytes, s = sender.bytes
         let ck: SQLValue = collapseKey.isEmpty ? .null : .blob(collapseKey)
@@ -54,7 +55,9 @@ final class Mailbox {
                     return .duplicate
                 }
                 var expires = expiresMs
-                if try tx.query("SELECT 1 FROM seen WHERE key = ?", r).isEmpty {
+                let seen = try tx.query("SELECT account FROM seen WHERE key = ?", r)
+                let recipientAccount: [UInt8]? = try seen.first.flatMap { try $0.get(0, as: [UInt8]?.self) }
+                if seen.isEmpty {
                     guard quotas.unseenTTLMs > 0 else { throw Refused(why: .unseenRecipient) }
                     expires = min(expires, nowMs + quotas.unseenTTLMs)
                 }
@@ -65,7 +68,9 @@ final class Mailbox {
                 let replaced = freed > 0
                 // A frame that replaces the sender's own collapsed one takes no new room: always admitted.
                 if !replaced, let why = try quotas.refusal(tx, recipient: r, sender: s, source: source, size: size,
-                                                          totalBytes: totalBytes, nowMs: nowMs) {
+                                                          totalBytes: totalBytes, nowMs: nowMs,
+                                                          ownAccount: recipientAccount != nil && recipientAccount == senderAccount?.bytes,
+                                                          recipientHasAccount: recipientAccount != nil) {
                     throw Refused(why: why) // rolls back
                 }
                 let seq = try tx.query("""

@@ -15,8 +15,9 @@ import Storage
 ///   sealed        BLOB       the opaque payload
 ///   source        TEXT       client address of the sending connection (per-address quota)
 ///
-/// `seen` (key, last_ms): keys that authenticated here and when last; mail to other keys gets
-/// the short unseen-recipient TTL (or is refused).
+/// `seen` (key, last_ms, account): keys that authenticated here, when last, and the account of a
+/// verified account proof; mail to other keys gets the short unseen-recipient TTL (or is
+/// refused), and the account's own devices have room reserved in each other's mailboxes.
 enum MailboxSchema {
     /// "HBRM" (Homebase relay mailbox).
     static let applicationID: Int32 = 0x4842_524D
@@ -43,7 +44,7 @@ enum MailboxSchema {
         ALTER TABLE mail ADD COLUMN source TEXT NOT NULL DEFAULT '';
         CREATE INDEX mail_by_sender ON mail (sender, size);
         CREATE INDEX mail_by_source ON mail (source, size);
-        CREATE TABLE seen (key BLOB PRIMARY KEY, last_ms INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE TABLE seen (key BLOB PRIMARY KEY, last_ms INTEGER NOT NULL, account BLOB) WITHOUT ROWID;
         """,
     ])
 }

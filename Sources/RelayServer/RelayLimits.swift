@@ -25,6 +25,10 @@ public struct RelayLimits: Sendable, Equatable {
     /// Mail one sender may hold in one recipient's mailbox: the rest is kept for other senders.
     public var mailboxSenderFrames = 500
     public var mailboxSenderBytes = 32 * 1024 * 1024
+    /// Room in each mailbox only the recipient's own account may fill (devices that present a
+    /// verified proof of the same account key); other senders together stop short of it.
+    public var mailboxOwnReserveFrames = 250
+    public var mailboxOwnReserveBytes = 16 * 1024 * 1024
     /// Mail one sender key may hold across all recipients.
     public var senderMailFrames = 10_000
     public var senderMailBytes = 128 * 1024 * 1024

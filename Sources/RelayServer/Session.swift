@@ -6,12 +6,16 @@ final class Session {
     /// What the relay knows of an authenticated device and of its mail delivery.
     struct Peer {
         let key: Bytes32
+        /// The account key of a verified account proof, if the device presented one.
+        var account: Bytes32?
         /// Highest mailbox `seq` handed to this connection (delivery is in seq order).
         var mailCursor: Int64 = 0
         /// True until the stored backlog is delivered and `queue-empty` queued.
         var backlogPending = true
         /// Mail may be stored beyond `mailCursor` that did not fit the send queue yet.
         var mailWaiting = false
+
+        init(key: Bytes32, account: Bytes32? = nil) { self.key = key; self.account = account }
     }
 
     enum State {

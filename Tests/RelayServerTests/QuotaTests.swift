@@ -97,4 +97,34 @@ import Wire
         #expect(try a.next() == .stored(frameID: id2))
         #expect(try h.metric("homebase_relay_mail_refused_total{reason=\"unseen-recipient\"}") == 1)
     }
+
+    /// Strangers (each within its share) stop short of the room reserved for the recipient's own
+    /// account; a sibling device with a proof of the same account key still gets mail in.
+    @Test func strangersLeaveRoomForTheRecipientsOwnAccount() throws {
+        let h = try RelayHarness { c in c.mailboxMaxFrames = 10; c.limits.mailboxOwnReserveFrames = 4 }
+        defer { h.stop() }
+        let account = SigningKeyBox()
+        func accountDevice(_ k: SigningKeyBox) throws -> TestClient {
+            let c = try TestClient.connect(loop: h.clients.loop, port: h.port)
+            try c.authenticate(key: k, origin: h.origin, account: account)
+            guard case .authOK = try c.next() else { throw TestSetupError("no auth-ok") }
+            _ = try backlog(c)
+            return c
+        }
+        let b = SigningKeyBox()
+        let first = try accountDevice(b)
+        first.close()
+        _ = try first.untilClosed()
+        var stored = 0
+        for _ in 0..<3 {
+            let stranger = try h.device()
+            _ = try backlog(stranger)
+            for _ in 0..<4 { stranger.mail(to: b.publicKey, id: frameID(), [1]); if case .stored = try stranger.next() { stored += 1 } }
+        }
+        #expect(stored == 6)
+        let sibling = try accountDevice(SigningKeyBox())
+        var own = 0
+        for _ in 0..<4 { sibling.mail(to: b.publicKey, id: frameID(), [2]); if case .stored = try sibling.next() { own += 1 } }
+        #expect(own == 4)
+    }
 }
