@@ -57,7 +57,7 @@ wait_for() {  # wait_for SECONDS DESCRIPTION COMMAND...
 say "start: relay, the Homebase's engine"
 RELAY_PORT="$(free_port)"; ENGINE_PORT="$(free_port)"
 RELAY="ws://127.0.0.1:$RELAY_PORT"
-"$BIN/homebase-relay" serve --listen "127.0.0.1:$RELAY_PORT" --data-dir "$WORK/relay" >"$WORK/relay.log" 2>&1 &
+"$BIN/homebase-relay" serve --listen "127.0.0.1:$RELAY_PORT" --data-dir "$WORK/relay" --metrics-listen off >"$WORK/relay.log" 2>&1 &
 PIDS+=($!)
 "$ENGINE" --model "$MODEL" --host 127.0.0.1 --port "$ENGINE_PORT" --alias tiny >"$WORK/engine.log" 2>&1 &
 PIDS+=($!)

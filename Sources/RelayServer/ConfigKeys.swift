@@ -22,37 +22,37 @@ extension String {
     }
 }
 
-private func durationSetting(_ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, Duration>) -> Setting {
+func durationSetting(_ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, Duration>) -> Setting {
     Setting(key: key, help: help, form: ValueParsing.durationForm,
             apply: { c, s in guard let d = ValueParsing.duration(s) else { return false }; c[keyPath: path] = d; return true },
             show: { $0[keyPath: path].settingText })
 }
 
-private func sizeSetting(_ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, Int>) -> Setting {
+func sizeSetting(_ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, Int>) -> Setting {
     Setting(key: key, help: help, form: ValueParsing.sizeForm,
             apply: { c, s in guard let n = ValueParsing.size(s), n > 0 else { return false }; c[keyPath: path] = n; return true },
             show: { sizeText($0[keyPath: path]) })
 }
 
-private func countSetting(_ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, Int>) -> Setting {
+func countSetting(_ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, Int>) -> Setting {
     Setting(key: key, help: help, form: "a whole number of at least 1",
             apply: { c, s in guard let n = ValueParsing.count(s) else { return false }; c[keyPath: path] = n; return true },
             show: { "\($0[keyPath: path])" })
 }
 
-private func rateSetting(_ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, Double>) -> Setting {
+func rateSetting(_ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, Double>) -> Setting {
     Setting(key: key, help: help, form: "a positive number",
             apply: { c, s in guard let d = ValueParsing.rate(s) else { return false }; c[keyPath: path] = d; return true },
             show: { c in let v = c[keyPath: path]; return v == v.rounded() ? "\(Int(v))" : "\(v)" })
 }
 
-private func pathSetting(_ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, String?>) -> Setting {
+func pathSetting(_ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, String?>) -> Setting {
     Setting(key: key, help: help, form: "a file path",
             apply: { c, s in guard !s.isEmpty else { return false }; c[keyPath: path] = s; return true },
             show: { $0[keyPath: path] ?? "(none)" })
 }
 
-private func choiceSetting<E: RawRepresentable & CaseIterable>(
+func choiceSetting<E: RawRepresentable & CaseIterable>(
     _ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, E>
 ) -> Setting where E.RawValue == String {
     Setting(key: key, help: help, form: "one of " + E.allCases.map(\.rawValue).joined(separator: ", "),
@@ -110,7 +110,7 @@ enum Settings {
         Setting(key: "log-level", help: "error, warn, info or debug", form: "one of error, warn, info, debug",
                 apply: { c, s in guard let l = LogLevel(name: s) else { return false }; c.logLevel = l; return true },
                 show: { $0.logLevel.name }),
-    ] }
+    ] + limits }
 
     static func named(_ key: String) -> Setting? { all.first { $0.key == key } }
 }

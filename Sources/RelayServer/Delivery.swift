@@ -13,7 +13,9 @@ extension Hub {
                                       : min(Int64(v.ttlSeconds) * 1000, config.maxTTL.milliseconds)
         let result: Mailbox.StoreResult
         do {
-            result = try mailbox.store(recipient: v.recipient, sender: sender, frameID: v.frameID,
+            var account: Bytes32?
+            if case .authenticated(let p) = s.state { account = p.account }
+            result = try mailbox.store(recipient: v.recipient, sender: sender, senderAccount: account, source: s.host, frameID: v.frameID,
                                        collapseKey: Array(m[v.collapseKey]), sealed: m[v.sealed],
                                        nowMs: now, expiresMs: now + ttlMs)
         } catch {
@@ -22,8 +24,10 @@ extension Hub {
             return
         }
         switch result {
-        case .full:
+        case .refused(let why):
             metrics.mail(.refusedFull)
+            metrics.mailRefused[why, default: 0] += 1
+            if why == .diskBudget, metrics.mailRefused[why, default: 0] % 1000 == 1 { log.warn("mail-disk-budget reached: mail refused, live frames still flow") }
             s.control(.mailboxFull(frameID: v.frameID))
         case .duplicate:
             metrics.mail(.duplicate)
@@ -101,7 +105,9 @@ extension Hub {
     /// Deletes expired mail (the periodic sweep).
     func sweepMail() {
         do {
-            let n = try mailbox.sweep(nowMs: wallClockMs())
+            let now = wallClockMs()
+            try mailbox.forgetSeen(before: now - config.maxTTL.milliseconds)
+            let n = try mailbox.sweep(nowMs: now)
             if n > 0 {
                 metrics.mail(.expired, n)
                 log.info("expired \(n) mail frame(s)")

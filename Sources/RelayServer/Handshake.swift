@@ -7,10 +7,11 @@ import Wire
 extension Hub {
     func sendChallenge(_ s: Session) {
         let nonce = SecretBytes.random(count: Bytes32.count).withUnsafeBytes { Bytes32(unchecked: Array($0)) }
-        let deadline = loop.schedule(after: config.handshakeTimeout) { [weak self, weak s] in
+        let timeout = handshakeTimeout(for: s)
+        let deadline = loop.schedule(after: timeout) { [weak self, weak s] in
             guard let self, let s, case .awaitingAuth = s.state else { return }
             self.metrics.authFailed(.timeout)
-            self.fail(s, .authTimeout, "no auth within \(self.config.handshakeTimeout.settingText)")
+            self.fail(s, .authTimeout, "no auth within \(timeout.settingText)")
         }
         s.state = .awaitingAuth(nonce: nonce, deadline: deadline)
         s.control(.challenge(.init(nonce: nonce, origin: origin)))
@@ -39,7 +40,7 @@ extension Hub {
         case .admit(let account):
             s.admittedBy = account
             s.proofVersion = account != nil && proof?.accountKey == account ? proof?.rosterVersion : nil
-            register(s, key: a.deviceKey)
+            register(s, key: a.deviceKey, account: account ?? (accountVerified ? a.account?.accountKey : nil))
         case .refuse(let reason, let text):
             refuse(s, reason, reason == .badToken ? .badToken : .notAdmitted, text)
         }

@@ -11,8 +11,12 @@ final class Hub {
     let log: Logger
     let mailbox: Mailbox
     let admission: Admission
-    var limiter: RateLimiter
+    var limiter: RateLimiter<Bytes32>
+    /// Failed auths per client address: beyond the bucket, `auth-refused rate-limited`.
+    var authFailures: RateLimiter<String>
     var metrics = Metrics()
+    /// The listener's per-address counters, read at scrape time (set by `Relay`).
+    var listenerStats: () -> Metrics.ListenerStats = { .init() }
     /// Every open connection, authenticated or not.
     private(set) var connections: [ObjectIdentifier: Session] = [:]
     /// The routing table: one session per authenticated device key.
@@ -24,6 +28,7 @@ final class Hub {
         origin = config.effectiveOrigin
         self.loop = loop; self.log = log; self.mailbox = mailbox; self.admission = admission
         limiter = RateLimiter(rate: config.rate, burst: config.burst)
+        authFailures = RateLimiter(rate: config.limits.authFailureRate, burst: config.limits.authFailureBurst)
     }
 
     var authenticatedCount: Int { byKey.count }
@@ -43,8 +48,9 @@ final class Hub {
     }
 
     /// Makes `s` the route for its key; an older connection of the same key is told and closed.
-    func register(_ s: Session, key: Bytes32) {
-        s.state = .authenticated(Session.Peer(key: key))
+    /// `account`: the account key of a verified account proof (mail quotas reserve room for it).
+    func register(_ s: Session, key: Bytes32, account: Bytes32? = nil) {
+        s.state = .authenticated(Session.Peer(key: key, account: account))
         s.control(.authOK(.init(serverTimeMs: UInt64(wallClockMs()), mailboxCapacity: UInt32(clamping: config.mailboxMaxFrames),
                                 maxTTLSeconds: UInt32(clamping: config.maxTTL.milliseconds / 1000))))
         if let old = byKey[key], old !== s {
@@ -53,6 +59,8 @@ final class Hub {
             fail(old, .replaced, "a newer connection authenticated with this device key")
         }
         byKey[key] = s
+        s.ws.connection.markEstablished()
+        do { try mailbox.markSeen(key, account: account, nowMs: wallClockMs()) } catch { log.error("\(error)") }
         metrics.authSuccesses += 1
         log.info("auth ok key=\(shortKey(key)) peer=\(s.peer)")
         pumpMail(s)
@@ -123,6 +131,7 @@ final class Hub {
             if now &- s.lastHeard > idle { fail(s, .idleTimeout, "nothing received within the idle timeout") } else { s.ws.ping() }
         }
         limiter.prune(now: now)
+        authFailures.prune(now: now)
     }
 
     /// SIGTERM: tell every device to come back later, then close every connection.
@@ -147,6 +156,7 @@ final class Hub {
             g.socketQueuedBytes += s.ws.queuedBytes
         }
         if let t = try? mailbox.totals() { g.storedMail = t.frames; g.storedMailBytes = t.bytes }
+        g.listener = listenerStats()
         return g
     }
 }

@@ -23,6 +23,8 @@ struct Metrics {
     enum AuthFailure: String, CaseIterable {
         case badSignature = "bad-signature", notAdmitted = "not-admitted", badToken = "bad-token"
         case badAccountProof = "bad-account-proof", timeout, frameBeforeAuth = "frame-before-auth"
+        /// Refused without a check: the address failed too often (auth-failure-rate / -burst).
+        case rateLimited = "rate-limited"
     }
 
     enum Direction: String { case `in`, out }
@@ -36,6 +38,15 @@ struct Metrics {
     var mail: [MailEvent: Int] = [:]
     var authFailures: [AuthFailure: Int] = [:]
     var authSuccesses = 0
+    var mailRefused: [MailRefusal: Int] = [:]
+
+    /// The listener's per-address limits at scrape time.
+    struct ListenerStats {
+        var refusedPerAddress = 0
+        var refusedFull = 0
+        var evictedPending = 0
+        var pending = 0
+    }
 
     mutating func frame(_ d: Direction, _ c: DeliveryClass, bytes n: Int) {
         let k = "direction=\"\(d.rawValue)\",class=\"\(c == .live ? "live" : "mail")\""
@@ -56,6 +67,7 @@ struct Metrics {
         var socketQueuedBytes = 0
         var storedMail = 0
         var storedMailBytes = 0
+        var listener = ListenerStats()
     }
 
     func render(_ g: Gauges) -> String {
@@ -79,6 +91,12 @@ struct Metrics {
         metric("drops_total", "counter", "Frames dropped or connections cut, by reason.",
                DropReason.allCases.map { ("reason=\"\($0.rawValue)\"", drops[$0, default: 0]) })
         metric("mail_total", "counter", "Mailbox events.", MailEvent.allCases.map { ("event=\"\($0.rawValue)\"", mail[$0, default: 0]) })
+        metric("mail_refused_total", "counter", "Mail frames refused (mailbox-full), by the quota they passed.",
+               MailRefusal.allCases.map { ("reason=\"\($0.rawValue)\"", mailRefused[$0, default: 0]) })
+        metric("connections_refused_total", "counter", "Sockets closed at accept, or pending connections evicted, by reason.",
+               [("reason=\"per-address\"", g.listener.refusedPerAddress), ("reason=\"max-connections\"", g.listener.refusedFull),
+                ("reason=\"evicted-pending\"", g.listener.evictedPending)])
+        metric("connections_pending", "gauge", "Connections not yet authenticated (upgrade or auth pending).", [("", g.listener.pending)])
         metric("mail_stored", "gauge", "Mail frames in the mailbox.", [("", g.storedMail)])
         metric("mail_stored_bytes", "gauge", "Sealed bytes in the mailbox.", [("", g.storedMailBytes)])
         metric("send_queue_frames", "gauge", "Data frames waiting in the relay's send queues.", [("", g.queuedFrames)])

@@ -21,19 +21,26 @@ struct TokenBucket {
     }
 }
 
-/// Per device key, so a reconnect does not refill the bucket. Loop thread only.
-struct RateLimiter {
+/// Per device key (or client address), so a reconnect does not refill the bucket. Loop thread only.
+struct RateLimiter<Key: Hashable> {
     let rate: Double
     let burst: Double
-    private var buckets: [Bytes32: TokenBucket] = [:]
+    private var buckets: [Key: TokenBucket] = [:]
 
     init(rate: Double, burst: Double) { self.rate = rate; self.burst = burst }
 
     var trackedKeys: Int { buckets.count }
 
-    mutating func allow(_ key: Bytes32, now: UInt64) -> Bool {
+    mutating func allow(_ key: Key, now: UInt64) -> Bool {
         if buckets[key] == nil { buckets[key] = TokenBucket(burst: burst, now: now) }
         return buckets[key]!.take(now: now, rate: rate, burst: burst)
+    }
+
+    /// Whether `allow` would pass now, without taking a token.
+    mutating func wouldAllow(_ key: Key, now: UInt64) -> Bool {
+        guard buckets[key] != nil else { return true }
+        buckets[key]!.refill(now: now, rate: rate, burst: burst)
+        return buckets[key]!.tokens >= 1
     }
 
     /// Forgets full buckets (they hold no history worth keeping): memory follows active keys only.

@@ -53,7 +53,9 @@ extension Hub {
         switch frame {
         case .auth(let a):
             loop.cancel(deadline)
+            if authThrottled(s) { return }
             authenticate(s, a, nonce: nonce)
+            if s.isClosing { noteAuthFailure(s) }
         case .deviceProof(let p): s.pendingProof = p // used by the auth that follows
         case .ping(let v): s.control(.pong(v))
         // A pong answers no ping before auth (the relay's keep-alive is WebSocket pings): refused below.

@@ -13,6 +13,7 @@ public final class Relay: @unchecked Sendable {
     public let loop: EventLoop
     let hub: Hub
     private let server: WebSocketServer
+    private var metricsServer: HTTPServer?
     private let tls: TLSServerContext?
     private var timers: [TimerHandle] = []
     private var stopped = false
@@ -25,8 +26,7 @@ public final class Relay: @unchecked Sendable {
         self.loop = loop
         let log = logger ?? Logger(level: c.logLevel)
         do { try ensureDirectory(c.dataDir) } catch { throw .unreadableFile(key: "data-dir", path: c.dataDir, reason: error.reason) }
-        let mailbox = try Mailbox(path: c.dataDir + "/mailbox.sqlite3",
-                                  caps: .init(frames: c.mailboxMaxFrames, bytes: c.mailboxMaxBytes), durability: c.durability)
+        let mailbox = try Mailbox(path: c.dataDir + "/mailbox.sqlite3", quotas: MailQuotas(c), durability: c.durability)
         let hub = Hub(config: c, loop: loop, log: log, mailbox: mailbox, admission: try Admission(config: c, ledgerPath: c.dataDir + "/admission-orders.log"))
         self.hub = hub
         do {
@@ -38,6 +38,17 @@ public final class Relay: @unchecked Sendable {
             mailbox.close()
             throw .transport("\(error)")
         }
+        do { metricsServer = try Endpoints.metricsServer(c, loop: loop, hub: hub) } catch {
+            server.close()
+            mailbox.close()
+            throw .transport("metrics-listen \(c.limits.metricsHost ?? ""):\(c.limits.metricsPort): \(error); "
+                             + "pick a free port (--metrics-listen 127.0.0.1:PORT) or --metrics-listen off")
+        }
+        let listener = server.listener
+        hub.listenerStats = { [unowned listener] in
+            .init(refusedPerAddress: listener.refusedPerHostCount, refusedFull: listener.refusedCount,
+                  evictedPending: listener.evictedCount, pending: listener.pendingCount)
+        }
         if c.origin == nil {
             var bound = c
             bound.listenPort = server.port
@@ -47,8 +58,12 @@ public final class Relay: @unchecked Sendable {
         hub.sweepMail()
         schedule(every: c.sweepInterval) { $0.hub.sweepMail() }
         schedule(every: c.pingInterval) { $0.hub.pingAll() }
-        log.info("listening on \(c.listenHost):\(server.port) origin=\(hub.origin) tls=\(tls != nil) admission=\(c.admission.rawValue)")
+        log.info("listening on \(c.listenHost):\(server.port) origin=\(hub.origin) tls=\(tls != nil) admission=\(c.admission.rawValue)"
+                 + (metricsServer.map { " metrics=\(c.limits.metricsHost ?? ""):\($0.port)" } ?? ""))
     }
+
+    /// The port of the loopback `/metrics` listener (nil when metrics-listen is off).
+    public var metricsPort: UInt16? { metricsServer?.port }
 
     /// The bound port (the configured one, or the one picked for port 0).
     public var port: UInt16 { server.port }
@@ -60,6 +75,18 @@ public final class Relay: @unchecked Sendable {
         w.listener.maxConnections = c.maxConnections
         w.listener.maxAcceptsPerTurn = c.acceptBurst
         w.listener.maxAcceptsPerSecond = c.acceptRate
+        let l = c.limits
+        w.listener.hosts.maxConnections = l.ipMaxConnections
+        w.listener.hosts.maxPending = l.ipMaxPending
+        w.listener.hosts.acceptsPerSecond = l.ipAcceptRate
+        w.listener.hosts.acceptBurst = l.ipAcceptBurst
+        w.listener.hosts.maxPendingTotal = l.maxPending
+        w.listener.hosts.pressurePending = max(1, l.maxPending / 2)
+        w.listener.exemptHosts = Set(l.trustedProxies)
+        w.trustedProxies = Set(l.trustedProxies)
+        w.proxyProtocol = l.proxyProtocol == .v1
+        w.pressureHeaderTimeout = l.pressureHeaderTimeout
+        w.messageTimeout = l.messageTimeout
         w.connection.highWaterMark = c.socketBufferBytes
         // Room for the socket buffer, one frame past it, and control frames of a frozen receiver;
         // beyond that the connection is cut (memory per peer stays bounded).
@@ -105,6 +132,7 @@ public final class Relay: @unchecked Sendable {
         stopped = true
         hub.log.info("shutting down: telling \(hub.connectionCount) connection(s) to reconnect later")
         server.close()
+        metricsServer?.close()
         hub.shutdown(reconnectAfter: configuration.restartDelay)
         let deadline = monotonicNs() + UInt64(configuration.closeTimeout.milliseconds) * 1_000_000 + 100_000_000
         func check() {

@@ -75,6 +75,8 @@ public struct RelayConfig: Sendable, Equatable {
     public var restartDelay: Duration = .seconds(2)
     /// How long a closing connection waits for the peer's close frame.
     public var closeTimeout: Duration = .seconds(2)
+    /// Abuse limits of a public relay: per-address connections, quotas, metrics (RelayLimits.swift).
+    public var limits = RelayLimits()
     /// SQLite `synchronous`: `normal` survives a crash of the relay, `full` also a power loss
     /// (an fsync per stored mail frame, on the event loop: slower mail, live frames wait).
     public var durability = Durability.normal
@@ -126,5 +128,9 @@ public struct RelayConfig: Sendable, Equatable {
             throw .inconsistent("max-frame-size must be between \(RelayFrame.headerSize + 128) and \(Limits.maxFrame)")
         }
         if mailTTL > maxTTL { throw .inconsistent("mail-ttl (the default TTL) must not exceed max-ttl") }
+        try limits.validate()
+        if limits.proxyProtocol == .v1 && tlsCert != nil {
+            throw .inconsistent("proxy-protocol = v1 needs a plain listener (the PROXY line comes before TLS): let the proxy terminate TLS")
+        }
     }
 }

@@ -6,12 +6,16 @@ final class Session {
     /// What the relay knows of an authenticated device and of its mail delivery.
     struct Peer {
         let key: Bytes32
+        /// The account key of a verified account proof, if the device presented one.
+        var account: Bytes32?
         /// Highest mailbox `seq` handed to this connection (delivery is in seq order).
         var mailCursor: Int64 = 0
         /// True until the stored backlog is delivered and `queue-empty` queued.
         var backlogPending = true
         /// Mail may be stored beyond `mailCursor` that did not fit the send queue yet.
         var mailWaiting = false
+
+        init(key: Bytes32, account: Bytes32? = nil) { self.key = key; self.account = account }
     }
 
     enum State {
@@ -29,6 +33,8 @@ final class Session {
     var lastHeard: UInt64
     /// For logs: the peer address, and the key once known.
     let peer: String
+    /// The client address (behind a trusted proxy: the one it names): what per-address limits count.
+    let host: String
     /// Admission by account: the `device-proof` sent before `auth`, then the account that
     /// admitted this connection and its proof's roster version (revocations check them).
     var pendingProof: RelayFrame.DeviceProof?
@@ -40,6 +46,7 @@ final class Session {
         self.queue = queue
         lastHeard = now
         peer = ws.connection.peer
+        host = ws.connection.host
         state = .closing // set to awaitingAuth by the hub with the challenge
     }
 

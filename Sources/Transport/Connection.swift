@@ -9,8 +9,13 @@ public final class Connection: @unchecked Sendable {
     enum State { case idle, handshaking, open, closing, closed }
 
     public let loop: EventLoop
-    /// "address:port" of the peer, for logs and per-address limits.
-    public let peer: String
+    /// "address:port" of the peer, for logs (the client's, once a trusted proxy named it).
+    public internal(set) var peer: String
+    /// The client address without the port: what per-address limits count.
+    public internal(set) var host: String
+    /// Not yet `markEstablished` (counted against the per-address pending limit).
+    var pending = true
+    weak var hosts: HostTable?
     public let configuration: ConnectionConfiguration
     let fd: Int32
     var tls: TLSSession?
@@ -37,6 +42,7 @@ public final class Connection: @unchecked Sendable {
 
     init(loop: EventLoop, fd: Int32, peer: String, tls: TLSSession?, configuration: ConnectionConfiguration) {
         self.loop = loop; self.fd = fd; self.peer = peer; self.tls = tls; self.configuration = configuration
+        host = Connection.hostPart(of: peer)
     }
 
     /// Whether the connection can still send.

@@ -28,5 +28,7 @@ public struct ConnectionConfiguration: Sendable {
     public var writeTimeout: Duration = .seconds(30)
     /// Nothing read for this long closes the connection (`.idleTimeout`); nil: never.
     public var idleTimeout: Duration? = nil
+    /// Client connects only: the local address to connect from (numeric; nil: the kernel's choice).
+    public var sourceAddress: String?
     public init() {}
 }

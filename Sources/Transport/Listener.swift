@@ -17,6 +17,11 @@ public final class TCPListener: @unchecked Sendable {
         public var maxAcceptsPerTurn = 64
         public var maxAcceptsPerSecond = 2_000
         public var exhaustionBackoff: Duration = .milliseconds(100)
+        /// Per client address: open and pending connections, accept bucket, eviction.
+        public var hosts = HostLimits()
+        /// Addresses exempt from per-address limits at accept (trusted proxies: their clients'
+        /// addresses are counted once the proxy names them, see `Connection.reassign`).
+        public var exemptHosts: Set<String> = []
         public init() {}
     }
 
@@ -28,6 +33,13 @@ public final class TCPListener: @unchecked Sendable {
     public private(set) var connectionCount = 0
     /// Sockets refused because `maxConnections` was reached.
     public private(set) var refusedCount = 0
+    /// Sockets refused by a per-address limit.
+    public var refusedPerHostCount: Int { hosts.refused }
+    /// Pending connections closed to make room for newer ones.
+    public var evictedCount: Int { hosts.evicted }
+    /// Connections not yet established.
+    public var pendingCount: Int { hosts.pendingTotal }
+    let hosts: HostTable
 
     private let fd: Int32
     private let tls: TLSServerContext?
@@ -58,6 +70,7 @@ public final class TCPListener: @unchecked Sendable {
         self.loop = loop; self.configuration = configuration; self.tls = tls
         self.connectionConfiguration = connectionConfiguration; self.onAccept = onAccept
         tokens = Double(configuration.maxAcceptsPerSecond)
+        hosts = HostTable(limits: configuration.hosts)
         do { try loop.register(s, self, events: Epoll.readable) } catch { Glibc.close(s); throw error }
     }
 
@@ -108,12 +121,22 @@ public final class TCPListener: @unchecked Sendable {
             Glibc.close(c)
             return true
         }
+        let address = peer.description, host = Connection.hostPart(of: address)
+        guard hosts.admit(host, exempt: configuration.exemptHosts.contains(host), now: monotonicNanos()) else {
+            Glibc.close(c)
+            return true
+        }
         setNoDelay(c)
         let session: TLSSession?
         do { session = try tls?.makeSession() } catch { Glibc.close(c); return true }
-        let conn = Connection(loop: loop, fd: c, peer: peer.description, tls: session, configuration: connectionConfiguration)
+        let conn = Connection(loop: loop, fd: c, peer: address, tls: session, configuration: connectionConfiguration)
         connectionCount += 1
-        conn.onFinish = { [weak self] in self?.connectionCount -= 1 }
+        conn.hosts = hosts
+        hosts.opened(conn)
+        conn.onFinish = { [weak self, unowned conn] in
+            self?.connectionCount -= 1
+            self?.hosts.closed(conn)
+        }
         conn.start(onAccept(conn))
         return true
     }

@@ -28,10 +28,15 @@ public final class WebSocket: @unchecked Sendable {
     private let closeTimeout: Duration
     private var closeSent = false
     private var closeInfo: (WebSocketCloseCode, String)?
+    /// A data message begun must be complete within this; control frames are no progress.
+    private let messageTimeout: Duration?
+    private var messageTimer: TimerHandle?
 
-    init(connection: Connection, role: WebSocketRole, request: HTTPRequest?, maxMessageSize: Int, closeTimeout: Duration) {
+    init(connection: Connection, role: WebSocketRole, request: HTTPRequest?, maxMessageSize: Int, closeTimeout: Duration,
+         messageTimeout: Duration? = nil) {
         self.connection = connection; self.role = role; self.request = request
         self.closeTimeout = closeTimeout
+        self.messageTimeout = messageTimeout
         codec = WebSocketCodec(role: role, maxMessageSize: maxMessageSize)
     }
 
@@ -75,9 +80,9 @@ public final class WebSocket: @unchecked Sendable {
         codec.feed(bytes)
         while connection.isOpen {
             switch codec.next() {
-            case .needMore: return
-            case .binary(let b): onMessage?(self, .binary(b))
-            case .text(let t): onMessage?(self, .text(t))
+            case .needMore: watchPartialMessage(); return
+            case .binary(let b): messageDone(); onMessage?(self, .binary(b))
+            case .text(let t): messageDone(); onMessage?(self, .text(t))
             case .ping(let p): if !closeSent { connection.send(WebSocketCodec.encode(.pong, p, role: role)) }
             case .pong(let p): onPong?(self, p)
             case .close(let code, let reason):
@@ -94,12 +99,31 @@ public final class WebSocket: @unchecked Sendable {
     }
 }
 
+extension WebSocket {
+    /// Bytes of an unfinished frame or message are held: the clock runs until a data message
+    /// completes (a pong or ping in between does not stop it).
+    private func watchPartialMessage() {
+        guard let messageTimeout, messageTimer == nil, codec.bufferedBytes > 0 else { return }
+        messageTimer = connection.loop.schedule(after: messageTimeout) { [weak self] in
+            guard let self, self.connection.isOpen else { return }
+            self.messageTimer = nil
+            self.sendClose(.policyViolation, "message not completed in time")
+            self.connection.close()
+        }
+    }
+
+    private func messageDone() {
+        if let t = messageTimer { connection.loop.cancel(t); messageTimer = nil }
+    }
+}
+
 extension WebSocket: ConnectionHandler {
     public func connectionDidActivate(_ connection: Connection) {}
     public func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) { receive(bytes) }
     public func connectionDidReachHighWater(_ connection: Connection) { onHighWater?(self) }
     public func connectionDidDrain(_ connection: Connection) { onDrain?(self) }
     public func connectionDidClose(_ connection: Connection, error: TransportError?) {
+        messageDone()
         let (code, reason) = closeInfo ?? (.abnormal, error?.description ?? "closed")
         let h = onClose
         onMessage = nil; onPong = nil; onHighWater = nil; onDrain = nil; onClose = nil // break cycles

@@ -13,6 +13,14 @@ public final class WebSocketServer: @unchecked Sendable {
         public var maxMessageSize = 2 * 1024 * 1024
         /// How long a close frame waits for the peer's answer.
         public var closeTimeout: Duration = .seconds(5)
+        /// The header deadline while the listener is under pressure (many pending connections).
+        public var pressureHeaderTimeout: Duration = .seconds(2)
+        /// A data message begun must be complete within this (pongs are no progress); nil: no bound.
+        public var messageTimeout: Duration?
+        /// Proxy addresses whose PROXY line or `X-Forwarded-For` names the client.
+        public var trustedProxies: Set<String> = []
+        /// Trusted proxies send a PROXY protocol v1 line first (else `X-Forwarded-For` is read).
+        public var proxyProtocol = false
         public init() {}
     }
 
@@ -29,7 +37,8 @@ public final class WebSocketServer: @unchecked Sendable {
         self.configuration = configuration
         listener = try TCPListener(loop: loop, configuration: configuration.listener, tls: tls,
                                    connectionConfiguration: configuration.connection) { conn in
-            conn.armDeadline(after: configuration.headerTimeout, error: .headerTimeout)
+            conn.armDeadline(after: conn.underPressure ? min(configuration.pressureHeaderTimeout, configuration.headerTimeout)
+                                                       : configuration.headerTimeout, error: .headerTimeout)
             return UpgradeSession(configuration: configuration, onUpgrade: onUpgrade, endpoint: endpoint)
         }
     }
@@ -45,6 +54,8 @@ final class UpgradeSession: ConnectionHandler {
     private let endpoint: (HTTPRequest) -> HTTPResponse?
     private var parser: HTTPRequestParser
     private var done = false
+    /// Bytes of a PROXY line still being read (nil: none expected, or read).
+    private var proxyBytes: [UInt8]?
 
     init(configuration: WebSocketServer.Configuration, onUpgrade: @escaping (WebSocket) -> Void,
          endpoint: @escaping (HTTPRequest) -> HTTPResponse?) {
@@ -52,16 +63,44 @@ final class UpgradeSession: ConnectionHandler {
         parser = HTTPRequestParser(limits: configuration.http)
     }
 
-    func connectionDidActivate(_ c: Connection) {}
+    func connectionDidActivate(_ c: Connection) {
+        if configuration.proxyProtocol && configuration.trustedProxies.contains(c.host) { proxyBytes = [] }
+    }
     func connectionDidClose(_ c: Connection, error: TransportError?) {}
 
     func connection(_ c: Connection, didRead bytes: UnsafeRawBufferPointer) {
         guard !done else { return }
+        guard proxyBytes == nil else { readProxyLine(c, bytes); return }
+        parse(c, bytes)
+    }
+
+    private func readProxyLine(_ c: Connection, _ bytes: UnsafeRawBufferPointer) {
+        proxyBytes!.append(contentsOf: bytes)
+        switch ClientAddress.parseProxyLine(proxyBytes!) {
+        case .needMore: return
+        case .invalid: answer(c, HTTPResponse(status: .badRequest, text: "expected a PROXY protocol v1 line\n"))
+        case .header(let host, let port, let length):
+            let rest = Array(proxyBytes![length...])
+            proxyBytes = nil
+            if let host, !c.reassign(host: host, port: port) { answer(c, Self.tooMany); return }
+            if !rest.isEmpty { rest.withUnsafeBytes { parse(c, $0) } }
+        }
+    }
+
+    static let tooMany = HTTPResponse(status: HTTPStatus(code: 429, reason: "Too Many Requests"), text: "too many connections from this address\n")
+
+    private func parse(_ c: Connection, _ bytes: UnsafeRawBufferPointer) {
         switch parser.parse(bytes) {
         case .needMore: return
         case .reject(let status): answer(c, HTTPResponse(status: status))
         case .request(let r):
             c.disarmDeadline()
+            if !configuration.proxyProtocol, configuration.trustedProxies.contains(c.host),
+               let client = ClientAddress.forwardedFor(r.headers.values("X-Forwarded-For"), trusted: configuration.trustedProxies),
+               !c.reassign(host: client) {
+                answer(c, Self.tooMany)
+                return
+            }
             guard r.path == configuration.path else {
                 answer(c, endpoint(r) ?? HTTPResponse(status: .notFound, text: "not found\n"))
                 return
@@ -72,7 +111,8 @@ final class UpgradeSession: ConnectionHandler {
                 done = true
                 c.send(resp.encoded())
                 let ws = WebSocket(connection: c, role: .server, request: r,
-                                   maxMessageSize: configuration.maxMessageSize, closeTimeout: configuration.closeTimeout)
+                                   maxMessageSize: configuration.maxMessageSize, closeTimeout: configuration.closeTimeout,
+                                   messageTimeout: configuration.messageTimeout)
                 c.handler = ws
                 onUpgrade(ws)
                 let rest = parser.takeRemainder()

@@ -7,6 +7,8 @@ final class CrossRelayWorld {
     let bin: Binaries
     let procs: Processes
     let portA: Int, portB: Int, enginePort: Int
+    /// Relay A's loopback `/metrics` listener.
+    let metricsA: Int
     /// Relay A's self-signed certificate and its pin (SHA-256, hex with colons), when A is wss://.
     let tlsA: (cert: String, key: String, pin: String)?
     var relayA: String { (tlsA == nil ? "ws" : "wss") + "://127.0.0.1:\(portA)" }
@@ -23,9 +25,10 @@ final class CrossRelayWorld {
         tlsA = tls ? try Self.selfSigned(in: procs) : nil
         portA = try Processes.freePort()
         portB = try Processes.freePort()
+        metricsA = try Processes.freePort()
         enginePort = try Processes.freePort()
         try procs.start(bin.path("homebase-relay"),
-                        ["serve", "--listen", "127.0.0.1:\(portB)", "--data-dir", procs.work + "/relay-b"], log: "relay-b.log")
+                        ["serve", "--listen", "127.0.0.1:\(portB)", "--data-dir", procs.work + "/relay-b", "--metrics-listen", "off"], log: "relay-b.log")
         try procs.start(bin.engine, ["--model", bin.model, "--host", "127.0.0.1", "--port", "\(enginePort)",
                                      "--alias", "tiny"], log: "engine.log")
         try startRelayA()
@@ -51,7 +54,8 @@ final class CrossRelayWorld {
     func startRelayA() throws {
         startsOfA += 1
         processA = try procs.start(bin.path("homebase-relay"),
-                                   ["serve", "--listen", "127.0.0.1:\(portA)", "--data-dir", procs.work + "/relay-a"]
+                                   ["serve", "--listen", "127.0.0.1:\(portA)", "--data-dir", procs.work + "/relay-a",
+                                    "--metrics-listen", "127.0.0.1:\(metricsA)"]
                                     + (tlsA.map { ["--tls-cert", $0.cert, "--tls-key", $0.key] } ?? []),
                                    log: "relay-a-\(startsOfA).log")
         try procs.waitUntil(30, "relay A") { Processes.canConnect(portA) }
@@ -65,7 +69,7 @@ final class CrossRelayWorld {
 
     /// Devices authenticated at relay A now (its `/metrics`).
     var authenticatedAtA: Int? {
-        Processes.httpGet(port: portA, path: "/metrics")?.split(separator: "\n")
+        Processes.httpGet(port: metricsA, path: "/metrics")?.split(separator: "\n")
             .first { $0.hasPrefix("homebase_relay_connections{state=\"authenticated\"} ") }
             .flatMap { Int($0.split(separator: " ").last ?? "") }
     }

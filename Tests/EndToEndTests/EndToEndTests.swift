@@ -12,7 +12,7 @@ import Testing
         let relayPort = try Processes.freePort(), enginePort = try Processes.freePort()
         let relay = "ws://127.0.0.1:\(relayPort)"
         try procs.start(bin.path("homebase-relay"),
-                        ["serve", "--listen", "127.0.0.1:\(relayPort)", "--data-dir", procs.work + "/relay"], log: "relay.log")
+                        ["serve", "--listen", "127.0.0.1:\(relayPort)", "--data-dir", procs.work + "/relay", "--metrics-listen", "off"], log: "relay.log")
         try procs.start(bin.engine, ["--model", bin.model, "--host", "127.0.0.1", "--port", "\(enginePort)",
                                      "--alias", "tiny"], log: "engine.log")
         try procs.waitUntil(30, "the relay") { Processes.canConnect(relayPort) }

@@ -12,6 +12,8 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
     let bin: Binaries
     let procs: Processes
     let relayPort: Int
+    /// The relay's loopback `/metrics` listener.
+    let metricsPort: Int
     var relay: String { "ws://127.0.0.1:\(relayPort)" }
     /// The model the guests ask for: `tiny` (llama-server's alias) or `standin`.
     let model: String
@@ -26,6 +28,7 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
         self.bin = bin
         self.procs = procs
         relayPort = try Processes.freePort()
+        metricsPort = try Processes.freePort()
         let enginePort = try Processes.freePort()
         engineURL = "http://127.0.0.1:\(enginePort)"
         switch engine {
@@ -66,7 +69,8 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
 
     func startRelay() throws {
         relayProcess = try procs.start(bin.path("homebase-relay"),
-                                       ["serve", "--listen", "127.0.0.1:\(relayPort)", "--data-dir", procs.work + "/relay"],
+                                       ["serve", "--listen", "127.0.0.1:\(relayPort)", "--data-dir", procs.work + "/relay",
+                                        "--metrics-listen", "127.0.0.1:\(metricsPort)"],
                                        log: "relay.log")
         try procs.waitUntil(30, "the relay") { Processes.canConnect(relayPort) }
     }
@@ -79,7 +83,7 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
 
     /// The relay's `/metrics` value of `sample` (name with labels), nil when absent.
     func metric(_ sample: String) -> Int? {
-        guard let text = Processes.httpGet(port: relayPort, path: "/metrics") else { return nil }
+        guard let text = Processes.httpGet(port: metricsPort, path: "/metrics") else { return nil }
         return text.split(separator: "\n").first { $0.hasPrefix(sample + " ") }
             .flatMap { Int($0.split(separator: " ").last ?? "") }
     }

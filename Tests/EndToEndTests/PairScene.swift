@@ -8,6 +8,8 @@ final class PairScene: @unchecked Sendable {  // used from one test task only
     let bin: Binaries
     let procs: Processes
     let relayPort: Int
+    /// The relay's loopback `/metrics` listener.
+    let metricsPort: Int
     var relay: String { "ws://127.0.0.1:\(relayPort)" }
     private(set) var enginePort: Int?
     private(set) var host: Process?
@@ -19,8 +21,10 @@ final class PairScene: @unchecked Sendable {  // used from one test task only
         bin = try engine ? Binaries.locate() : Self.programsOnly()
         procs = try Processes()
         relayPort = try Processes.freePort()
+        metricsPort = try Processes.freePort()
         try procs.start(bin.path("homebase-relay"),
-                        ["serve", "--listen", "127.0.0.1:\(relayPort)", "--data-dir", procs.work + "/relay"], log: "relay.log")
+                        ["serve", "--listen", "127.0.0.1:\(relayPort)", "--data-dir", procs.work + "/relay",
+                         "--metrics-listen", "127.0.0.1:\(metricsPort)"], log: "relay.log")
         let port = relayPort
         try procs.waitUntil(30, "the relay") { Processes.canConnect(port) }
         if engine {
@@ -112,7 +116,7 @@ final class PairScene: @unchecked Sendable {  // used from one test task only
 
     /// The relay's counter of mail frames received from devices.
     func mailFramesIn() throws -> Int {
-        let r = try run("/usr/bin/curl", ["-sf", "http://127.0.0.1:\(relayPort)/metrics"])
+        let r = try run("/usr/bin/curl", ["-sf", "http://127.0.0.1:\(metricsPort)/metrics"])
         guard r.status == 0 else { throw Failure("metrics: curl exited \(r.status)") }
         let prefix = "homebase_relay_frames_total{direction=\"in\",class=\"mail\"} "
         guard let line = r.out.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return 0 }

@@ -18,7 +18,7 @@ struct SharingWorld {
         enginePort = try Processes.freePort()
         relay = "ws://127.0.0.1:\(relayPort)"
         try procs.start(bin.path("homebase-relay"),
-                        ["serve", "--listen", "127.0.0.1:\(relayPort)", "--data-dir", procs.work + "/relay"], log: "relay.log")
+                        ["serve", "--listen", "127.0.0.1:\(relayPort)", "--data-dir", procs.work + "/relay", "--metrics-listen", "off"], log: "relay.log")
         if engine {
             try procs.start(bin.engine, ["--model", bin.model, "--host", "127.0.0.1", "--port", "\(enginePort)",
                                          "--alias", "tiny"], log: "engine.log")

@@ -47,7 +47,7 @@ import Testing
         defer { procs.stop() }
         let relayPort = try freeLoopbackPort(), enginePort = try freeLoopbackPort()
         let relay = "ws://127.0.0.1:\(relayPort)"
-        try procs.start(bin + "/homebase-relay", ["serve", "--listen", "127.0.0.1:\(relayPort)", "--data-dir", work + "-relay"],
+        try procs.start(bin + "/homebase-relay", ["serve", "--listen", "127.0.0.1:\(relayPort)", "--data-dir", work + "-relay", "--metrics-listen", "off"],
                         log: work + "-relay.log")
         try procs.start(Engine.binary, ["--model", tiny.path, "--host", "127.0.0.1", "--port", "\(enginePort)",
                                         "--alias", "tiny", "--threads", "1"], log: work + "-engine.log")

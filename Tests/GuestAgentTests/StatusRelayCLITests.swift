@@ -15,7 +15,7 @@ import Testing
         let t = ServeRelayCLITests()
         let relayPort = try freeLoopbackPort()
         let relay = "ws://127.0.0.1:\(relayPort)"
-        try procs.start(bin + "/homebase-relay", ["serve", "--listen", "127.0.0.1:\(relayPort)", "--data-dir", work + "-relay"],
+        try procs.start(bin + "/homebase-relay", ["serve", "--listen", "127.0.0.1:\(relayPort)", "--data-dir", work + "-relay", "--metrics-listen", "off"],
                         log: work + "-relay.log")
         let hb = ["--data-dir", work + "-host"]
         let initOut = try t.run(bin + "/homebase", ["init", "--name", "status-homebase"] + hb).out

@@ -17,7 +17,7 @@ final class RelayProcessHandle: @unchecked Sendable {
         }
         process.executableURL = URL(fileURLWithPath: relayBinary)
         process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDir, "--log-level", "info",
-                             "--close-timeout", "200ms"] + extra
+                             "--close-timeout", "200ms", "--metrics-listen", "127.0.0.1:0"] + extra
         process.standardError = stderr
         try process.run()
         var line = ""

@@ -30,6 +30,8 @@ public final class LiveRelay: @unchecked Sendable {
     }
 
     public var port: UInt16 { relay.port }
+    /// The loopback `/metrics` listener's port.
+    public var metricsPort: UInt16 { relay.metricsPort ?? 0 }
     /// `ws://127.0.0.1:port/v1/connect` (`wss` with a certificate).
     public var url: String { "\(config.tlsCert == nil ? "ws" : "wss")://127.0.0.1:\(port)/v1/connect" }
 
@@ -85,6 +87,9 @@ extension RelayConfig {
         c.headerTimeout = .seconds(5)
         c.closeTimeout = .milliseconds(200)
         c.logLevel = .error
+        // Tests open many loopback connections at once; the per-address limit tests set their own.
+        c.limits = .unlimited
+        c.limits.metricsPort = 0
         return c
     }
 }

@@ -39,7 +39,10 @@ final class ServerSet {
         var a = ["serve", "--listen", "127.0.0.1:\(port)", "--data-dir", dir + "/" + name, "--log-level", "error",
                  "--rate", "100000000", "--burst", "100000000", "--max-connections", "20000",
                  "--accept-rate", "1000000", "--accept-burst", "1024", "--ping-interval", "1h", "--idle-timeout", "2h",
-                 "--header-timeout", "10m", "--handshake-timeout", "10m"]
+                 "--header-timeout", "10m", "--handshake-timeout", "10m",
+                 // Every bench client is on 127.0.0.1: the per-address limits would throttle the load itself.
+                 "--ip-max-connections", "20000", "--ip-max-pending", "20000", "--max-pending", "20000",
+                 "--ip-accept-rate", "1000000", "--ip-accept-burst", "1000000", "--metrics-listen", "off"]
         if tls { a += ["--tls-cert", cert, "--tls-key", key] }
         return a
     }

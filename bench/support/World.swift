@@ -13,7 +13,8 @@ public struct World: Sendable {
     public func startRelay(_ extra: [String] = []) throws -> (url: String, child: Child) {
         let port = try Processes.freePort()
         let child = try procs.start(bin.path("homebase-relay"),
-                                    ["serve", "--listen", "127.0.0.1:\(port)", "--data-dir", procs.work + "/relay"] + extra,
+                                    ["serve", "--listen", "127.0.0.1:\(port)", "--data-dir", procs.work + "/relay",
+                                     "--metrics-listen", "off"] + extra,
                                     log: "relay.log")
         try procs.waitUntil(30, "the relay") { Processes.canConnect(port) }
         return ("ws://127.0.0.1:\(port)", child)

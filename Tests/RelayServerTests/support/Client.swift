@@ -39,10 +39,12 @@ final class TestClient: @unchecked Sendable {
 
     private init(ws: WebSocket) { self.ws = ws }
 
-    static func connect(loop: EventLoop, port: UInt16) throws -> TestClient {
+    /// `from`: the local address (127.0.0.2 plays another machine on loopback).
+    static func connect(loop: EventLoop, port: UInt16, from source: String? = nil) throws -> TestClient {
         let result = Inbox<Result<WebSocket, TransportError>>()
         var cfg = WebSocketClient.Configuration(host: "127.0.0.1", port: port)
         cfg.maxMessageSize = 4 * 1024 * 1024
+        cfg.connection.sourceAddress = source
         WebSocketClient.connect(loop: loop, configuration: cfg) { r in
             if case .success(let ws) = r { TestClient.wire(ws) }
             result.put(r)

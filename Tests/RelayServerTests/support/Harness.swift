@@ -66,9 +66,10 @@ final class RelayHarness: @unchecked Sendable {
         return try server.sync { try body(relay) }
     }
 
-    /// GET `path` over plain HTTP: (status line, body).
-    func get(_ path: String) throws -> (String, String) {
-        let raw = try RawSocket(port: port)
+    /// GET `path` over plain HTTP: (status line, body). `/metrics` is asked of the loopback
+    /// metrics listener unless `port` says otherwise.
+    func get(_ path: String, port: UInt16? = nil) throws -> (String, String) {
+        let raw = try RawSocket(port: port ?? (path == "/metrics" ? relay.metricsPort ?? 0 : self.port))
         try raw.write(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
         let text = String(decoding: raw.readToEnd(), as: UTF8.self)
         let parts = text.components(separatedBy: "\r\n\r\n")

@@ -10,6 +10,35 @@ final class RawSocket {
         self.fd = fd
     }
 
+    /// Connected from `source` (e.g. 127.0.0.2, another "machine" on loopback).
+    init(port: UInt16, from source: String, receiveTimeout seconds: Int = 20) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var tv = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        func address(_ host: String, _ port: UInt16) -> sockaddr_in {
+            var a = sockaddr_in()
+            a.sin_family = sa_family_t(AF_INET)
+            a.sin_addr.s_addr = inet_addr(host)
+            a.sin_port = port.bigEndian
+            return a
+        }
+        var local = address(source, 0), remote = address("127.0.0.1", port)
+        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) == 0 } }
+            && withUnsafePointer(to: &remote) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, size) == 0 } }
+        guard ok else { close(fd); throw TestSetupError("connect from \(source) failed (errno \(errno))") }
+    }
+
+    /// Whether the relay has closed this socket already (a read of 0 or a reset within `ms`),
+    /// without consuming more than it reads.
+    func isClosed(withinMs ms: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&p, 1, ms) > 0 else { return false }
+        var buf = [UInt8](repeating: 0, count: 4096)
+        let n = recv(fd, &buf, buf.count, Int32(MSG_DONTWAIT))
+        return n == 0 || (n < 0 && errno == ECONNRESET)
+    }
+
     deinit { close(fd) }
 
     func write(_ bytes: [UInt8]) throws {
