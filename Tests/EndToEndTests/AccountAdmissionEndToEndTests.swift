@@ -67,6 +67,8 @@ final class AdmissionScene: @unchecked Sendable {  // used from one test task on
     let bin: Binaries
     let procs: Processes
     let relayPort: Int
+    /// The relay's loopback `/metrics` listener (never on the relay's own port).
+    let metricsPort: Int
     let enginePort: Int
     var relay: String { "ws://127.0.0.1:\(relayPort)" }
     var hostDir: String { procs.work + "/host" }
@@ -80,6 +82,7 @@ final class AdmissionScene: @unchecked Sendable {  // used from one test task on
             : Binaries.locate(needs: ["homebase-relay", "homebase", "guest"], engine: false, hint: "`swift build --build-tests` first")
         procs = try Processes()
         relayPort = try Processes.freePort()
+        metricsPort = try Processes.freePort()
         enginePort = try Processes.freePort()
         if engine {
             try procs.start(bin.engine, ["--model", bin.model, "--host", "127.0.0.1", "--port", "\(enginePort)", "--alias", "tiny"],
@@ -121,7 +124,8 @@ final class AdmissionScene: @unchecked Sendable {  // used from one test task on
 
     func startRelay(_ extra: [String]) throws {
         try procs.start(bin.path("homebase-relay"), ["serve", "--listen", "127.0.0.1:\(relayPort)", "--data-dir",
-                                                     procs.work + "/relay", "--log-level", "info"] + extra, log: "relay.log")
+                                                     procs.work + "/relay", "--log-level", "info",
+                                                     "--metrics-listen", "127.0.0.1:\(metricsPort)"] + extra, log: "relay.log")
         let port = relayPort
         try procs.waitUntil(30, "the relay") { Processes.canConnect(port) }
     }
@@ -154,7 +158,7 @@ final class AdmissionScene: @unchecked Sendable {  // used from one test task on
 
     /// The relay's count of `not-admitted` refusals (/metrics).
     func notAdmitted() throws -> Int {
-        let r = try procs.capture("/usr/bin/curl", ["-sf", "http://127.0.0.1:\(relayPort)/metrics"])
+        let r = try procs.capture("/usr/bin/curl", ["-sf", "http://127.0.0.1:\(metricsPort)/metrics"])
         let prefix = "homebase_relay_auth_failures_total{reason=\"not-admitted\"} "
         guard let line = r.out.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return 0 }
         return Int(line.dropFirst(prefix.count)) ?? 0
