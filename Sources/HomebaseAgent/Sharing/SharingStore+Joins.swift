@@ -105,7 +105,7 @@ extension SharingStore {
         guard n == 1 else { throw .sharing("no join with that id") }
     }
 
-    /// The joiner was told (`grant` or `revoke` queued); `false` asks for it to be sent again.
+    /// The joiner was told (the relay stored its `grant` or `revoke`); `false` asks for it to be sent again.
     func markSent(_ grantID: Bytes16, grant: Bool? = nil, revoke: Bool? = nil) throws(HomebaseError) {
         try storing {
             if let grant { _ = try db.execute("UPDATE joins SET grant_sent = ? WHERE grant_id = ?", grant, grantID.bytes) }
