@@ -59,6 +59,7 @@ public final class HomebaseAgent: Sendable {
         replicas = ReplicaWriter(store: store, capacity: configuration.replicaCapacity, nowMs: { nowMs() },
                                  log: { line in log?(line) })
         _ = try reload()
+        reportSkippedRows()
     }
 
     /// Connects and serves until `stop()`.
