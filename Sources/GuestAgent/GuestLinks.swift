@@ -22,6 +22,8 @@ public final class GuestLinks: Sendable {
     public let account: GuestLink?
     /// Why a link could not be made (a malformed setting): for stderr, never fatal.
     public let failures: [String]
+    /// Why no link was opened because `replay.sqlite3` could not be opened (for `guest status`).
+    public let replayFailure: String?
     /// The joined Homebases' links and names: `refresh()` adds the relay of a Homebase joined
     /// while this process runs (`guest join` beside `guest serve`).
     let joinedState: Mutex<(links: [GuestLink], hosts: [String: [String]])>
@@ -31,8 +33,9 @@ public final class GuestLinks: Sendable {
     /// When each replaced link was first seen replaced (`retakeReplaced`).
     let replacedSince = Mutex<[ObjectIdentifier: ContinuousClock.Instant]>([:])
 
-    init(account: GuestLink?, joined: [GuestLink], failures: [String], hosts: [String: [String]], opener: Opener? = nil) {
-        self.account = account; self.failures = failures; self.opener = opener
+    init(account: GuestLink?, joined: [GuestLink], failures: [String], hosts: [String: [String]], opener: Opener? = nil,
+         replayFailure: String? = nil) {
+        self.account = account; self.failures = failures; self.opener = opener; self.replayFailure = replayFailure
         joinedState = Mutex((joined, hosts))
     }
 
@@ -67,7 +70,8 @@ public final class GuestLinks: Sendable {
         let replay: ReplayStore
         do { replay = try ReplayStore(path: paths.replayStore) } catch {
             log.write("relay: \(error)")  // a damaged store is reported, never reset: no relay link without it
-            return GuestLinks(failures + ["\(error)"])
+            return GuestLinks(account: nil, joined: [], failures: failures + ["\(error)"], hosts: [:],
+                              replayFailure: "\(error)")
         }
         let opener = Opener(context: context, accountURL: accountSetting?.url, identity: identity, directory: directory,
                             peers: peers, mail: mail, options: options, replay: replay)

@@ -9,7 +9,8 @@ import Sealing
 public struct RelayStatus: Sendable, Equatable, Codable {
     /// The relay URL of `relay.json`; nil when no relay is configured.
     public var url: String?
-    /// `none` (no relay configured), `not-opened` (no device identity), `connected`,
+    /// `none` (no relay configured), `not-opened` (no device identity), `replay-store-unreadable`
+    /// (`replay.sqlite3` cannot be opened), `connected`,
     /// `connecting`, `waiting`, `refused`, `restarting`, `stopped`, `serve` (a running `guest serve` holds it).
     public var linkState: String
     /// The link in words, as the text shows it.
@@ -34,6 +35,12 @@ public struct RelayStatus: Sendable, Equatable, Codable {
         if let link {
             s.linkState = Self.name(link.courier.link.state)
             s.link = link.linkDescription
+        } else if links?.replayFailure != nil {
+            // Without its replay state a link would accept replays: none is opened, and the file is kept.
+            let path = context.paths.replayStore
+            s.linkState = "replay-store-unreadable"
+            s.link = "not opened: the replay store \(path) cannot be read; move it aside "
+                + "(mv \(path) \(path).damaged) and run again: a new, empty one is made"
         } else if setting != nil {
             s.linkState = "not-opened"
             s.link = "not opened (no device identity? run guest init)"

@@ -67,6 +67,7 @@ extension HomebaseAgent {
             state.withLock { $0.rosterDue = true }
             publishRoster()
             publishAdvert(toGrantees: dueAdvert)
+            deliverSharingNotices()  // what a previous run left due, too
         }
     }
 

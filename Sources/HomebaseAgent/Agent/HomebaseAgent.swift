@@ -68,6 +68,7 @@ public final class HomebaseAgent: Sendable {
                                  log: { line in log?(line) })
         _ = try reload()
         refreshRelayOrders()
+        reportSkippedRows()
     }
 
     /// Connects and serves until `stop()`.
@@ -150,6 +151,14 @@ struct AgentState: Sendable {
     var outcomes: [String: Int] = [:]
     /// Grantees' recent admissions, for their grants' rate per minute.
     var rates: [PublicKey: RateWindow] = [:]
+    /// Grants and revocations queued in this run, not yet stored by the relay.
+    var noticesQueued: Set<Notice> = []
+}
+
+/// A grant (`grant`) or revocation/refusal notice for one join.
+struct Notice: Hashable, Sendable {
+    var grantID: Bytes16
+    var grant: Bool
 }
 
 /// A request in flight: the sender and its request id.

@@ -21,6 +21,8 @@ final class MailQueue: Sendable {
         var durable: Bool
         var attempt = 0
         var generation: UInt64 = 0
+        /// Called once the relay answered `stored` (what the sender persists as told).
+        var onStored: (@Sendable () -> Void)?
     }
 
     /// Where a newer item replaces an older one: recipient and collapse key.
@@ -43,8 +45,11 @@ final class MailQueue: Sendable {
 
     /// Queues `message`; `durable` (the default) keeps it due until stored. Adverts pass false:
     /// the next pulse sends a newer one anyway.
-    func send(_ message: AppMessage, to device: DeviceRecord, ttl: Duration, collapseKey: [UInt8], durable: Bool = true) {
-        var item = Item(message: message, to: device, ttl: ttl, collapseKey: collapseKey, durable: durable)
+    /// `onStored` runs once the relay stored it.
+    func send(_ message: AppMessage, to device: DeviceRecord, ttl: Duration, collapseKey: [UInt8], durable: Bool = true,
+              onStored: (@Sendable () -> Void)? = nil) {
+        var item = Item(message: message, to: device, ttl: ttl, collapseKey: collapseKey, durable: durable,
+                        onStored: onStored)
         if !collapseKey.isEmpty {
             item.generation = latest.withLock { l in
                 let g = (l[Slot(to: device.signingKey, key: collapseKey)] ?? 0) + 1
@@ -61,7 +66,10 @@ final class MailQueue: Sendable {
             let to = "\(Self.kind(item.message)) to \(item.to.signingKey.hex.prefix(16))…"
             do {
                 if try await courier.sendMail(item.message, to: item.to, ttl: item.ttl,
-                                              collapseKey: item.collapseKey) == .stored { continue }
+                                              collapseKey: item.collapseKey) == .stored {
+                    item.onStored?()
+                    continue
+                }
                 log("\(to): mailbox is full" + again(item))
             } catch {
                 log("\(to): \(error)" + again(item))

@@ -68,6 +68,8 @@ public struct HostStatus: Codable, Sendable, Equatable {
     public var pairing: PairingStatus? = nil
     /// Nil before `init` or a pairing stored a roster.
     public var account: Account? = nil
+    /// Stored rows this version cannot read (skipped, left in place).
+    public var skippedRows: [SkippedRow] = []
 }
 
 extension HomebaseAgent {
@@ -112,6 +114,12 @@ extension HostStatus {
         defer { store.close() }
         let me = identity.signingKey.publicKey
         let devices = try store.devices()
+        var skipped = try store.skippedRows()
+        if FileManager.default.fileExists(atPath: files.sharingPath) {
+            let sharing = try files.openSharing()
+            defer { sharing.close() }
+            skipped += try sharing.skippedRows()
+        }
         var live = (try? Data(contentsOf: URL(fileURLWithPath: files.statusPath)))
             .flatMap { try? JSONDecoder().decode(Live.self, from: $0) }
         if var l = live, l.running, nowMs() > l.staleAfterMs || kill(l.pid, 0) != 0 {
@@ -137,7 +145,8 @@ extension HostStatus {
                 let head = files.holdsAccountKey ? nil : try store.accountHead()
                 return Account(key: key.hex, holdsKey: files.holdsAccountKey, listed: devices.contains { $0.record.signingKey == me },
                                head: head.map { Device(key: $0.signingKey.hex, name: $0.name) })
-            })
+            },
+            skippedRows: skipped)
     }
 }
 

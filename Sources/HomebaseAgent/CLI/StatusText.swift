@@ -31,6 +31,10 @@ enum StatusText {
         for g in s.grants {
             lines.append("  \(g.id) to \(g.grantee.prefix(16))… \(g.revoked ? "revoked" : "") [\(g.models.joined(separator: ", "))]")
         }
+        if !s.skippedRows.isEmpty {
+            lines.append("skipped rows: \(s.skippedRows.count) (stored by an older version; unreadable now, left in the files)")
+            for r in s.skippedRows { lines.append("  " + r.line) }
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -64,22 +64,42 @@ extension HomebaseAgent {
                 switch join.state {
                 case .granted:
                     guard let g = grants[join.grantID] else { continue }
+                    guard queueNotice(join.grantID, grant: true) else { continue }
                     mail.send(.grant(.init(grantID: g.grantID, models: g.models, ratePerMinute: g.ratePerMinute,
                                            expiresMs: UInt64(max(0, g.expiresMs)))),
-                              to: join.joiner, ttl: configuration.rosterTTL, collapseKey: [])
-                    try sharing.markSent(join.grantID, grant: true)
+                              to: join.joiner, ttl: configuration.rosterTTL, collapseKey: [],
+                              onStored: { [weak self] in self?.noticeStored(join.grantID, grant: true) })
                     granted = true
                 case .revoked, .refused:
+                    guard queueNotice(join.grantID, grant: false) else { continue }
                     let reason = join.state == .revoked ? "revoked by the host" : "refused by the host"
                     mail.send(.revoke(.init(grantID: join.grantID, reason: reason)), to: join.joiner,
-                              ttl: configuration.rosterTTL, collapseKey: [])
-                    try sharing.markSent(join.grantID, revoke: true)
+                              ttl: configuration.rosterTTL, collapseKey: [],
+                              onStored: { [weak self] in self?.noticeStored(join.grantID, grant: false) })
                 case .pending:
                     continue
                 }
-                log("sharing: \(join.state == .granted ? "grant" : "revoke") \(hex(join.grantID.bytes)) mailed")
+                log("sharing: \(join.state == .granted ? "grant" : "revoke") \(hex(join.grantID.bytes)) queued")
             }
             if granted { publishAdvert(toSiblings: false, toGrantees: true) }
+        } catch {
+            log("sharing: \(error)")
+        }
+    }
+
+    /// Marks a notice as queued in this run (the mail queue retries it until stored); false if
+    /// it already was. The store keeps it due until then: a stop before it is stored leaves it
+    /// for the next run to queue again.
+    func queueNotice(_ grantID: Bytes16, grant: Bool) -> Bool {
+        state.withLock { $0.noticesQueued.insert(Notice(grantID: grantID, grant: grant)).inserted }
+    }
+
+    /// The relay stored the notice: told, for good.
+    func noticeStored(_ grantID: Bytes16, grant: Bool) {
+        state.withLock { _ = $0.noticesQueued.remove(Notice(grantID: grantID, grant: grant)) }
+        do {
+            try sharing.markSent(grantID, grant: grant ? true : nil, revoke: grant ? nil : true)
+            log("sharing: \(grant ? "grant" : "revoke") \(hex(grantID.bytes)) stored for its grantee")
         } catch {
             log("sharing: \(error)")
         }

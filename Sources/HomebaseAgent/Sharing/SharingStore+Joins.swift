@@ -48,7 +48,7 @@ extension SharingStore {
                 guard let invite = all.first(where: {
                     InviteProof.matches(proof, secret: $0.secret, host: host, joinerRecord: record)
                 }) else { return .refused(JoinDecision.notRecognised) }
-                if let earlier = try Self.joins(try tx.query(Self.joinColumns + " WHERE invite_id = ? AND joiner_key = ?",
+                if let earlier = Self.joins(try tx.query(Self.joinColumns + " WHERE invite_id = ? AND joiner_key = ?",
                                                              invite.inviteID.bytes, joiner.signingKey.bytes)).first {
                     return .again(earlier)
                 }
@@ -71,13 +71,13 @@ extension SharingStore {
     }
 
     public func joins() throws(HomebaseError) -> [JoinRecord] {
-        try storing { try Self.joins(try db.query(Self.joinColumns + " ORDER BY created_ms")) }
+        try storing { Self.joins(try db.query(Self.joinColumns + " ORDER BY created_ms")) }
     }
 
     /// Joins whose joiner is still to be told something: a grant not sent, a revoke not sent.
     func joinsWithNoticeDue() throws(HomebaseError) -> [JoinRecord] {
         try storing {
-            try Self.joins(try db.query(Self.joinColumns + """
+            Self.joins(try db.query(Self.joinColumns + """
                  WHERE (state = 'granted' AND grant_sent = 0) OR (state IN ('revoked', 'refused') AND revoke_sent = 0)
                  ORDER BY created_ms
                 """))
@@ -85,7 +85,7 @@ extension SharingStore {
     }
 
     public func join(_ grantID: Bytes16) throws(HomebaseError) -> JoinRecord? {
-        try storing { try Self.joins(try db.query(Self.joinColumns + " WHERE grant_id = ?", grantID.bytes)).first }
+        try storing { Self.joins(try db.query(Self.joinColumns + " WHERE grant_id = ?", grantID.bytes)).first }
     }
 
     public func invite(_ id: Bytes16) throws(HomebaseError) -> StoredInvite? {
@@ -105,7 +105,7 @@ extension SharingStore {
         guard n == 1 else { throw .sharing("no join with that id") }
     }
 
-    /// The joiner was told (`grant` or `revoke` queued); `false` asks for it to be sent again.
+    /// The joiner was told (the relay stored its `grant` or `revoke`); `false` asks for it to be sent again.
     func markSent(_ grantID: Bytes16, grant: Bool? = nil, revoke: Bool? = nil) throws(HomebaseError) {
         try storing {
             if let grant { _ = try db.execute("UPDATE joins SET grant_sent = ? WHERE grant_id = ?", grant, grantID.bytes) }
@@ -131,13 +131,29 @@ extension SharingStore {
         }
     }
 
-    static func joins(_ rows: [Row]) throws -> [JoinRecord] {
-        try rows.map { r in
-            guard let id = Bytes16(try r.get(0, as: [UInt8].self)), let invite = Bytes16(try r.get(1, as: [UInt8].self)),
-                  let state = JoinRecord.State(rawValue: try r.get(4)) else { throw HomebaseError.storage("bad join row") }
-            return JoinRecord(grantID: id, inviteID: invite, joiner: try DeviceRecord(encoded: try r.get(2, as: [UInt8].self)),
-                              accountName: try r.get(3), state: state, grantSent: try r.get(5), revokeSent: try r.get(6),
-                              createdMs: try r.get(7))
+    /// Join rows this version can read; the rest are skipped (`skippedRows()` reports them).
+    static func joins(_ rows: [Row]) -> [JoinRecord] { readJoins(rows).joins }
+
+    static func readJoins(_ rows: [Row]) -> (joins: [JoinRecord], skipped: [SkippedRow]) {
+        var joins: [JoinRecord] = [], skipped: [SkippedRow] = []
+        for r in rows {
+            do {
+                guard let id = Bytes16(try r.get(0, as: [UInt8].self)), let invite = Bytes16(try r.get(1, as: [UInt8].self)),
+                      let state = JoinRecord.State(rawValue: try r.get(4)) else { throw HomebaseError.storage("bad join row") }
+                joins.append(JoinRecord(grantID: id, inviteID: invite,
+                                        joiner: try DeviceRecord(encoded: try r.get(2, as: [UInt8].self)),
+                                        accountName: try r.get(3), state: state, grantSent: try r.get(5),
+                                        revokeSent: try r.get(6), createdMs: try r.get(7)))
+            } catch {
+                skipped.append(SkippedRow(table: "joins", key: hex((try? r.get(0, as: [UInt8].self)) ?? []),
+                                          reason: "its joiner record does not verify (\(error))"))
+            }
         }
+        return (joins, skipped)
+    }
+
+    /// The join rows `joins()` skips.
+    public func skippedRows() throws(HomebaseError) -> [SkippedRow] {
+        try storing { Self.readJoins(try db.query(Self.joinColumns)).skipped }
     }
 }

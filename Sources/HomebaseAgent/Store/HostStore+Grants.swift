@@ -28,32 +28,39 @@ public struct GrantRecord: Sendable, Equatable {
 }
 
 extension HostStore {
+    /// Every grant; a row this version cannot read is skipped (`skippedRows()` reports it).
     public func grants() throws(HomebaseError) -> [GrantRecord] {
-        try grantRows("")
+        try grantRows("").grants
     }
 
     /// One grantee's grants: what a request re-reads (decoding every grant's record per request
     /// cost 1,000 signature checks each with 1,000 grantees).
     public func grants(grantee: PublicKey) throws(HomebaseError) -> [GrantRecord] {
-        try grantRows("WHERE grantee_key = ?", grantee.bytes)
+        try grantRows("WHERE grantee_key = ?", grantee.bytes).grants
     }
 
-    private func grantRows(_ filter: String, _ arguments: any SQLBindable...) throws(HomebaseError) -> [GrantRecord] {
+    func grantRows(_ filter: String, _ arguments: any SQLBindable...) throws(HomebaseError)
+        -> (grants: [GrantRecord], skipped: [SkippedRow]) {
         let rows = try storing {
             try db.query("""
                 SELECT grant_id, grantee_record, models, rate_per_minute, expires_ms, revoked, created_ms
                 FROM grants \(filter) ORDER BY created_ms, grant_id
                 """, parameters: arguments)
         }
-        return try storing {
-            try rows.map { r in
+        var grants: [GrantRecord] = [], skipped: [SkippedRow] = []
+        for r in rows {
+            do {
                 guard let id = Bytes16(try r.get(0, as: [UInt8].self)) else { throw HomebaseError.storage("bad grant id") }
-                return GrantRecord(grantID: id, grantee: try DeviceRecord(encoded: try r.get(1, as: [UInt8].self)),
-                                   models: ColumnJSON.decode([String].self, try r.get(2)) ?? [],
-                                   ratePerMinute: UInt32(clamping: try r.get(3, as: Int64.self)),
-                                   expiresMs: try r.get(4), revoked: try r.get(5), createdMs: try r.get(6))
+                grants.append(GrantRecord(grantID: id, grantee: try DeviceRecord(encoded: try r.get(1, as: [UInt8].self)),
+                                          models: ColumnJSON.decode([String].self, try r.get(2)) ?? [],
+                                          ratePerMinute: UInt32(clamping: try r.get(3, as: Int64.self)),
+                                          expiresMs: try r.get(4), revoked: try r.get(5), createdMs: try r.get(6)))
+            } catch {
+                skipped.append(SkippedRow(table: "grants", key: hex((try? r.get(0, as: [UInt8].self)) ?? []),
+                                          reason: "its grantee record does not verify (\(error))"))
             }
         }
+        return (grants, skipped)
     }
 
     /// Stores a grant (replacing one with the same id).

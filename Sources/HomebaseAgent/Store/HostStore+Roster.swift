@@ -19,17 +19,23 @@ extension HostStore {
         return r
     }
 
-    /// Every device of the account, this host included, oldest first.
-    public func devices() throws(HomebaseError) -> [SiblingDevice] {
-        let rows = try storing { try db.query("SELECT record, added_ms FROM devices ORDER BY added_ms, signing_key") }
-        return try rows.map { (row) throws(HomebaseError) -> SiblingDevice in
+    /// Every device of the account, this host included, oldest first. A row this version cannot
+    /// read is skipped (`skippedRows()` reports it).
+    public func devices() throws(HomebaseError) -> [SiblingDevice] { try readDevices().devices }
+
+    func readDevices() throws(HomebaseError) -> (devices: [SiblingDevice], skipped: [SkippedRow]) {
+        let rows = try storing { try db.query("SELECT signing_key, record, added_ms FROM devices ORDER BY added_ms, signing_key") }
+        var devices: [SiblingDevice] = [], skipped: [SkippedRow] = []
+        for row in rows {
             do {
-                return SiblingDevice(record: try DeviceRecord(encoded: try row.get(0, as: [UInt8].self)),
-                                     addedMs: try row.get(1, as: Int64.self))
+                devices.append(SiblingDevice(record: try DeviceRecord(encoded: try row.get(1, as: [UInt8].self)),
+                                             addedMs: try row.get(2, as: Int64.self)))
             } catch {
-                throw .storage("a stored device record does not verify")
+                skipped.append(SkippedRow(table: "devices", key: hex((try? row.get(0, as: [UInt8].self)) ?? []),
+                                          reason: "its device record does not verify (\(error))"))
             }
         }
+        return (devices, skipped)
     }
 
     /// The first roster: version 1, listing only `host`. Refuses if a roster exists.
