@@ -82,6 +82,11 @@ public struct RuntimeProbe: Sendable {
                 }
                 return EngineIdentity(kind: .llamaServer, version: p.string("build_info"), llamaProps: LlamaProps(p))
             }
+            // llama-server answers 503 everywhere while it loads its model; going on to
+            // /v1/models could then meet it loaded and take it for a plain OpenAI endpoint.
+            if props.status == 503 {
+                throw ProbeStop(step: .health, message: "\(c.shownURL) is still loading its model (GET /props: 503): probe again in a moment")
+            }
             if want == .llamaServer { throw notA("llama-server", "GET /props", props.status) }
         }
         let models = try await http.call(c.apiRoot + "/models", step: .identify)

@@ -38,9 +38,15 @@ extension Hub {
         }
         switch admission.check(a, accountVerified: accountVerified, proof: proof, nowSeconds: UInt64(wallClockMs() / 1000)) {
         case .admit(let account):
+            let owner = account ?? (accountVerified ? a.account?.accountKey : nil)
+            if let owner, accountFull(owner, device: a.deviceKey) {
+                refuse(s, .notAdmitted, .accountConnections,
+                       "this account has \(config.limits.accountMaxConnections) connections here (account-max-connections)")
+                return
+            }
             s.admittedBy = account
             s.proofVersion = account != nil && proof?.accountKey == account ? proof?.rosterVersion : nil
-            register(s, key: a.deviceKey, account: account ?? (accountVerified ? a.account?.accountKey : nil))
+            register(s, key: a.deviceKey, account: owner)
         case .refuse(let reason, let text):
             refuse(s, reason, reason == .badToken ? .badToken : .notAdmitted, text)
         }
@@ -52,6 +58,15 @@ extension Hub {
     }
 
     /// `auth-refused` with a reason, then close: only this connection, counted.
+    /// True when `account` holds its limit of connections and `device` would add one (a device
+    /// replacing its own older connection of the same account adds none).
+    private func accountFull(_ account: Bytes32, device: Bytes32) -> Bool {
+        let held = perAccount[account] ?? 0
+        guard held >= config.limits.accountMaxConnections else { return false }
+        if let old = byKey[device], case .authenticated(let peer) = old.state, peer.account == account { return false }
+        return true
+    }
+
     private func refuse(_ s: Session, _ reason: AuthRefusalReason, _ metric: Metrics.AuthFailure, _ text: String) {
         metrics.authFailed(metric)
         log.info("auth refused peer=\(s.peer) reason=\(metric.rawValue)")

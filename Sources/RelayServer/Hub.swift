@@ -21,6 +21,8 @@ final class Hub {
     private(set) var connections: [ObjectIdentifier: Session] = [:]
     /// The routing table: one session per authenticated device key.
     private(set) var byKey: [Bytes32: Session] = [:]
+    /// Routed sessions per account (`Session.Peer.account`): what `account-max-connections` counts.
+    private(set) var perAccount: [Bytes32: Int] = [:]
     var shuttingDown = false
 
     init(config: RelayConfig, loop: EventLoop, log: Logger, mailbox: Mailbox, admission: Admission) {
@@ -59,6 +61,7 @@ final class Hub {
             fail(old, .replaced, "a newer connection authenticated with this device key")
         }
         byKey[key] = s
+        if let account { perAccount[account, default: 0] += 1 }
         s.ws.connection.markEstablished()
         do { try mailbox.markSeen(key, account: account, nowMs: wallClockMs()) } catch { log.error("\(error)") }
         metrics.authSuccesses += 1
@@ -88,7 +91,12 @@ final class Hub {
     }
 
     func unroute(_ s: Session) {
-        if let k = s.key, byKey[k] === s { byKey[k] = nil }
+        guard let k = s.key, byKey[k] === s else { return }
+        byKey[k] = nil
+        if case .authenticated(let peer) = s.state, let a = peer.account {
+            let left = (perAccount[a] ?? 0) - 1
+            perAccount[a] = left > 0 ? left : nil
+        }
     }
 
     /// Queues or writes a data frame for `s`; false when its queue is full (the frame is dropped).

@@ -11,6 +11,8 @@ extension Settings {
         durationSetting("pressure-handshake-timeout", "handshake-timeout once half of max-pending is used", \.limits.pressureHandshakeTimeout),
         rateSetting("auth-failure-rate", "failed auths per second per address before rate-limited", \.limits.authFailureRate),
         rateSetting("auth-failure-burst", "failed auths at once per address before rate-limited", \.limits.authFailureBurst),
+        countSetting("account-max-connections", "authenticated connections per account (its devices and token guests)",
+                     \.limits.accountMaxConnections),
         Setting(key: "trusted-proxies", help: "proxy addresses whose PROXY line or X-Forwarded-For names the client",
                 form: "comma-separated IP addresses, e.g. 127.0.0.1,10.0.0.2",
                 apply: { c, s in

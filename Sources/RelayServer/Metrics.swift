@@ -25,6 +25,8 @@ struct Metrics {
         case badAccountProof = "bad-account-proof", timeout, frameBeforeAuth = "frame-before-auth"
         /// Refused without a check: the address failed too often (auth-failure-rate / -burst).
         case rateLimited = "rate-limited"
+        /// The account already has `account-max-connections` authenticated connections.
+        case accountConnections = "account-connections"
     }
 
     enum Direction: String { case `in`, out }

@@ -17,6 +17,9 @@ public struct RelayLimits: Sendable, Equatable {
     /// Failed auths per address: refill per second and bucket size; beyond it `rate-limited`.
     public var authFailureRate = 1.0
     public var authFailureBurst = 10.0
+    /// Authenticated connections per account: its own devices (device proofs, account proofs)
+    /// and the devices its admission tokens let in. Beyond it `auth-refused not-admitted`.
+    public var accountMaxConnections = 1_000
     /// Proxy addresses believed about the client address (PROXY v1 or X-Forwarded-For).
     public var trustedProxies: [String] = []
     public var proxyProtocol = ProxyProtocol.off
@@ -56,7 +59,7 @@ public struct RelayLimits: Sendable, Equatable {
         var l = RelayLimits()
         l.ipMaxConnections = 1_000_000; l.ipMaxPending = 1_000_000
         l.ipAcceptRate = 1e9; l.ipAcceptBurst = 1e9; l.maxPending = 1_000_000
-        l.authFailureRate = 1e9; l.authFailureBurst = 1e9
+        l.authFailureRate = 1e9; l.authFailureBurst = 1e9; l.accountMaxConnections = 1_000_000
         return l
     }
 

@@ -66,6 +66,14 @@ import Testing
         #expect(failure.message.hasSuffix("answered but is not an inference engine (GET /v1/models: 404)"))
     }
 
+    /// llama-server answers 503 while it loads: the probe says so and stops, never going on to
+    /// take it for a plain OpenAI endpoint once it has loaded (which `runtime add` then stored).
+    @Test func aLlamaServerStillLoadingIsNotTakenForAnOpenAIEndpoint() async throws {
+        let failure = try #require(try await Self.probe("llama-loading").failure)
+        #expect(failure.step == .health)
+        #expect(failure.message.contains("still loading its model"), "\(failure.message)")
+    }
+
     @Test func deadURLIsRefused() async throws {
         let url = "http://127.0.0.1:\(try deadPort())"
         let failure = try #require(await RuntimeProbe(.init(baseURL: url)).run().failure)

@@ -238,6 +238,15 @@ class Handler(PeerHandler):
             return self.stream(OK_STREAM)
         self.reply(404, {"detail": "Not Found"})
 
+    def s_llama_loading(self, method, path, test_id):
+        # llama-server between two probe requests: still loading at /props (503), loaded by the
+        # time /v1/models is asked (a plain OpenAI model list).
+        if path == "/props":
+            return self.reply(503, {"error": {"code": 503, "message": "Loading model", "type": "unavailable_error"}})
+        if path == "/v1/models":
+            return self.reply(200, {"object": "list", "data": [{"id": "tiny", "object": "model", "owned_by": "llamacpp"}]})
+        self.reply(404, {"error": {"code": 404, "message": "File Not Found", "type": "not_found_error"}})
+
     def s_vllm_broken(self, method, path, test_id):
         if path == "/v1/chat/completions":
             return self.reply(500, {"error": {"message": "CUDA out of memory"}})
