@@ -130,3 +130,10 @@ struct BookkeepingTests {
         #expect(o.count == 0)
     }
 }
+
+/// A refusal reads as SPEC's reason name and the relay's text (what `guest status` prints).
+@Test func aRefusalReadsAsItsReasonNameAndTheRelaysText() {
+    #expect("\(LinkRefusal.authRefused(.notAdmitted, text: "this device was removed from its account"))"
+            == "not-admitted: this device was removed from its account")
+    #expect("\(LinkRefusal.authRefused(AuthRefusalReason(rawValue: 77), text: ""))" == "reason 77")
+}
