@@ -31,7 +31,11 @@ import Testing
         }
         let first = try w.guest("guest", ["chat", "--max-tokens", "16"] + w.chatFlags + ["hello from a friend"])
         let firstLine = try AnswerLine(first.out)
-        #expect(firstLine.brain == "joined-homebase", "\(first.out)\nguest.log: \(w.procs.read("guest/guest.log"))")
+        if firstLine.brain != "joined-homebase" {  // why the router chose otherwise, for the failure message
+            let why = try w.guest("guest", ["status", "--explain"] + w.linkFlags)
+            let logs = "guest.log: \(w.procs.read("guest/guest.log"))\nhomebase.log: \(w.procs.read("homebase.log"))"
+            Issue.record(Comment(rawValue: "answered by \(firstLine.brain): \(first.out)\n\(first.err)\nstatus: \(why.out)\n\(logs)"))
+        }
         #expect(!firstLine.line.contains("fell back"), "\(firstLine.line)")
 
         // The invite was single use: another device of another friend is refused by the host.
