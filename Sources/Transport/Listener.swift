@@ -123,6 +123,9 @@ public final class TCPListener: @unchecked Sendable {
         }
         let address = peer.description, host = Connection.hostPart(of: address)
         guard hosts.admit(host, exempt: configuration.exemptHosts.contains(host), now: monotonicNanos()) else {
+            // Closed before any work: it costs no token, so one address flooding past its own
+            // limits does not spend the accept rate that other addresses' devices need.
+            tokens += 1
             Glibc.close(c)
             return true
         }
