@@ -7,12 +7,8 @@ import Signing
 
 private func hs(_ s: String) -> String { hex(Array(s.utf8)) }
 
-func derivationVectorCases() -> [VectorCase] {
-    do {
-        return try collapseCases() + prefixHashCases() + joinProofCases() + streamPayloadCases()
-    } catch {
-        fatalError("derivation vectors: \(error)")
-    }
+func derivationVectorCases() throws -> [VectorCase] {
+    return try collapseCases() + prefixHashCases() + joinProofCases() + streamPayloadCases()
 }
 
 private func collapseCases() throws -> [VectorCase] {

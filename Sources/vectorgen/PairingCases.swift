@@ -7,12 +7,8 @@ import Wire
 
 private func hs(_ s: String) -> String { hex(Array(s.utf8)) }
 
-func pairingVectorCases() -> [VectorCase] {
-    do {
-        return try pairingCodeCases() + pairingProofCases() + inviteCodeCases()
-    } catch {
-        fatalError("pairing vectors: \(error)")
-    }
+func pairingVectorCases() throws -> [VectorCase] {
+    return try pairingCodeCases() + pairingProofCases() + inviteCodeCases()
 }
 
 private func sampleCode(pin: [UInt8]?) throws -> PairingCode {

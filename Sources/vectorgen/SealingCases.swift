@@ -5,12 +5,8 @@ import Foundation
 import Sealing
 import Signing
 
-func sealingVectorCases() -> [VectorCase] {
-    do {
-        return try hpkeCases() + envelopeCases() + introductionCases() + streamCases() + identityCases()
-    } catch {
-        fatalError("sealing vectors: \(error)")
-    }
+func sealingVectorCases() throws -> [VectorCase] {
+    return try hpkeCases() + envelopeCases() + introductionCases() + streamCases() + identityCases()
 }
 
 /// 32 fixed bytes that differ per `tag`.

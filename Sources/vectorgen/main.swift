@@ -3,7 +3,14 @@
 import Foundation
 
 let outDir = CommandLine.arguments.dropFirst().first ?? "protocol/vectors"
-let cases = wireVectorCases() + sealingVectorCases() + recordVectorCases() + derivationVectorCases() + pairingVectorCases()
+let cases: [VectorCase]
+do {
+    cases = wireVectorCases() + (try sealingVectorCases()) + (try recordVectorCases()) + (try derivationVectorCases())
+        + (try pairingVectorCases())
+} catch {
+    FileHandle.standardError.write(Data("vectorgen: a generator failed, nothing written: \(error)\n".utf8))
+    exit(1)
+}
 var seen = Set<String>()
 for c in cases {
     precondition(seen.insert(c.name).inserted, "duplicate vector name \(c.name)")

@@ -62,16 +62,8 @@ import Wire
             let store = try f.files.openStore()
             _ = try store.addDevice(phone.record, accountKey: account, nowMs: nowMs())
             // A stranger who knows the laptop's key fills its mailbox while it sleeps.
-            let stranger = try PeerLink(configuration: .fast(f.relay.url), identity: SigningKey.generate())
-            stranger.start()
+            let stranger = try await strangerFillingMailbox(of: f.guest.identity.signingKey.publicKey, at: f.relay.url)
             defer { stranger.stop() }
-            try await eventually("stranger connected") { stranger.state.isConnected }
-            var filled = false
-            for _ in 0..<16 where !filled {
-                filled = try await stranger.sendMail(to: f.guest.identity.signingKey.publicKey, payload: Array(repeating: 7, count: 64),
-                                                     ttl: .seconds(600)) == .mailboxFull
-            }
-            #expect(filled)
             // The device is removed; the Homebase mails the roster that says so into the full mailbox.
             let removed = try store.removeDevice(phone.signingKey.publicKey, host: f.host.signingKey, accountKey: account)
             store.close()

@@ -26,16 +26,8 @@ extension MailDurabilityTests {
                 """, grantID.bytes, Bytes16.random().bytes, friend.identity.signingKey.publicKey.bytes,
                 friend.identity.record.encoded, nowMs())
             // A stranger fills the friend's mailbox while it is away.
-            let stranger = try PeerLink(configuration: .fast(f.relay.url), identity: SigningKey.generate())
-            stranger.start()
+            let stranger = try await strangerFillingMailbox(of: friend.identity.signingKey.publicKey, at: f.relay.url)
             defer { stranger.stop() }
-            try await eventually("stranger connected") { stranger.state.isConnected }
-            var filled = false
-            for _ in 0..<16 where !filled {
-                filled = try await stranger.sendMail(to: friend.identity.signingKey.publicKey, payload: Array(repeating: 7, count: 64),
-                                                     ttl: .seconds(600)) == .mailboxFull
-            }
-            #expect(filled)
             f.agent.start()
             try await eventually("the revocation answered mailbox-full") { lines.count("revoke to") >= 1 && lines.count("full") >= 1 }
             await f.agent.stop()
