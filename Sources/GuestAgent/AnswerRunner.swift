@@ -99,6 +99,8 @@ struct Leg {
                 case .toolCall(let call):
                     // Tool calls belong to the agent loop (`guest chat --tools`) or to the caller.
                     onToolCall?(call)
+                case .reasoning, .toolCallDelta:
+                    continue  // not yet carried to the caller (#23)
                 case let .done(reason, u):
                     usage = u; finishReason = reason; end = .now
                     return .finished

@@ -17,6 +17,7 @@ struct OllamaAnswerEncoder: Sendable {
     private let started = DispatchTime.now().uptimeNanoseconds
     private var text = ""
     private var calls: [ToolCall] = []
+    private var thinking = ""
 
     init(model: String, homebase: [String: String]) { self.model = model; self.homebase = homebase }
 
@@ -26,6 +27,8 @@ struct OllamaAnswerEncoder: Sendable {
         switch event {
         case .text(let t): line(base(message: ["role": "assistant", "content": t], done: false))
         case .toolCall(let c): line(base(message: Self.message("", [c]), done: false))
+        case .reasoning(let t): line(base(message: ["role": "assistant", "content": "", "thinking": t], done: false))
+        case .toolCallDelta: []  // whole calls are written, as Ollama does
         case .done(let reason, let usage): line(final(["role": "assistant", "content": ""], reason, usage))
         }
     }
@@ -36,12 +39,15 @@ struct OllamaAnswerEncoder: Sendable {
         switch event {
         case .text(let t): text += t
         case .toolCall(let c): calls.append(c)
-        case .done: break
+        case .reasoning(let t): thinking += t
+        case .toolCallDelta, .done: break
         }
     }
 
     func whole(finishReason: String, usage: Usage?) -> [UInt8] {
-        JSONReading.bytes(final(Self.message(text, calls), finishReason, usage))
+        var m = Self.message(text, calls)
+        if !thinking.isEmpty { m["thinking"] = thinking }
+        return JSONReading.bytes(final(m, finishReason, usage))
     }
 
     static func errorBody(_ message: String) -> [UInt8] { JSONReading.bytes(["error": message]) }

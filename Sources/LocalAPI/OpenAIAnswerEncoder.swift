@@ -23,6 +23,7 @@ struct OpenAIAnswerEncoder: Sendable {
     // Non-streamed answer, collected.
     var text = ""
     var calls: [ToolCall] = []
+    var reasoning = ""
 
     init(model: String, includeUsage: Bool, homebase: [String: String]) {
         self.model = model; self.includeUsage = includeUsage; self.homebase = homebase
@@ -39,6 +40,10 @@ struct OpenAIAnswerEncoder: Sendable {
             let call: JSONObject = ["index": toolIndex, "id": c.id, "type": "function",
                                     "function": ["name": c.name, "arguments": c.argumentsJSON]]
             return sse(chunk(delta: roleFirst(["tool_calls": [call]]), finish: nil))
+        case .reasoning(let t):
+            return sse(chunk(delta: roleFirst(["reasoning_content": t]), finish: nil))
+        case .toolCallDelta:
+            return []  // written whole from `.toolCall` (#23 streams the pieces)
         case .done(let reason, let usage):
             var last = chunk(delta: roleFirst([:]), finish: reason)
             guard includeUsage else {
@@ -65,6 +70,8 @@ extension OpenAIAnswerEncoder {
         switch event {
         case .text(let t): text += t
         case .toolCall(let c): calls.append(c)
+        case .reasoning(let t): reasoning += t
+        case .toolCallDelta: break
         case .done: break
         }
     }
@@ -72,6 +79,7 @@ extension OpenAIAnswerEncoder {
     /// `{"id","object":"chat.completion",...,"choices":[{"index":0,"message":{...},"finish_reason"}],"usage","homebase"}`
     func whole(finishReason: String, usage: Usage?) -> [UInt8] {
         var message: JSONObject = ["role": "assistant", "content": calls.isEmpty || !text.isEmpty ? text : NSNull()]
+        if !reasoning.isEmpty { message["reasoning_content"] = reasoning }
         if !calls.isEmpty {
             message["tool_calls"] = calls.map { c in
                 ["id": c.id, "type": "function", "function": ["name": c.name, "arguments": c.argumentsJSON]] as JSONObject

@@ -73,7 +73,7 @@ enum StreamPump {
                         case .text(let t):
                             if !t.isEmpty { trace?.mark(.firstEngineText) }
                             shared.append(t)
-                        case .toolCall: break  // requests with tools never cross the wire
+                        case .toolCall, .toolCallDelta, .reasoning: break  // the text stream carries text only (#23)
                         case .done(let reason, let usage): shared.end(.done(finishReason: reason, usage: usage, text: ""))
                         }
                     }
