@@ -136,6 +136,7 @@ extension RelayFrame {
         case .pong: "pong"
         case .error: "error"
         case .restarting: "restarting"
+        case .peerGone: "peer-gone"
         case .unknown(let t): "unknown type \(t)"
         }
     }
