@@ -129,10 +129,11 @@ final class Hub {
             return
         }
         let frame = ForwardCodec.receive(sender: sender, deliveryClass: .live, frameID: v.frameID, heldMs: 0, sealed: m[v.sealed])
+        let idle = socketIdle(target)
         if deliver(frame, to: target) {
             metrics.frame(.out, .live, bytes: frame.count)
             noteExchange(s, sender, target, v.recipient, now: s.lastHeard)
-            probeIfQuiet(target, sender: sender, frameID: v.frameID, now: s.lastHeard)
+            probeIfQuiet(target, sender: sender, frameID: v.frameID, now: s.lastHeard, socketIdle: idle)
         } else {
             metrics.drop(.receiverSlow)
             s.control(.dropped(frameID: v.frameID))

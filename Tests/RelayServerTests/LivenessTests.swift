@@ -55,6 +55,25 @@ import Wire
         #expect(try framesUntilMarker(a) == [.notHere(frameID: next)])
     }
 
+    /// A device heard from a moment ago freezes and a frame comes for it: the probe waits until
+    /// it has been quiet for probe-after, then pings; still no answer closes it.
+    @Test func aRecentlyHeardDeviceThatFreezesIsProbedOnceQuietLongEnough() throws {
+        let h = try RelayHarness {
+            $0.probeAfter = .milliseconds(300); $0.probeTimeout = .milliseconds(200)
+            $0.idleTimeout = .seconds(3600); $0.pingInterval = .seconds(3600)
+        }
+        defer { h.stop() }
+        let a = try h.device(), frozen = try h.device()
+        for c in [a, frozen] { #expect(try c.next() == .queueEmpty) }
+        let ws = frozen.ws
+        try expectStillWorks(frozen)  // heard from just now
+        try h.clients.sync { ws.connection.pauseReading() }
+        let id = frameID()
+        a.live(to: frozen.key!.publicKey, id: id, [1])
+        _ = try awaitFrame(a, "not-here") { $0 == .notHere(frameID: id) }
+        try waitUntilUnrouted(h, frozen.key!.publicKey)
+    }
+
     /// A quiet device that answers the probe gets its frame and stays; the sender hears nothing.
     @Test func answeredProbeChangesNothing() throws {
         let h = try RelayHarness {
