@@ -52,7 +52,8 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
         try startRelay()
         if viaProxy {
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/peers/blackhole_proxy.py"
-            proxy = try procs.start(Processes.python, [script, "--port", "\(publicPort)", "--target", "\(relayPort)"], log: "proxy.log")
+            proxy = try procs.start(Processes.python, [script, "--port", "\(publicPort)", "--target", "\(relayPort)",
+                                                       "--trigger", procs.work + "/black-hole"], log: "proxy.log")
             try procs.waitUntil(30, "the black-hole proxy") { Processes.canConnect(publicPort) }
         }
         try procs.waitUntil(60, "the Homebase's engine") { Processes.canConnect(enginePort) }
@@ -93,9 +94,11 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
     /// The proxy stops forwarding every connection open now (no FIN, no RST: a network gone
     /// silent); connections made later pass. Only with `viaProxy`.
     func blackHole() throws {
-        guard let proxy else { throw Failure("blackHole() needs Loopback(viaProxy: true)") }
+        guard proxy != nil else { throw Failure("blackHole() needs Loopback(viaProxy: true)") }
         let before = procs.read("proxy.log").components(separatedBy: "black-holed").count
-        Glibc.kill(proxy.processIdentifier, SIGUSR1)
+        guard FileManager.default.createFile(atPath: procs.work + "/black-hole", contents: Data()) else {
+            throw Failure("could not write the black-hole trigger")
+        }
         try procs.waitUntil(10, "the proxy to black-hole") { procs.read("proxy.log").components(separatedBy: "black-holed").count > before }
     }
 

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """A TCP proxy the fault suite controls (EndToEndTests/FaultSuite+PeerGone): TEST code.
 
-Forwards every connection on --port to --target. On SIGUSR1 every connection open at that
-moment is black-holed: nothing more is forwarded either way and nothing is closed, the way a
+Forwards every connection on --port to --target. When the file --trigger appears (the test
+creates it; the proxy deletes it), every connection open at that moment is black-holed: nothing more is forwarded either way and nothing is closed, the way a
 peer looks whose network went silent (Wi-Fi gone, a machine asleep) without a FIN. Connections
 made later are forwarded normally. Logs one line per event to stdout.
 
-Usage: blackhole_proxy.py --port N --target PORT. Runs until killed.
+A file, not a signal: a child of the test runner may inherit a blocked signal mask.
+Usage: blackhole_proxy.py --port N --target PORT --trigger PATH. Runs until killed.
 """
 import argparse
+import os
 import selectors
-import signal
 import socket
 import sys
 
@@ -18,15 +19,10 @@ ARGS = None
 SEL = selectors.DefaultSelector()
 PAIRS = {}       # socket -> its partner
 HOLED = set()    # sockets no longer forwarded (kept open)
-WANT_HOLE = [False]
 
 
 def log(line):
     print(line, flush=True)
-
-
-def on_usr1(_sig, _frame):
-    WANT_HOLE[0] = True
 
 
 def accept(listener):
@@ -70,7 +66,7 @@ def forward(s):
 
 
 def hole_everything():
-    WANT_HOLE[0] = False
+    os.unlink(ARGS.trigger)
     for s in list(PAIRS):
         if s not in HOLED:
             HOLED.add(s)
@@ -83,8 +79,8 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--target", type=int, required=True)
+    p.add_argument("--trigger", required=True)
     ARGS = p.parse_args()
-    signal.signal(signal.SIGUSR1, on_usr1)
     listener = socket.socket()
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", ARGS.port))
@@ -93,7 +89,7 @@ def main():
     SEL.register(listener, selectors.EVENT_READ, "listener")
     log(f"listening on {ARGS.port}, forwarding to {ARGS.target}")
     while True:
-        if WANT_HOLE[0]:
+        if os.path.exists(ARGS.trigger):
             hole_everything()
         for key, _ in SEL.select(timeout=0.05):
             if key.data == "listener":
