@@ -29,6 +29,7 @@ enum Sample {
         .error(.init(code: .replaced, text: "a newer connection for this key")),
         .error(.init(code: RelayErrorCode(rawValue: 999), text: "")),
         .restarting(reconnectAfterMs: 2_500),
+        .peerGone(.init(peer: key2, reason: .closed)), .peerGone(.init(peer: key, reason: PeerGoneReason(rawValue: 200))),
     ]
 
     static let models: [AppMessage.ModelInfo] = [
