@@ -20,6 +20,14 @@ enum JSONReading {
         return String(decoding: d, as: UTF8.self)
     }
 
+    /// Compact JSON text of any value, fragments too (`"high"`, `3`, `true`): how unknown options
+    /// are carried.
+    static func fragment(_ value: Any) -> String {
+        guard let d = try? JSONSerialization.data(withJSONObject: value, options: [.withoutEscapingSlashes, .sortedKeys, .fragmentsAllowed])
+        else { return "null" }
+        return String(decoding: d, as: UTF8.self)
+    }
+
     /// Compact JSON bytes of an object (what the encoders write).
     static func bytes(_ object: JSONObject) -> [UInt8] {
         let d = (try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes])) ?? Data("{}".utf8)
