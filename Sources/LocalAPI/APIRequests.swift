@@ -20,8 +20,8 @@ struct APIChatRequest: Sendable {
 /// Plumbing keys (`plumbing`) are consumed; every other key is carried in `options.extra`, as sent.
 enum OpenAIRequestReader {
     /// Keys about the transport or the client's bookkeeping, not the answer.
-    static let plumbing: Set<String> = ["stream", "stream_options", "user", "store", "metadata", "n",
-                                        "parallel_tool_calls", "service_tier"]
+    /// (`parallel_tool_calls` is not: llama-server's grammar reads it, so it is carried.)
+    static let plumbing: Set<String> = ["stream", "stream_options", "user", "store", "metadata", "n", "service_tier"]
     /// Message keys read or consumed (`name` labels a participant; earlier reasoning is not re-sent).
     static let messageKeys: Set<String> = ["role", "content", "tool_calls", "tool_call_id", "name", "refusal",
                                            "reasoning_content", "reasoning", "annotations", "audio", "function_call"]

@@ -42,7 +42,7 @@ import Testing
         want.options.seed = 7; want.options.presencePenalty = 0.5; want.options.frequencyPenalty = 0.25
         want.options.repeatPenalty = 1.1; want.options.logprobs = true; want.options.topLogprobs = 2
         want.options.responseFormat = .jsonSchema(name: "ans", schemaJSON: #"{"type":"object"}"#, strict: true)
-        want.options.extra = ["reasoning_effort": #""low""#, "logit_bias": #"{"50256":-100}"#,
+        want.options.extra = ["reasoning_effort": #""low""#, "logit_bias": #"{"50256":-100}"#, "parallel_tool_calls": "true",
                               "chat_template_kwargs": #"{"enable_thinking":false}"#]
         #expect(r.chat == want)
     }

@@ -24,8 +24,15 @@ ASK = {"role": "user", "content": "What time is it?"}
 
 
 def first_call(client, stream):
-    """The first turn, with tool_choice "required": (call dict, finish_reason, chunk count)."""
-    kwargs = dict(model="default", messages=[ASK], tools=[TOOL], tool_choice="required", max_tokens=64, temperature=0)
+    """The first turn, with tool_choice "required": (call dict, finish_reason, chunk count).
+
+    llama-server's grammar for "required" still allows free text before the call, which the tiny
+    random model never ends: the assistant prefill of the call's opening tag (llama-server
+    continues a trailing assistant message) puts it inside the call, parallel_tool_calls=False
+    ends it after one. Both are ordinary OpenAI request shapes that must cross `guest serve`."""
+    prefill = {"role": "assistant", "content": "<tool_call>\n"}
+    kwargs = dict(model="default", messages=[ASK, prefill], tools=[TOOL], tool_choice="required",
+                  parallel_tool_calls=False, max_tokens=64, temperature=0)
     if not stream:
         c = client.chat.completions.create(**kwargs)
         tc = c.choices[0].message.tool_calls[0]
