@@ -9,6 +9,8 @@ usage: serve_tools_client.py BASE_URL SCENARIO
   ollama-whole    ollama chat with the tools and the first turn's call (taken with openai, since
                   Ollama's API has no tool_choice) and its result: the second turn answered
   ollama-stream   the same, streamed
+The JSON also names the brain of the first turn ("brain", from the `homebase` object) and, with
+openai, of the second ("second_brain"; the ollama client does not expose extra fields).
 """
 import json
 import sys
@@ -36,9 +38,11 @@ def first_call(client, stream):
     if not stream:
         c = client.chat.completions.create(**kwargs)
         tc = c.choices[0].message.tool_calls[0]
+        out["brain"] = ((c.model_extra or {}).get("homebase") or {}).get("brain")
         return {"id": tc.id, "name": tc.function.name, "arguments": tc.function.arguments}, c.choices[0].finish_reason, 1
     calls, finish, chunks = {}, None, 0
     for chunk in client.chat.completions.create(stream=True, **kwargs):
+        out["brain"] = ((chunk.model_extra or {}).get("homebase") or {}).get("brain") or out.get("brain")
         for choice in chunk.choices:
             for tc in choice.delta.tool_calls or []:
                 chunks += 1
@@ -58,7 +62,7 @@ try:
     client = OpenAI(base_url=base + "/v1", api_key="none", max_retries=0, timeout=120)
     stream = scenario.endswith("stream")
     call, finish, chunks = first_call(client, stream)
-    out = {"call": call, "finish_reason": finish, "call_chunks": chunks, "arguments_parse": False}
+    out.update({"call": call, "finish_reason": finish, "call_chunks": chunks, "arguments_parse": False})
     json.loads(call["arguments"])
     out["arguments_parse"] = True
     if scenario.startswith("openai"):
@@ -69,11 +73,13 @@ try:
         if stream:
             text, second_finish = "", None
             for chunk in client.chat.completions.create(stream=True, **kwargs):
+                out["second_brain"] = ((chunk.model_extra or {}).get("homebase") or {}).get("brain") or out.get("second_brain")
                 for choice in chunk.choices:
                     text += choice.delta.content or ""
                     second_finish = choice.finish_reason or second_finish
         else:
             c = client.chat.completions.create(**kwargs)
+            out["second_brain"] = ((c.model_extra or {}).get("homebase") or {}).get("brain")
             text, second_finish = c.choices[0].message.content or "", c.choices[0].finish_reason
     else:
         o = ollama.Client(host=base, timeout=120)
