@@ -72,7 +72,7 @@ public final class LocalAPIServer: @unchecked Sendable {
         return json(status, body)
     }
 
-    static func mebibytes(_ n: Int) -> String {
+    public static func mebibytes(_ n: Int) -> String {
         n % (1024 * 1024) == 0 ? "\(n / (1024 * 1024)) MiB" : "\(n) bytes"
     }
 
