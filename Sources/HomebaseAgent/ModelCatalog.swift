@@ -17,8 +17,7 @@ public struct ModelCatalog: Sendable, Equatable {
     public init(runtimes: [StoredRuntime]) {
         var seen = Set<String>()
         for runtime in runtimes where runtime.available {
-            for model in runtime.models where (model.mayComplete || model.capabilities?.contains(.embedding) == true)
-                && seen.insert(model.tag).inserted {
+            for model in runtime.models where (model.mayComplete || model.mayEmbed) && seen.insert(model.tag).inserted {
                 entries.append(Entry(info: Self.info(model), runtimeURL: runtime.url))
             }
         }
