@@ -20,7 +20,7 @@ public enum ServableModels {
             for n in names where !n.isEmpty && !out.contains(where: { $0.name == n }) { out.append(Entry(name: n, brain: brain)) }
         }
         let own = (try? AccountAdverts(account: context.account, database: context.routingDatabase).latestOwnAdvert()) ?? nil
-        if let own, now - own.receiptMs < limits.ownAdvertMaxAgeMs { add(own.modelTags, .ownHomebase) }
+        if let own, now - own.receiptMs < limits.ownAdvertMaxAgeMs { add(own.chatModelTags, .ownHomebase) }
         for joined in (try? context.joined.all()) ?? [] where joined.state == .joined {
             if let heard = joined.lastHeardMs, now - heard < limits.joinedMaxSilenceMs { add(joined.models, .joinedHomebase) }
         }

@@ -51,6 +51,12 @@ enum AnswerRunner {
                     enc.homebase = route.homebaseObject
                     responder.respond(HTTPResponse(status: .ok, headers: h, body: enc.whole(finishReason: reason, usage: usage)))
                 }
+            } catch LocalAPIError.unservable(let message) where !started {
+                // The router's refusal (#23): the client's request, not a brain, is the problem.
+                var h = headers
+                h.add("Content-Type", "application/json")
+                responder.respond(HTTPResponse(status: HTTPStatus(code: 422, reason: "Unprocessable Content"), headers: h,
+                                               body: E.errorBody(message)))
             } catch {
                 let message = (error as? InferenceError)?.description ?? "the answer failed"
                 if started {

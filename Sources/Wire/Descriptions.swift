@@ -56,6 +56,7 @@ extension AppMessage: CustomStringConvertible, CustomDebugStringConvertible {
         case .error(let e): "error(\(e.requestID), code \(e.code.rawValue))"
         case .cancel(let id): "cancel(\(id))"
         case .rosterAsk(let v): "roster-ask(holding \(v))"
+        case .grantTerms(let t): "grant-terms(\(t.grantID), tools \(t.tools))"
         case .syncDelta(let d): "sync-delta(\(d.conversationID), \(d.appended.count) messages)"
         case .invite(let i): "invite(host \(i.hostSigningKey), \(i.models.count) models)"
         case .join(let j): "join(\(j.deviceRecord.count) B record)"

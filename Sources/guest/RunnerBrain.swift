@@ -1,6 +1,7 @@
 import GuestAgent
 import Inference
 import LocalAPI
+import Routing
 import Synchronization
 
 /// `guest serve`'s brain for one request: the same fallback runner as `guest chat` (the router
@@ -37,6 +38,8 @@ final class RunnerBrain: AnswerReporting {
                 let reason = m.brain == .floor ? "stop" : m.finishReason ?? "stop"
                 out.yield(.done(finishReason: reason, usage: usage))
                 out.finish()
+            } catch let refusal as RoutingError {
+                out.finish(throwing: LocalAPIError.unservable(refusal.description))  // answered 422
             } catch {
                 out.finish(throwing: InferenceError.cancelled)  // the client went away
             }

@@ -79,9 +79,14 @@ import Wire
         #expect(f.router().resolve().route == .onDevice)
     }
 
-    @Test func requestsWithToolsGoOnDeviceAlways() {
+    /// With `tools.remote = off` (the old rule), requests with tools go on-device, whatever
+    /// the chosen brain could do; the reason says so. (The rest of the tools table:
+    /// RequestNeedsTests.)
+    @Test func toolsRemoteOffSendsRequestsWithToolsOnDevice() {
         var f = Self.ownFacts()
+        f.own.advert!.advert.models = [model("llama3", [.completion, .tools])]
         f.settings.settings[.localModel] = "qwen-local"
+        f.settings.settings[.toolsRemote] = "off"
         let plain = ChatRequest(model: "any", messages: [ChatMessage(role: .user, content: "hi")])
         #expect(f.router().provider(for: plain).brain == .ownHomebase)
 
@@ -94,10 +99,10 @@ import Wire
             let provider = f.router().provider(for: request)
             #expect(provider.brain == .onDevice)
             #expect(provider.decision.localModel == .community("qwen-local"))
-            #expect(provider.decision.reason == "request carries tools: on-device")
+            #expect(provider.decision.reason.contains("tools.remote is off: requests with tools answer on-device"))
         }
         // Also when a cloud is chosen.
-        f.settings.settings = RoutingSettings([.modelSource: "external", .externalRuntime: "openai"])
+        f.settings.settings = RoutingSettings([.modelSource: "external", .externalRuntime: "openai", .toolsRemote: "off"])
         f.keys.present = [.openAI]
         #expect(f.router().provider(for: plain).brain == .openAI)
         #expect(f.router().provider(for: withTools).brain == .onDevice)

@@ -117,7 +117,7 @@ private let messageKeys: Set<String> = Set([
     "host-hpke-key", "invite-secret", "rate", "expires-ms", "token", "secret-proof", "device-record", "account-name",
     "grant-id", "reason", "model-id", "vision", "origin-device", "account-key", "version", "message-id", "index", "count",
     "total-length", "bytes", "code-id", "proof", "roster", "advert", "unproven-bytes", "tries-left", "relay-proof",
-    "valid-ms", "max-tries", "result", "outcome", "wrong-tries",
+    "valid-ms", "max-tries", "result", "outcome", "wrong-tries", "tools",
 ]).union(indexed("model", ["", "tag", "family", "parameter-size", "quantization", "context-length", "capabilities"]))
     .union(indexed("message", ["role", "content"])).union(indexed("device", [""]))
 
@@ -145,6 +145,7 @@ private func messageFields(_ m: AppMessage) throws -> [(String, String)] {
         if let c = r.continuation { out.append(("continuation", str(c))) }
     case .accept(let id), .cancel(let id): out.append(("request-id", hx(id.bytes)))
     case .rosterAsk(let v): out.append(("version", be(v)))
+    case .grantTerms(let t): out += [("grant-id", hx(t.grantID.bytes)), ("tools", t.tools ? "01" : "00")]
     case .chunk(let id, let text): out += [("request-id", hx(id.bytes)), ("text", str(text))]
     case .done(let d):
         out += [("request-id", hx(d.requestID.bytes)), ("prompt-tokens", be(d.promptTokens)),

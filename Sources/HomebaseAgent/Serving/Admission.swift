@@ -80,6 +80,10 @@ enum Admission {
         let chat = ChatRequest(model: r.model, messages: conversation.map(chatMessage),
                                maxTokens: r.maxTokens == 0 ? nil : Int(r.maxTokens),
                                temperature: Double(r.temperaturePerMille) / 1000, continuation: r.continuation)
+        // #23 (route23): tools under grants that do not allow them (`homebase share --tools`).
+        if !isSibling, let refusal = GrantTools.refusal(chat, active: (view.grants[sender] ?? []).filter { $0.isActive(nowMs: view.nowMs) }) {
+            return fail(.badRequest, refusal)
+        }
         return .serve(ServePlan(chat: chat, runtimeURL: url, memoryKey: key, isSibling: isSibling,
                                   conversation: conversation))
     }
