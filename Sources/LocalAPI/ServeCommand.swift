@@ -42,6 +42,7 @@ public enum ServeCommand {
             case "--token": config.token = try value("--token")
             case "--token-file": config.tokenFile = try value("--token-file")
             case "--allow-origin": try config.allow(origin: try value("--allow-origin"))
+            case "--keep-alive-interval": config.keepAliveInterval = try ServeConfiguration.parseKeepAlive(try value("--keep-alive-interval"))
             default: throw LocalAPIError.badRequest("unknown argument \"\(arguments[i].prefix(40))\"")
             }
             i += 1
