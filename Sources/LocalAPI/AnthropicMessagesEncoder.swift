@@ -99,7 +99,9 @@ struct AnthropicMessagesEncoder: Sendable {
     }
 
     /// A `ping` (after `message_start` when nothing was sent yet).
-    mutating func keepAlive() -> [UInt8] { begin() + Self.sse("ping", ["type": "ping"]) }
+    mutating func keepAlive() -> [UInt8] {
+        started ? Self.sse("ping", ["type": "ping"]) : begin()  // begin() ends with a ping
+    }
 
     func streamError(_ message: String) -> [UInt8] { Self.sse("error", Self.error(message, type: "api_error")) }
 

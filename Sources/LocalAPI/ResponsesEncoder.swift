@@ -30,7 +30,7 @@ struct ResponsesEncoder: Sendable {
     private var started = false
     /// One output item; `text` is a message's text, a reasoning's text or a call's arguments.
     private struct Item: Sendable {
-        enum Kind: Sendable { case message, reasoning, call }
+        enum Kind: Sendable { case message, reasoning, call, custom }
         var kind: Kind
         var id: String
         var callID = ""
@@ -50,18 +50,22 @@ struct ResponsesEncoder: Sendable {
             case .call:
                 let args = done ? text : ""
                 return ["type": "function_call", "id": id, "call_id": callID, "name": name, "arguments": args, "status": status]
+            case .custom:
+                let input = done ? text : ""
+                return ["type": "custom_tool_call", "id": id, "call_id": callID, "name": name, "input": input, "status": status]
             }
         }
     }
     private var output: [Item] = []
-    private enum Open: Sendable { case none, message, reasoning, call(delta: Int) }
+    private enum Open: Sendable { case none, message, reasoning, call(delta: Int), custom }
     private var open = Open.none
     private var openItem = Item(kind: .message, id: "")
     private var openText: String {
         get { openItem.text }
         set { openItem.text = newValue }
     }
-    private var streamed: [Int] = []
+    /// Function calls streamed by pieces (the brain's index and the call's id), in order.
+    private var streamed: [(index: Int, id: String?)] = []
     private var held: [Int: (id: String?, name: String?, args: String)] = [:]
     private var itemCount = 0
     // The answer, for the memory.
@@ -112,9 +116,13 @@ struct ResponsesEncoder: Sendable {
             }
             var h = held[d.index] ?? (nil, nil, "")
             h.id = h.id ?? d.id; h.name = h.name ?? d.name; h.args += d.arguments
-            guard let name = h.name, !streamed.contains(d.index) else { held[d.index] = h; break }
+            // A freeform call is written whole: its pieces are JSON around the raw input.
+            guard let name = h.name, !request.customTools.contains(name), !streamed.contains(where: { $0.index == d.index }) else {
+                held[d.index] = h
+                break
+            }
             held[d.index] = nil
-            streamed.append(d.index)
+            streamed.append((d.index, h.id))
             out += close()
             out += openCall(callID: h.id ?? nextID("call"), name: name, delta: d.index)
             if !h.args.isEmpty {
@@ -124,12 +132,23 @@ struct ResponsesEncoder: Sendable {
             }
         case .toolCall(let c):
             calls.append(c)
-            if !streamed.isEmpty {
-                let i = streamed.removeFirst()
+            held = held.filter { $0.value.id != c.id && !($0.value.id == nil && $0.value.name == c.name) }
+            if request.customTools.contains(c.name) {
+                out += close()
+                openItem = Item(kind: .custom, id: nextID("ctc"), callID: c.id, name: c.name)
+                open = .custom
+                out += emit("response.output_item.added", ["output_index": output.count, "item": openItem.json])
+                openText = ResponsesReader.customInput(c.argumentsJSON)
+                out += emit("response.custom_tool_call_input.delta", ["item_id": openItem.id, "output_index": output.count,
+                                                                      "delta": openText])
+                out += close()
+                break
+            }
+            if let at = streamed.firstIndex(where: { $0.id == c.id }) ?? (streamed.isEmpty ? nil : 0) {
+                let i = streamed.remove(at: at).index
                 if case .call(let o) = open, o == i { openText = c.argumentsJSON; out += close() }
                 break
             }
-            held = [:]
             out += close()
             out += openCall(callID: c.id, name: c.name, delta: -1)
             openText = c.argumentsJSON
@@ -140,7 +159,7 @@ struct ResponsesEncoder: Sendable {
             out += close()
             keep()
             var r = response(status: reason == "length" ? "incomplete" : "completed", usage: usage)
-            r["homebase"] = homebase
+            r["homebase"] = said
             out += emit("response.completed", ["response": r])
         }
         return out
@@ -165,11 +184,18 @@ struct ResponsesEncoder: Sendable {
         _ = me.close()
         me.keep()
         var r = me.response(status: finishReason == "length" ? "incomplete" : "completed", usage: usage)
-        r["homebase"] = homebase
+        r["homebase"] = said
         return JSONReading.bytes(r)
     }
 
     static func errorBody(_ message: String) -> [UInt8] { OpenAIAnswerEncoder.errorBody(message, type: "server_error") }
+
+    /// The `homebase` object, with the tools that were not offered to the model.
+    private var said: [String: String] {
+        var h = homebase
+        if !request.ignoredTools.isEmpty { h["ignored_tools"] = request.ignoredTools.joined(separator: ",") }
+        return h
+    }
 
     /// The response object (`status` in_progress while streaming).
     private func response(status: String, usage: Usage?) -> JSONObject {
@@ -233,6 +259,8 @@ struct ResponsesEncoder: Sendable {
         case .call:
             out += emit("response.function_call_arguments.done", ["item_id": itemID, "output_index": index,
                                                                    "arguments": openText, "name": openItem.name])
+        case .custom:
+            out += emit("response.custom_tool_call_input.done", ["item_id": itemID, "output_index": index, "input": openText])
         }
         openItem.done = true
         out += emit("response.output_item.done", ["output_index": index, "item": openItem.json])

@@ -8,9 +8,14 @@ import Inference
 ///    "previous_response_id", "text": {"format": {"type":"text"|"json_object"|"json_schema",...}}}
 /// Items: messages (`{"type":"message"?, "role", "content": "..." | [input_text | input_image
 /// (data: URL) | output_text | refusal]}`), `function_call` {call_id, name, arguments},
-/// `function_call_output` {call_id, output}; `reasoning` items of earlier turns are not sent
-/// on. Other item and tool types are refused by name. `reasoning`, `parallel_tool_calls`,
-/// `metadata`, `include`, `truncation`, `user` are accepted and not used.
+/// `function_call_output` {call_id, output}, and their `custom_tool_call` {call_id, name, input}
+/// and `custom_tool_call_output` twins; `reasoning` items of earlier turns are not sent on.
+/// Other item types are refused by name. Tools: `function`; `custom` (freeform, as Codex's
+/// `apply_patch`) offered to the model as a function of one string `input` and answered as a
+/// `custom_tool_call`; hosted tools (web_search, file_search, namespace, ...) cannot run here:
+/// they are not offered, and the response's `homebase.ignored_tools` names them (Codex sends
+/// them with every request, so refusing would refuse Codex). `reasoning`,
+/// `parallel_tool_calls`, `metadata`, `include`, `truncation`, `user` are accepted and not used.
 struct ResponsesRequest: Sendable {
     var api: APIChatRequest
     /// The request's own input, without history or instructions (what a stored response keeps).
@@ -21,6 +26,10 @@ struct ResponsesRequest: Sendable {
     /// Echoed in the response object, as the client sent them.
     var toolsEcho: [String]
     var toolChoiceEcho: String
+    /// Freeform tools, by name: their calls are written as `custom_tool_call` items.
+    var customTools: Set<String> = []
+    /// Tool types sent and not offered to the model (hosted tools), in order, once each.
+    var ignoredTools: [String] = []
 }
 
 enum ResponsesReader {
@@ -41,13 +50,21 @@ enum ResponsesReader {
             options.responseFormat = try responseFormat(format)
         }
         let toolList = o["tools"] as? [JSONObject] ?? []
-        let tools = try toolList.map { t throws(LocalAPIError) -> ToolDefinition in
-            guard t["type"] as? String == "function" else {
-                throw .badRequest("tool type \"\((t["type"] as? String ?? "").prefix(40))\" is not available here; only function tools are")
+        var tools: [ToolDefinition] = [], custom: Set<String> = [], ignored: [String] = []
+        for t in toolList {
+            let type = t["type"] as? String ?? ""
+            switch type {
+            case "function":
+                guard let name = t["name"] as? String, !name.isEmpty else { throw .badRequest("a function tool has no name") }
+                tools.append(ToolDefinition(name: name, description: t["description"] as? String ?? "",
+                                            parametersJSON: t["parameters"].map(JSONReading.text) ?? "{\"type\":\"object\"}"))
+            case "custom":
+                guard let name = t["name"] as? String, !name.isEmpty else { throw .badRequest("a custom tool has no name") }
+                custom.insert(name)
+                tools.append(ToolDefinition(name: name, description: customDescription(t), parametersJSON: customParameters))
+            default:
+                if !ignored.contains(type) { ignored.append(String(type.prefix(40))) }
             }
-            guard let name = t["name"] as? String, !name.isEmpty else { throw .badRequest("a function tool has no name") }
-            return ToolDefinition(name: name, description: t["description"] as? String ?? "",
-                                  parametersJSON: t["parameters"].map(JSONReading.text) ?? "{\"type\":\"object\"}")
         }
         var choiceEcho = "\"auto\""
         var choice: ToolChoice?
@@ -62,8 +79,8 @@ enum ResponsesReader {
             }
             choiceEcho = "\"\(s)\""
         case let c as JSONObject:
-            guard c["type"] as? String == "function", let name = c["name"] as? String else {
-                throw .badRequest("tool_choice: only {\"type\":\"function\",\"name\"} objects are accepted")
+            guard ["function", "custom"].contains(c["type"] as? String ?? ""), let name = c["name"] as? String else {
+                throw .badRequest("tool_choice: only {\"type\":\"function\"|\"custom\",\"name\"} objects are accepted")
             }
             choice = .function(name)
             choiceEcho = JSONReading.text(c)
@@ -76,7 +93,27 @@ enum ResponsesReader {
                                 input: input, instructions: instructions,
                                 previousResponseID: o["previous_response_id"] as? String,
                                 store: JSONReading.bool(o["store"]) ?? true,
-                                toolsEcho: toolList.map(JSONReading.text), toolChoiceEcho: choiceEcho)
+                                toolsEcho: toolList.map(JSONReading.text), toolChoiceEcho: choiceEcho,
+                                customTools: custom, ignoredTools: ignored)
+    }
+
+    /// A freeform tool as a function: one string, `input`, the raw text the tool takes.
+    static let customParameters = #"{"type":"object","properties":{"input":{"type":"string","description":"the raw input of the tool, as its format says"}},"required":["input"]}"#
+
+    /// The description, and the input's grammar when it has one (bounded: a grammar is a hint).
+    static func customDescription(_ t: JSONObject) -> String {
+        var d = t["description"] as? String ?? ""
+        if let f = t["format"] as? JSONObject, f["type"] as? String == "grammar", let g = f["definition"] as? String {
+            d += "\n\nThe input follows this \(f["syntax"] as? String ?? "") grammar:\n" + String(g.prefix(4000))
+        }
+        return d
+    }
+
+    /// The raw input of a freeform call from the function arguments the model wrote.
+    static func customInput(_ argumentsJSON: String) -> String {
+        guard let o = (try? JSONSerialization.jsonObject(with: Data(argumentsJSON.utf8))) as? JSONObject,
+              let input = o["input"] as? String else { return argumentsJSON }
+        return input
     }
 
     /// Items in order; consecutive function calls join one assistant message.
@@ -98,7 +135,17 @@ enum ResponsesReader {
                 } else {
                     out.append(ChatMessage(role: .assistant, parts: [], toolCalls: [call]))
                 }
-            case "function_call_output":
+            case "custom_tool_call":
+                guard let callID = item["call_id"] as? String, let name = item["name"] as? String else {
+                    throw .badRequest("a custom_tool_call item needs call_id and name")
+                }
+                let call = ToolCall(id: callID, name: name, argumentsJSON: JSONReading.text(["input": item["input"] as? String ?? ""]))
+                if let last = out.last, last.role == .assistant {
+                    out[out.count - 1].toolCalls.append(call)
+                } else {
+                    out.append(ChatMessage(role: .assistant, parts: [], toolCalls: [call]))
+                }
+            case "function_call_output", "custom_tool_call_output":
                 guard let callID = item["call_id"] as? String else { throw .badRequest("a function_call_output item needs call_id") }
                 let output: [ContentPart]
                 if let s = item["output"] as? String { output = s.isEmpty ? [] : [.text(s)] } else { output = try parts(item["output"]) }
