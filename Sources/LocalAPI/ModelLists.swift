@@ -6,8 +6,12 @@ import Inference
 public struct ListedModel: Sendable, Equatable, ExpressibleByStringLiteral {
     public var name: String
     public var brain: BrainKind?
+    /// What `/api/show` says of it; nil: nothing is known beyond the name.
+    public var details: ModelDetails?
 
-    public init(name: String, brain: BrainKind? = nil) { self.name = name; self.brain = brain }
+    public init(name: String, brain: BrainKind? = nil, details: ModelDetails? = nil) {
+        self.name = name; self.brain = brain; self.details = details
+    }
     public init(stringLiteral name: String) { self.init(name: name) }
 }
 
@@ -29,9 +33,16 @@ enum ModelLists {
         let now = OllamaAnswerEncoder.timestamp()
         return JSONReading.bytes(["models": models.map { m in
             var o: JSONObject = ["name": m.name, "model": m.name, "modified_at": now, "size": 0, "digest": "",
-                                 "details": ["format": "", "family": "", "parameter_size": "", "quantization_level": ""] as JSONObject]
+                                 "details": detailsObject(m.details)]
             if let b = m.brain { o["homebase_brain"] = b.rawValue }
             return o
         }])
+    }
+
+    /// Ollama's `details` object.
+    static func detailsObject(_ d: ModelDetails?) -> JSONObject {
+        let family = d?.family ?? ""
+        return ["parent_model": "", "format": "gguf", "family": family, "families": family.isEmpty ? [String]() : [family],
+                "parameter_size": d?.parameterSize ?? "", "quantization_level": d?.quantization ?? ""]
     }
 }
