@@ -48,6 +48,7 @@ import Testing
         let probes = try Self.peer("ollama_probe_client.py", [base, "probes", "default"])
         #expect(probes["version"] as? String == "0.14.0", "\(probes)")
         #expect((probes["running"] as? [String])?.contains("default") == true, "\(probes)")
+        #expect((probes["capabilities"] as? [String])?.contains("tools") == true, "the on-device model answers tools: \(probes)")
 
         // Embeddings: a second llama-server (--embeddings) on the same tiny model answers.
         let vectors = try Self.peer("responses_client.py", [base + "/v1", "k", "embeddings", "default", "120"])

@@ -73,9 +73,10 @@ enum ServeCommandLine {
         }
     }
 
-    /// `/api/show`'s facts of a listed model: the advert's, when its Homebase advertised it.
+    /// `/api/show`'s facts of a listed model: the advert's, when its Homebase advertised it; the
+    /// on-device model answers tool calls (requests with tools go on-device).
     static func details(_ e: ServableModels.Entry) -> ModelDetails? {
-        guard let m = e.info else { return nil }
+        guard let m = e.info else { return e.brain == .onDevice ? ModelDetails(capabilities: ["completion", "tools"]) : nil }
         var caps: [String] = []
         if m.capabilities.contains(.completion) || m.capabilities.isEmpty { caps.append("completion") }
         if m.capabilities.contains(.tools) { caps.append("tools") }
