@@ -118,7 +118,7 @@ enum AnthropicMessagesReader {
         switch s["type"] as? String {
         case "base64":
             guard let data = s["data"] as? String else { throw .badRequest("an image source has no data") }
-            return try ImageInput.base64(data, mediaType: s["media_type"] as? String)
+            return try ContentReading.base64Image(data, mediaType: s["media_type"] as? String)
         case "url":
             throw .badRequest("image URLs are not fetched here: send the image as base64 (source.type \"base64\")")
         default:

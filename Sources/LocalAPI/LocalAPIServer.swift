@@ -1,6 +1,5 @@
 import Foundation
 import Inference
-import Synchronization
 import Transport
 
 /// `guest serve`'s HTTP endpoints, so Open WebUI, editors, Codex, Claude Code, curl and the
@@ -14,6 +13,7 @@ import Transport
 ///   POST /v1/messages/count_tokens     an estimate (`TokenEstimate`)
 ///   POST /api/chat, /api/generate      Ollama chat and generate, NDJSON unless `stream: false`
 ///   GET  /api/tags, /api/ps; POST /api/show; GET /api/version; GET|HEAD /   Ollama probes
+///   POST /v1/embeddings, /api/embed, /api/embeddings   vectors from the `EmbeddingRouter`
 ///   /api/pull, push, create, copy, delete   refused, naming the guest command that does it
 ///
 /// Every answer goes through the `AnswerRouter` (one decision per request) and says which brain
@@ -43,6 +43,7 @@ public final class LocalAPIServer: @unchecked Sendable {
     private let gate: RequestGate
     private let router: AnswerRouter
     private let models: ModelLister
+    private let embedder: EmbeddingRouter?
     private let memory: ResponseMemory
     private var server: HTTPServer!
 
@@ -52,12 +53,14 @@ public final class LocalAPIServer: @unchecked Sendable {
     /// Validates the configuration (a non-loopback bind needs `allowRemote` and a token) and
     /// binds. Loop thread only.
     public init(loop: EventLoop, configuration: ServeConfiguration, router: @escaping AnswerRouter,
-                models: @escaping ModelLister, http: HTTPServer.Configuration = LocalAPIServer.httpConfiguration) throws {
+                models: @escaping ModelLister, embedder: EmbeddingRouter? = nil,
+                http: HTTPServer.Configuration = LocalAPIServer.httpConfiguration) throws {
         try configuration.validate()
         self.configuration = configuration
         gate = configuration.gate
         self.router = router
         self.models = models
+        self.embedder = embedder
         memory = ResponseMemory(maxResponses: configuration.storedResponses)
         var h = http
         h.listener.host = configuration.host
@@ -160,20 +163,20 @@ public final class LocalAPIServer: @unchecked Sendable {
         case ("POST", "/v1/responses"):
             responses(request, responder, cors)
         case ("POST", "/v1/completions"):
-            let echo = Mutex<String?>(nil)
-            read(request, responder, cors, dialect) { body throws(LocalAPIError) in
-                let r = try CompletionsReader.read(body)
-                echo.withLock { $0 = r.echo }
-                return r.api
-            } encoder: { r, homebase in
-                CompletionsEncoder(model: r.chat.model, includeUsage: r.includeUsage, echo: echo.withLock { $0 }, homebase: homebase)
-            }
+            do {
+                let (api, echo) = try CompletionsReader.read(request.body)
+                answer(api, responder, cors) { r, homebase in
+                    CompletionsEncoder(model: r.chat.model, includeUsage: r.includeUsage, echo: echo, homebase: homebase)
+                }
+            } catch { refuse(.badRequest, error.description, cors) }
         case ("POST", "/api/generate"):
             do {
                 let (api, model) = try OllamaGenerateReader.read(request.body)
                 guard let api else { return responder.respond(json(.ok, OllamaGenerateEncoder.loaded(model: model), cors)) }
                 answer(api, responder, cors) { r, homebase in OllamaGenerateEncoder(model: r.chat.model, homebase: homebase) }
             } catch { refuse(.badRequest, error.description, cors) }
+        case ("POST", "/v1/embeddings"), ("POST", "/api/embed"), ("POST", "/api/embeddings"):
+            embeddings(request, responder, cors, dialect)
         case ("GET", "/v1/models"), ("GET", "/api/tags"):
             fromList { json(.ok, dialect == .ollama ? ModelLists.ollama($0) : ModelLists.openAI($0), cors) }
         case ("GET", _) where path.hasPrefix("/v1/models/"):
@@ -211,7 +214,8 @@ public final class LocalAPIServer: @unchecked Sendable {
             refuse(HTTPStatus(code: 501, reason: "Not Implemented"), Self.managementAdvice(path), cors)
         case (_, "/v1/chat/completions"), (_, "/api/chat"), (_, "/v1/models"), (_, "/api/tags"), (_, "/v1/messages"),
              (_, "/v1/messages/count_tokens"), (_, "/v1/responses"), (_, "/v1/completions"), (_, "/api/generate"),
-             (_, "/api/show"), (_, "/api/ps"), (_, "/api/version"), (_, "/"):
+             (_, "/api/show"), (_, "/api/ps"), (_, "/api/version"), (_, "/"), (_, "/v1/embeddings"), (_, "/api/embed"),
+             (_, "/api/embeddings"):
             refuse(.methodNotAllowed, "method not allowed", cors)
         default:
             refuse(.notFound, "no such endpoint: guest serve --help lists them", cors)
@@ -227,6 +231,40 @@ public final class LocalAPIServer: @unchecked Sendable {
         default: "guest models (browse, pull, use, delete)"
         }
         return "guest serve does not \(verb) models: run \(command)"
+    }
+
+    /// The three embeddings doors: vectors of the model named, or a clear error (501 when the
+    /// route cannot make them, 502 when its engine failed), never vectors of another model.
+    private func embeddings(_ request: HTTPRequest, _ responder: HTTPResponder, _ cors: HTTPHeaders, _ dialect: Dialect) {
+        let path = request.path
+        let read: (request: EmbeddingRequest, base64: Bool)
+        do { read = try EmbeddingsReader.read(request.body, field: path == "/api/embeddings" ? "prompt" : "input") } catch {
+            return responder.respond(json(.badRequest, Self.errorBody(dialect, .badRequest, error.description), cors))
+        }
+        guard let embedder else {
+            let status = HTTPStatus(code: 501, reason: "Not Implemented")
+            return responder.respond(json(status, Self.errorBody(dialect, status, "this guest serve has no embedding engine"), cors))
+        }
+        Task {
+            switch await embedder(read.request) {
+            case .success(let a):
+                var h = cors
+                h.add(AnswerRunner.brainHeader, a.brain.rawValue)
+                let homebase = ["brain": a.brain.rawValue]
+                let body = switch path {
+                case "/v1/embeddings": EmbeddingsWriter.openAI(a, base64: read.base64, homebase: homebase)
+                case "/api/embed": EmbeddingsWriter.ollama(a, homebase: homebase)
+                default: EmbeddingsWriter.ollamaLegacy(a)
+                }
+                responder.respond(json(.ok, body, h))
+            case .failure(let f):
+                let status = switch f {
+                case .unavailable: HTTPStatus(code: 501, reason: "Not Implemented")
+                case .failed: HTTPStatus(code: 502, reason: "Bad Gateway")
+                }
+                responder.respond(json(status, Self.errorBody(dialect, status, f.description), cors))
+            }
+        }
     }
 
     /// `POST /v1/responses`: the stored conversation of `previous_response_id` (404 when it is

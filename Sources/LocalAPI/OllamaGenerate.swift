@@ -20,7 +20,7 @@ enum OllamaGenerateReader {
         let prompt = o["prompt"] as? String ?? ""
         let suffix = o["suffix"] as? String ?? ""
         let system = o["system"] as? String
-        let images = try ((o["images"] as? [String]) ?? []).map { s throws(LocalAPIError) in try ImageInput.base64(s) }
+        let images = try ((o["images"] as? [String]) ?? []).map { s throws(LocalAPIError) in try ContentReading.base64Image(s) }
         if prompt.isEmpty, suffix.isEmpty, images.isEmpty { return (nil, model) }
         var messages: [ChatMessage]
         var prefill: String?

@@ -35,7 +35,7 @@ enum OllamaProbes {
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let expires = f.string(from: Date().addingTimeInterval(86_400))
         return JSONReading.bytes(["models": models.map { m in
-            var o: JSONObject = ["name": m.name, "model": m.name, "size": 0, "digest": "", "size_vram": 0,
+            var o: JSONObject = ["name": m.name, "model": m.name, "size": 0, "digest": ModelLists.digest(of: m.name), "size_vram": 0,
                                  "details": ModelLists.detailsObject(m.details), "expires_at": expires]
             if let ctx = m.details?.contextLength { o["context_length"] = ctx }
             if let b = m.brain { o["homebase_brain"] = b.rawValue }

@@ -172,6 +172,7 @@ struct ResponsesEncoder: Sendable {
                            "sequence_number": sequence])
     }
 
+    /// Non-streamed: the same items as streamed (their event bytes are not needed).
     mutating func collect(_ event: ChatEvent) {
         switch event {
         case .text, .reasoning, .toolCall: _ = stream(event)

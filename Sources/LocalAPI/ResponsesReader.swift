@@ -174,7 +174,7 @@ enum ResponsesReader {
                     guard let url = p["image_url"] as? String else {
                         throw .badRequest("an input_image needs image_url (a data: URL); file_id is not available here")
                     }
-                    return .image(try ImageInput.dataURL(url))
+                    return .image(try ContentReading.dataURL(url))
                 case let t:
                     throw .badRequest("content parts of type \"\((t ?? "").prefix(40))\" are not supported here")
                 }

@@ -19,6 +19,9 @@ public enum ServeCommand {
           Ollama     POST /api/chat, POST /api/generate (suffix: fill-in-the-middle and raw:
                      a continuation, both by prompt on every route), POST /api/show,
                      GET /api/tags, GET /api/ps, GET /api/version, GET|HEAD /
+          Embeddings POST /v1/embeddings, POST /api/embed, POST /api/embeddings: the on-device
+                     model's vectors (a second llama-server with --embeddings); through a
+                     Homebase: not yet (501, never another model's vectors)
         /api/pull, /api/push, /api/create, /api/copy, /api/delete answer 501 naming the guest
         command instead (guest models pull|delete). Probes (show, ps, version, tags, models)
         answer from what the guest knows, never waiting on the relay.
@@ -95,7 +98,7 @@ public enum ServeCommand {
     /// Exit codes: 0 after a signal, 1 when the port cannot be bound. `listening` hears the
     /// bound port once requests can arrive (the guest announces it in `serve.json`).
     public static func run(configuration config: ServeConfiguration, output: @escaping @Sendable (String) -> Void,
-                           router: @escaping AnswerRouter, models: @escaping ModelLister,
+                           router: @escaping AnswerRouter, models: @escaping ModelLister, embedder: EmbeddingRouter? = nil,
                            listening: @escaping @Sendable (Int) -> Void = { _ in }) async -> Int32 {
         // A client that hangs up mid-answer must not kill the process.
         signal(SIGPIPE, SIG_IGN)
@@ -104,7 +107,7 @@ public enum ServeCommand {
         let holder = ServerHolder()
         loop.execute {
             do {
-                let server = try LocalAPIServer(loop: loop, configuration: config, router: router, models: models)
+                let server = try LocalAPIServer(loop: loop, configuration: config, router: router, models: models, embedder: embedder)
                 holder.server = server
                 for s in [SIGINT, SIGTERM] { try loop.onSignal(s) { loop.shutdown() } }
                 let shown = config.host.contains(":") ? "[\(config.host)]" : config.host

@@ -48,6 +48,17 @@ import Testing
         let probes = try Self.peer("ollama_probe_client.py", [base, "probes", "default"])
         #expect(probes["version"] as? String == "0.14.0", "\(probes)")
         #expect((probes["running"] as? [String])?.contains("default") == true, "\(probes)")
+        #expect((probes["capabilities"] as? [String])?.contains("tools") == true, "the on-device model answers tools: \(probes)")
+
+        // Embeddings: a second llama-server (--embeddings) on the same tiny model answers.
+        let vectors = try Self.peer("responses_client.py", [base + "/v1", "k", "embeddings", "default", "120"])
+        let sizes = vectors["sizes"] as? [Int] ?? []
+        #expect(sizes.count == 2 && sizes[0] > 0 && sizes[0] == sizes[1] && vectors["base64_size"] as? Int == sizes[0],
+                "\(vectors) \(procs.read("serve.log"))")
+        let embed = try Self.peer("ollama_probe_client.py", [base, "embed", "default", "120"])
+        #expect(embed["sizes"] as? [Int] == sizes && embed["same"] as? Bool == true, "\(embed)")
+        let other = try Self.peer("responses_client.py", [base + "/v1", "k", "embeddings", "some-other-model", "120"])
+        #expect(other["status"] as? Int == 501 && (other["message"] as? String)?.contains("not the on-device model") == true, "\(other)")
     }
 
     /// Routed to the own Homebase (`X-Homebase-Brain: homebase`); with the Homebase killed, the
@@ -68,6 +79,9 @@ import Testing
         let base = "http://127.0.0.1:\(port)"
         let before = try Self.peer("anthropic_client.py", [base, "k", "whole", lb.model, "120"])
         #expect(before["brain_header"] as? String == "homebase", "\(before) \(lb.procs.read("serve.log"))")
+        let vectors = try Self.peer("responses_client.py", [base + "/v1", "k", "embeddings", lb.model, "120"])
+        #expect(vectors["status"] as? Int == 501, "\(vectors)")
+        #expect((vectors["message"] as? String)?.contains("embeddings through the Homebase: not yet") == true, "\(vectors)")
 
         lb.killHomebase()
         let probes = try Self.peer("ollama_probe_client.py", [base, "probes", lb.model, "5"])

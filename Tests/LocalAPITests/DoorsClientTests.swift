@@ -112,3 +112,21 @@ import Testing
         #expect(pull["status"] as? Int == 501 && (pull["message"] as? String)?.contains("guest models pull") == true, "\(pull)")
     }
 }
+
+/// A real application from PyPI: `llm` with the `llm-ollama` plugin lists the models (by
+/// /api/tags and each one's /api/show) and answers a prompt through `guest serve`.
+@Suite struct LLMApplicationTests {
+    @Test func llmOllamaListsEveryModelAndAnswers() async throws {
+        let brain = FakeBrain(events: FakeBrain.hello)
+        let h = try DoorsHarness(brain: brain, models: [
+            ListedModel(name: "fake-brain", details: ModelDetails(capabilities: ["completion"])),
+            ListedModel(name: "other:7b", details: ModelDetails(capabilities: ["completion", "tools"])),
+        ])
+        defer { h.stop() }
+        let o = try await runClient("llm_app.py", [h.base, "ollama/fake-brain"])
+        #expect(o["models_status"] as? Int == 0 && o["answer_status"] as? Int == 0, "\(o)")
+        #expect(Set(o["models"] as? [String] ?? []) == ["ollama/fake-brain", "ollama/other:7b"], "\(o)")
+        #expect(o["answer"] as? String == "Hello, Zürich ☀️", "\(o)")
+        #expect(brain.requests.last?.messages.last?.content == "Say hello")
+    }
+}

@@ -39,6 +39,8 @@ import Transport
         #expect(try await send(h.base + "/v1/models/none", method: "GET").status == 404)
         let root = try await send(h.base + "/", method: "GET")
         #expect(root.status == 200 && root.body == "Ollama is running")
+        let browser = try await send(h.base + "/", method: "GET", headers: [("Accept", "text/html,application/xhtml+xml")])
+        #expect(browser.status == 200 && browser.body.hasPrefix("Homebase guest is running"))
         let head = try await send(h.base + "/", method: "HEAD")
         #expect(head.status == 200 && head.body.isEmpty)
         #expect(brain.requests == 0)

@@ -16,7 +16,7 @@ final class DoorsHarness: @unchecked Sendable {
     private final class Holder: @unchecked Sendable { var server: LocalAPIServer? }
 
     init(brain: any ChatProvider, models: [ListedModel] = ["fake-brain"],
-         configuration: ServeConfiguration = ServeConfiguration(port: 0)) throws {
+         configuration: ServeConfiguration = ServeConfiguration(port: 0), embedder: EmbeddingRouter? = nil) throws {
         signal(SIGPIPE, SIG_IGN)
         loop = try EventLoop()
         try loop.start()
@@ -27,7 +27,7 @@ final class DoorsHarness: @unchecked Sendable {
             let r = Result {
                 let server = try LocalAPIServer(loop: loop, configuration: configuration,
                                                 router: { _ in RoutedAnswer(provider: brain, metadata: ["route": "test"]) },
-                                                models: { models })
+                                                models: { models }, embedder: embedder)
                 holder.server = server
                 return server.port
             }

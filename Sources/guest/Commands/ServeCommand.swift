@@ -14,6 +14,8 @@ enum ServeCommandLine {
             + "  OpenAI     POST /v1/chat/completions, POST /v1/responses, POST /v1/completions, GET /v1/models, GET /v1/models/{id}\n"
             + "  Anthropic  POST /v1/messages, POST /v1/messages/count_tokens (an estimate: UTF-8 bytes / 4)\n"
             + "  Ollama     POST /api/chat, POST /api/generate, POST /api/show, GET /api/tags, GET /api/ps, GET /api/version, GET|HEAD /\n"
+            + "  Embeddings POST /v1/embeddings, POST /api/embed, POST /api/embeddings: the on-device model's vectors (a second\n"
+            + "             llama-server with --embeddings, started on first use); through a Homebase: not yet (501)\n"
             + "/v1/responses keeps the last \(ServeConfiguration().storedResponses) stored answers in memory for previous_response_id "
             + "(store: false keeps none).\n"
             + "/api/generate's suffix (fill-in-the-middle) and raw (continuation) are done by prompt, the same on every route.\n"
@@ -53,19 +55,30 @@ enum ServeCommandLine {
             let runner = context.runner, paths = context.paths, log = context.log
             let retake = ServeAnnouncement.onRetakeSignal(links, log: log)
             defer { retake.cancel() }
+            let embeddings = LocalEmbeddings(context: context)
             let status = await ServeCommand.run(
                 configuration: config, output: { Console.out($0) },
                 router: { _ in RoutedAnswer(provider: RunnerBrain(runner: runner)) },
                 models: { ServableModels.list(context).map { ListedModel(name: $0.name, brain: $0.brain, details: details($0)) } },
+                embedder: { request in
+                    switch await embeddings.embed(model: request.model, inputs: request.inputs) {
+                    case .vectors(let v, let tokens, let model):
+                        .success(EmbeddingAnswer(model: model, vectors: v, promptTokens: tokens, brain: .onDevice))
+                    case .unavailable(let why): .failure(.unavailable(why))
+                    case .failed(let why): .failure(.failed(why))
+                    }
+                },
                 listening: { ServeAnnouncement.announce(paths, host: config.host, port: $0, tokenFile: config.tokenFile, log: log) })
             ServeAnnouncement.withdraw()
+            await embeddings.stop()
             return status
         }
     }
 
-    /// `/api/show`'s facts of a listed model: the advert's, when its Homebase advertised it.
+    /// `/api/show`'s facts of a listed model: the advert's, when its Homebase advertised it; the
+    /// on-device model answers tool calls (requests with tools go on-device).
     static func details(_ e: ServableModels.Entry) -> ModelDetails? {
-        guard let m = e.info else { return nil }
+        guard let m = e.info else { return e.brain == .onDevice ? ModelDetails(capabilities: ["completion", "tools"]) : nil }
         var caps: [String] = []
         if m.capabilities.contains(.completion) || m.capabilities.isEmpty { caps.append("completion") }
         if m.capabilities.contains(.tools) { caps.append("tools") }

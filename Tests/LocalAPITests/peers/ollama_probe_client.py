@@ -6,6 +6,7 @@ usage: ollama_probe_client.py HOST SCENARIO [MODEL [TIMEOUT_SECONDS]]
   generate  generate(stream=False) and generate(stream=True) with a suffix: the texts, done_reason
   probes    GET /api/version (this library has no version(): its own HTTP client), ps(), show(MODEL): version, running names, capabilities, context length
   pull      pull(MODEL): the error raised
+  embed     embed(MODEL, two texts) and the older embeddings(MODEL, prompt): sizes
 """
 import json
 import sys
@@ -31,6 +32,11 @@ try:
         out = {"version": v.get("version"), "running": [m.model for m in ps.models],
                "capabilities": list(s.capabilities or []), "context_length": ctx,
                "family": s.details.family if s.details else None}
+    elif scenario == "embed":
+        e = client.embed(model=model, input=["one", "two"])
+        old = client.embeddings(model=model, prompt="one")
+        out = {"count": len(e.embeddings), "sizes": [len(v) for v in e.embeddings], "old_size": len(old.embedding),
+               "same": [round(x, 5) for x in e.embeddings[0][:4]] == [round(x, 5) for x in old.embedding[:4]]}
     elif scenario == "pull":
         client.pull(model)
         out = {"raised": None}

@@ -10,6 +10,7 @@ usage: responses_client.py BASE_URL API_KEY SCENARIO [MODEL [TIMEOUT_SECONDS]]  
   tools      responses.create(stream=True) with a function tool: the function_call items
   completion completions.create, streamed and not: the texts
   retrieve   models.retrieve of the first listed model: its id
+  embeddings embeddings.create of two texts (floats, then base64 as the library asks by default): sizes
 """
 import json
 import sys
@@ -54,6 +55,11 @@ try:
     elif scenario == "retrieve":
         first = next(iter(client.models.list())).id
         out = {"id": client.models.retrieve(first).id}
+    elif scenario == "embeddings":
+        r = client.embeddings.create(model=model, input=["one", "two"], encoding_format="float")
+        b = client.embeddings.create(model=model, input="three")  # the library asks for base64 and decodes it
+        out = {"count": len(r.data), "sizes": [len(d.embedding) for d in r.data], "first": r.data[0].embedding[:4],
+               "base64_size": len(b.data[0].embedding), "prompt_tokens": r.usage.prompt_tokens, "model": r.model}
 except openai.APIStatusError as e:
     out = {"raised": type(e).__name__, "status": e.status_code, "message": str(e)}
 except openai.APIError as e:
