@@ -68,10 +68,12 @@ import Testing
 }
 
 /// The same round trip with the model turns on the laptop's own Homebase, through the relay.
-/// Disabled until the relay carries tools (the wire half of #23): today the router answers any
-/// request with tools on-device, so the brain would be "on-device", not "homebase".
+/// Disabled until the relay carries tools (the wire half of #23): the router now chooses the own
+/// Homebase for tools, but RelayRouting's Exchange still refuses them ("requests that carry tools
+/// are answered on-device only, never sent to a Homebase") and the host's StreamPump carries text
+/// only, so the answer falls back on-device. The JSON line names route and fallback reasons.
 @Suite(.serialized) struct RelayedToolsEndToEndTests {
-    @Test(.disabled("the relay does not carry tools yet (#23, wire half): requests with tools are answered on-device"),
+    @Test(.disabled("the relay does not carry tools yet (#23, wire half: RelayRouting Exchange refuses them)"),
           arguments: ["openai-whole", "openai-stream", "ollama-whole", "ollama-stream"])
     func toolCallRoundTripOnTheHomebase(_ scenario: String) throws {
         let (lb, guest, _) = try ServeLinkEndToEndTests.laptopWithServe()
