@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing", "CSodium"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["TestSupport", "ModelStore", "Storage"], exclude: ["peers"]),
         .testTarget(name: "InferenceTests", dependencies: ["TestSupport", "Inference"], exclude: ["peers"]),
-        .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "HomebaseAgent", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "Transport", "RelayRouting"]),
+        .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "HomebaseAgent", "InferenceWire", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "Transport", "RelayRouting"]),
         .testTarget(name: "GuestAgentTests", dependencies: ["TestSupport", "GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "Courier", "PeerLink"],
                     exclude: ["peers"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "Wire", "Sealing", "Signing"]),
