@@ -47,12 +47,11 @@ extension Router {
         build(resolve(), callerModel: model)
     }
 
-    /// As `provider(model:)` for this request; a request that carries tools goes on-device,
-    /// always (requests with tools never cross the wire).
+    /// As `provider(model:)` for this request. Requests that carry tools route like any other
+    /// (#23: the model's turns cross the wire, tool execution stays home; route23 owns the
+    /// tools decision in the router, `tools.remote`).
     public func provider(for request: ChatRequest) -> RoutedProvider {
-        guard request.carriesTools else { return provider(model: request.model) }
-        let local = (try? settings.routingSettings()).map(Self.localModel) ?? .builtIn
-        return build(.onDevice(local, "request carries tools: on-device"), callerModel: nil)
+        provider(model: request.model)
     }
 
     private func build(_ decision: RouteDecision, callerModel: String?) -> RoutedProvider {

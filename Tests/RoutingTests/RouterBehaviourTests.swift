@@ -79,28 +79,20 @@ import Wire
         #expect(f.router().resolve().route == .onDevice)
     }
 
-    @Test func requestsWithToolsGoOnDeviceAlways() {
+    /// #23 (minimal, wire23): tools no longer pin a request on-device; route23 puts the tools
+    /// decision (grants, `tools.remote`, capabilities) in the router.
+    @Test func requestsWithToolsRouteLikeAnyOther() {
         var f = Self.ownFacts()
         f.settings.settings[.localModel] = "qwen-local"
         let plain = ChatRequest(model: "any", messages: [ChatMessage(role: .user, content: "hi")])
-        #expect(f.router().provider(for: plain).brain == .ownHomebase)
-
         var withTools = plain
         withTools.tools = [ToolDefinition(name: "ls", description: "list", parametersJSON: "{}")]
         var toolResult = plain
         toolResult.messages.append(ChatMessage(role: .assistant, content: "",
                                                toolCalls: [ToolCall(id: "1", name: "ls", argumentsJSON: "{}")]))
-        for request in [withTools, toolResult] {
-            let provider = f.router().provider(for: request)
-            #expect(provider.brain == .onDevice)
-            #expect(provider.decision.localModel == .community("qwen-local"))
-            #expect(provider.decision.reason == "request carries tools: on-device")
+        for request in [plain, withTools, toolResult] {
+            #expect(f.router().provider(for: request).brain == .ownHomebase)
         }
-        // Also when a cloud is chosen.
-        f.settings.settings = RoutingSettings([.modelSource: "external", .externalRuntime: "openai"])
-        f.keys.present = [.openAI]
-        #expect(f.router().provider(for: plain).brain == .openAI)
-        #expect(f.router().provider(for: withTools).brain == .onDevice)
     }
 
     @Test func theRoutedProviderNamesTheRoutedModel() async throws {
