@@ -78,6 +78,31 @@ struct AnswerTests {
         #expect(r2.messages.map(\.toolCalls) == [[call], []] && r2.messages.last?.toolCallID == "call_1")
     }
 
+    @Test func aFiveMegabyteImageTravelsAsPartsAndArrivesByteForByte() async throws {
+        let scene = try await Scene([.answer(["a cat"])])
+        defer { scene.stop() }
+        var rng = SplitMix64(seed: 23)
+        let bytes = (0..<(5 << 20)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        let ask = [ChatMessage(role: .user, parts: [.text("what is this?"), .image(ImageData(mediaType: "image/jpeg", bytes: bytes))])]
+        let seen = try await read(scene.provider(), ChatRequest(model: "tiny", messages: ask))
+        #expect(seen.done && seen.text == "a cat", "\(String(describing: seen.failure))")
+        let r = try #require(scene.host.requests.first)
+        #expect(r.messages.first?.parts.last == .image(mediaType: "image/jpeg", bytes: bytes))
+    }
+
+    @Test func anImageOverTheLimitIsRefusedBeforeAnythingIsSent() async throws {
+        let scene = try await Scene([.answer(["never"])])
+        defer { scene.stop() }
+        let big = [UInt8](repeating: 1, count: Limits.maxImageBytes + 1)
+        let ask = [ChatMessage(role: .user, parts: [.image(ImageData(mediaType: "image/png", bytes: big))])]
+        let seen = try await read(scene.provider(), ChatRequest(model: "tiny", messages: ask))
+        guard case .remote(let code, let message)? = seen.inferenceError else {
+            Issue.record("expected too_large, got \(String(describing: seen.failure))"); return
+        }
+        #expect(code == "too_large" && message.contains("10 MiB per image"))
+        #expect(scene.host.seen.isEmpty)
+    }
+
     @Test func notHereFailsAtOnceAsUnreachableAndSendsNothingMore() async throws {
         let scene = try await Scene([.answer(["never"])], hostOnline: false)
         defer { scene.stop() }
