@@ -7,8 +7,10 @@ import Routing
 ///
 /// After partial output the fallback continues the answer (`ChatRequest.continuation` is the
 /// text already shown), so the reader never sees it restart. Fallback goes only toward the
-/// device in hand, never to a cloud. Requests with tools go on-device directly (the router
-/// decides so). When the on-device brain fails too, the floor notice ends the answer.
+/// device in hand, never to a cloud, with the same request (tools and images included). Which
+/// brain may take tools or images is the router's decision (`Router.decide(for:)`); a request
+/// no brain can take is refused before anything is sent. When the on-device brain fails too, or
+/// cannot take what the request carries, the floor notice ends the answer.
 public struct AnswerRunner: Sendable {
     public let router: Router
     /// The on-device brain for a local model (the product's factory `onDevice(model:)`).
@@ -22,17 +24,25 @@ public struct AnswerRunner: Sendable {
     }
 
     /// Streams the answer through `onText` and returns it whole. Never throws for a brain's
-    /// failure; only cancellation ends it early (`CancellationError`).
+    /// failure; cancellation ends it early (`CancellationError`), and a request the router
+    /// refused throws its refusal (`RoutingError.noBrainCanSee` / `.noBrainCanUseTools`).
     ///
     /// `onBrain` hears each brain before it is asked (the chosen one, then any fallback), so a
     /// caller can say who is answering while the text streams (`guest serve`'s header).
     /// Tool calls are dropped unless `onToolCall` takes them (the agent loop has its own path).
+    /// `onEvent` hears the other events a caller may pass on as they come: `.reasoning` and
+    /// `.toolCallDelta` (`guest serve` writes them to its client).
     public func run(_ request: ChatRequest, onText: @Sendable (String) -> Void = { _ in },
                     onBrain: @Sendable (BrainKind) -> Void = { _ in },
-                    onToolCall: (@Sendable (ToolCall) -> Void)? = nil) async throws -> Answer {
+                    onToolCall: (@Sendable (ToolCall) -> Void)? = nil,
+                    onEvent: (@Sendable (ChatEvent) -> Void)? = nil) async throws -> Answer {
         let routed = router.provider(for: request)
         let decision = routed.decision
-        var leg = Leg(start: .now, onToolCall: onToolCall)
+        if let refusal = decision.refusal {
+            log("refused: \(refusal)")
+            throw refusal
+        }
+        var leg = Leg(start: .now, onToolCall: onToolCall, onEvent: onEvent)
         var meta = AnswerMetadata(brain: routed.brain, routeReason: decision.reason)
         onBrain(routed.brain)
         let first = await leg.run(routed, request, onText)
@@ -42,6 +52,9 @@ public struct AnswerRunner: Sendable {
         meta.tried.append(.init(brain: routed.brain, why: why))
 
         var current: any ChatProvider = routed.brain == .onDevice ? FloorProvider(why: why) : onDevice(decision.localModel)
+        if routed.brain != .onDevice, let lacks = router.onDeviceLacks(request, decision.localModel) {
+            current = FloorProvider(why: "\(why); \(lacks)")  // never pretend it saw the image
+        }
         while true {
             log("fallback: \(meta.tried.last!.brain.rawValue) failed (\(why)) after \(leg.text.utf8.count) bytes; continuing on \(current.brain.rawValue)")
             var next = request
@@ -70,6 +83,7 @@ struct Leg {
 
     let start: ContinuousClock.Instant
     let onToolCall: (@Sendable (ToolCall) -> Void)?
+    let onEvent: (@Sendable (ChatEvent) -> Void)?
     var text = ""
     var firstToken: ContinuousClock.Instant?
     var legFirstToken: ContinuousClock.Instant?
@@ -78,8 +92,9 @@ struct Leg {
     var finishReason: String?
     var end: ContinuousClock.Instant?
 
-    init(start: ContinuousClock.Instant, onToolCall: (@Sendable (ToolCall) -> Void)? = nil) {
-        self.start = start; self.onToolCall = onToolCall
+    init(start: ContinuousClock.Instant, onToolCall: (@Sendable (ToolCall) -> Void)? = nil,
+         onEvent: (@Sendable (ChatEvent) -> Void)? = nil) {
+        self.start = start; self.onToolCall = onToolCall; self.onEvent = onEvent
     }
 
     mutating func run(_ provider: any ChatProvider, _ request: ChatRequest,
@@ -100,7 +115,7 @@ struct Leg {
                     // Tool calls belong to the agent loop (`guest chat --tools`) or to the caller.
                     onToolCall?(call)
                 case .reasoning, .toolCallDelta:
-                    continue  // not yet carried to the caller (#23)
+                    onEvent?(event)
                 case let .done(reason, u):
                     usage = u; finishReason = reason; end = .now
                     return .finished

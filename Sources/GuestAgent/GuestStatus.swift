@@ -27,6 +27,10 @@ public struct GuestStatus: Sendable, Equatable, Codable {
     public var relay: RelayStatus
     /// Models downloading in the background (a sibling chose them), stopped or failed.
     public var downloads: [BackgroundDownload] = []
+    /// Where a request that carries tools would go, and why (`Router.decide(for:)`).
+    public var tools: String = ""
+    /// Where a request with an image would go, and why.
+    public var images: String = ""
 
     /// True when the next answer would be the floor notice.
     public var isFloor: Bool { brain == "none" }
@@ -54,7 +58,15 @@ public struct GuestStatus: Sendable, Equatable, Codable {
             llamaServer: try? context.factory.supervisor.configuration.locator.locate(),
             localEndpoint: ((try? context.runtime.verifiedEndpoint()) ?? nil)?.url,
             lastFallback: context.log.lastLine(containing: "fallback:"), relay: .gather(context, links),
-            downloads: context.modelStore.backgroundDownloads())
+            downloads: context.modelStore.backgroundDownloads(),
+            tools: Self.words(context.router.decide(RequestNeeds(tools: true))),
+            images: Self.words(context.router.decide(RequestNeeds(images: true))))
+    }
+
+    /// "own Homebase: <reason>", "refused: <why>".
+    static func words(_ d: RouteDecision) -> String {
+        if d.refusal != nil { return "refused: \(d.reason)" }
+        return "\(d.shape?.description ?? d.route.rawValue): \(d.reason)"
     }
 
     /// A short paragraph for a newcomer (`status --explain`).
@@ -75,6 +87,10 @@ public struct GuestStatus: Sendable, Equatable, Codable {
                 + "this device answers instead (never another cloud). "
         }
         s += "Why: \(reason)."
+        if !tools.isEmpty {
+            s += " A request with tools (the model chooses a call, this device runs it) goes to \(tools)."
+        }
+        if !images.isEmpty { s += " A request with an image goes to \(images)." }
         return s
     }
 }

@@ -4,7 +4,7 @@ import Signing
 import Wire
 
 /// Mail from another account's Homebase this guest joined (or asked to): `grant` takes the
-/// record to `joined` with the granted models; `revoke` (a revocation, or the refusal of the
+/// record to `joined` with the granted models; `grant-terms` says whether requests may carry tools; `revoke` (a revocation, or the refusal of the
 /// join) takes it to `revoked` and keeps the reason; a signed `advert` refreshes the models and
 /// the last-heard time. Anything from a host not on file is not for this handler (nil).
 struct JoinMail: Sendable {
@@ -26,6 +26,12 @@ struct JoinMail: Sendable {
                 try store.heard(from: host, heldMs: heldMs)
                 files.setNote(host, nil)
                 return .stored("grant from \(who): joined, \(g.models.count) model(s)")
+            case .grantTerms(let t):
+                // Sent just before its grant: taken while invited too (never once revoked).
+                guard joined.state != .revoked else { return .refused("grant terms from \(who): the join was refused or revoked") }
+                try store.setToolsGranted(host, t.tools)
+                try store.heard(from: host, heldMs: heldMs)
+                return .stored("grant terms from \(who): tools \(t.tools ? "allowed" : "not allowed")")
             case .revoke(let r):
                 files.setNote(host, r.reason)  // first: a `guest join` polling sees the state, then reads the note
                 try store.markRevoked(host)

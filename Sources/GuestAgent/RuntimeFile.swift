@@ -1,4 +1,5 @@
 import Foundation
+import Inference
 import Routing
 
 /// The verified local runtime, from `<data-dir>/runtime.json` (written by `guest runtime add`
@@ -24,14 +25,19 @@ public struct RuntimeFile: LocalEndpointSource {
     /// A model as `guest runtime add` writes it (`{"tag": ...}`) or as a bare tag.
     struct Model: Codable {
         var tag: String
+        /// What the probe learnt; nil when the runtime did not say (or a bare tag). A name this
+        /// version does not know is skipped, not an error.
+        var capabilities: [String]?
 
-        init(tag: String) { self.tag = tag }
+        init(tag: String, capabilities: [String]? = nil) { self.tag = tag; self.capabilities = capabilities }
 
         init(from decoder: any Decoder) throws {
             if let tag = try? decoder.singleValueContainer().decode(String.self) {
                 self.tag = tag
             } else {
-                tag = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .tag)
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                tag = try c.decode(String.self, forKey: .tag)
+                capabilities = try? c.decodeIfPresent([String].self, forKey: .capabilities)
             }
         }
     }
@@ -42,7 +48,9 @@ public struct RuntimeFile: LocalEndpointSource {
         guard data.count <= Self.maxBytes else { throw GuestError.badFile(path: path, detail: "over \(Self.maxBytes) bytes") }
         do {
             let stored = try JSONDecoder().decode(Stored.self, from: data)
-            return LocalEndpoint(url: stored.url, models: stored.models.map(\.tag))
+            var capabilities: [String: Set<ModelCapability>] = [:]
+            for m in stored.models { if let c = m.capabilities { capabilities[m.tag] = Set(c.compactMap(ModelCapability.init(rawValue:))) } }
+            return LocalEndpoint(url: stored.url, models: stored.models.map(\.tag), capabilities: capabilities)
         } catch {
             throw GuestError.badFile(path: path, detail: "not {\"url\": ..., \"models\": [...]}")
         }
@@ -50,7 +58,9 @@ public struct RuntimeFile: LocalEndpointSource {
 
     /// Writes the endpoint (tests; `guest runtime add` writes the fuller record), atomically.
     public func write(_ endpoint: LocalEndpoint) throws {
-        let data = try JSONEncoder().encode(Stored(url: endpoint.url, models: endpoint.models.map(Model.init)))
+        let data = try JSONEncoder().encode(Stored(url: endpoint.url, models: endpoint.models.map {
+            Model(tag: $0, capabilities: endpoint.capabilities[$0].map { $0.map(\.rawValue).sorted() })
+        }))
         try data.write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 }

@@ -34,6 +34,9 @@ public struct RuntimeModel: Sendable, Equatable, Codable {
 
     /// Can chat, or might: unknown capabilities count, and the trial settles it.
     public var mayComplete: Bool { capabilities?.contains(.completion) ?? true }
+
+    /// The engine says it makes embeddings (kept and advertised for them, even without chat).
+    public var mayEmbed: Bool { capabilities?.contains(.embedding) == true }
 }
 
 /// The one-token trial completion.

@@ -12,6 +12,9 @@ public enum LocalAPIError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidOrigin(String)
     /// `--token-file` cannot be read, is readable by others, or holds no token.
     case tokenFile(path: String, detail: String)
+    /// No brain the user chose can take the request (an image and none can see, tools and none
+    /// can use them): answered 422 with the router's words, before anything is sent anywhere.
+    case unservable(String)
 
     public var description: String {
         switch self {
@@ -21,6 +24,7 @@ public enum LocalAPIError: Error, Sendable, Equatable, CustomStringConvertible {
         case .runtimeFile(let m): "runtime file: \(m)"
         case .invalidOrigin(let s): "--allow-origin \(s.prefix(80)): expected an origin like http://localhost:3000 (scheme, host, optional port; no path)"
         case .tokenFile(let p, let d): "--token-file \(p): \(d)"
+        case .unservable(let m): m
         }
     }
 }

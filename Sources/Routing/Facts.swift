@@ -1,3 +1,4 @@
+import Inference
 import Signing
 
 // The facts the router reads at every call. Each is a small protocol so tests inject them;
@@ -28,7 +29,26 @@ public struct LocalEndpoint: Sendable, Equatable {
     public var url: String
     /// Model tags or ids the runtime listed.
     public var models: [String]
-    public init(url: String, models: [String]) { self.url = url; self.models = models }
+    /// What the probe learnt each model can do, by tag; a tag not in it is unknown (the probe
+    /// of plain OpenAI-compatible servers and vLLM learns no capabilities): no tools, no sight.
+    public var capabilities: [String: Set<ModelCapability>]
+    public init(url: String, models: [String], capabilities: [String: Set<ModelCapability>] = [:]) {
+        self.url = url; self.models = models; self.capabilities = capabilities
+    }
+}
+
+/// What the on-device brain can do with a local model beyond text: `.tools`, `.vision`.
+public protocol OnDeviceAbilities: Sendable {
+    func capabilities(_ model: LocalModel) -> Set<ModelCapability>
+}
+
+/// The same answer for every local model. The default, `[.tools]`: the on-device engine renders
+/// tools with the model's chat template and the agent loop parses calls written as text (the
+/// old rule sent every request with tools there); it loads no image projector, so it cannot see.
+public struct FixedOnDeviceAbilities: OnDeviceAbilities {
+    public let abilities: Set<ModelCapability>
+    public init(_ abilities: Set<ModelCapability> = [.tools]) { self.abilities = abilities }
+    public func capabilities(_ model: LocalModel) -> Set<ModelCapability> { abilities }
 }
 
 public protocol LocalEndpointSource: Sendable {

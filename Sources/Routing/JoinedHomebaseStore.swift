@@ -31,7 +31,8 @@ public final class JoinedHomebaseStore: JoinedHomebaseSource, Sendable {
                     ON CONFLICT(host_key) DO UPDATE SET hpke_key = excluded.hpke_key, relay_url = excluded.relay_url,
                         state = CASE state WHEN 'revoked' THEN 'invited' ELSE state END
                     """, hostKey.bytes, hpkeKey, relayURL)
-                try Self.replaceModels(tx, hostKey, models)
+                let known = try Self.capabilities(tx, hostKey)
+                try Self.replaceModels(tx, hostKey, models.map { ($0, known[$0]) })
             }
         }
     }
@@ -82,23 +83,33 @@ extension JoinedHomebaseStore {
                     UPDATE joined_homebases SET advert_sequence = ?1,
                         last_heard_ms = max(coalesce(last_heard_ms, ?2), ?2) WHERE host_key = ?3
                     """, Int64(bitPattern: advert.sequence), receipt, hostKey.bytes)
-                try Self.replaceModels(tx, hostKey, advert.models.map(\.tag))
+                try Self.replaceModels(tx, hostKey, advert.models.map { ($0.tag, $0.capabilities) })
             }
         }
         guard let record = try joinedRecord(hostKey) else { throw .unknownHomebase(hostKey: shortKey(hostKey)) }
         return record
     }
 
-    /// Replaces the model list (a grant names the models it allows).
+    /// Replaces the model list (a grant names the models it allows). A tag already advertised
+    /// keeps its capabilities; a new one is unknown until the next advert.
     public func setModels(_ hostKey: PublicKey, _ models: [String]) throws(RoutingError) {
         try storing {
             try db.transaction { tx in
                 guard try !tx.query("SELECT 1 FROM joined_homebases WHERE host_key = ?", hostKey.bytes).isEmpty else {
                     throw RoutingError.unknownHomebase(hostKey: shortKey(hostKey))
                 }
-                try Self.replaceModels(tx, hostKey, models)
+                let known = try Self.capabilities(tx, hostKey)
+                try Self.replaceModels(tx, hostKey, models.map { ($0, known[$0]) })
             }
         }
+    }
+
+    /// What the grant allows beyond chat (`grant-terms`): whether requests may carry tools.
+    public func setToolsGranted(_ hostKey: PublicKey, _ granted: Bool) throws(RoutingError) {
+        let n = try storing {
+            try db.execute("UPDATE joined_homebases SET tools_granted = ? WHERE host_key = ?", granted, hostKey.bytes)
+        }
+        guard n == 1 else { throw .unknownHomebase(hostKey: shortKey(hostKey)) }
     }
 
 }
@@ -145,18 +156,33 @@ extension JoinedHomebaseStore {
         }
     }
 
-    private static func replaceModels(_ tx: Transaction, _ hostKey: PublicKey, _ models: [String]) throws {
+    /// `capabilities` nil: not advertised (yet).
+    private static func replaceModels(_ tx: Transaction, _ hostKey: PublicKey,
+                                      _ models: [(tag: String, capabilities: AppMessage.Capabilities?)]) throws {
         try tx.execute("DELETE FROM joined_models WHERE host_key = ?", hostKey.bytes)
-        for (position, tag) in models.enumerated() {
-            try tx.execute("INSERT INTO joined_models(host_key, position, tag) VALUES (?, ?, ?)", hostKey.bytes, position, tag)
+        for (position, model) in models.enumerated() {
+            try tx.execute("INSERT INTO joined_models(host_key, position, tag, capabilities) VALUES (?, ?, ?, ?)",
+                           hostKey.bytes, position, model.tag, model.capabilities.map { Int64($0.rawValue) })
         }
+    }
+
+    /// The advertised capabilities of the host's models, by tag (unadvertised tags absent).
+    private static func capabilities(_ tx: Transaction, _ hostKey: PublicKey) throws -> [String: AppMessage.Capabilities] {
+        var out: [String: AppMessage.Capabilities] = [:]
+        for row in try tx.query("SELECT tag, capabilities FROM joined_models WHERE host_key = ?", hostKey.bytes) {
+            guard let tag = try? row.get(0, as: String.self), let bits = (try? row.get(1, as: Int64?.self)) ?? nil,
+                  let byte = UInt8(exactly: bits) else { continue }
+            out[tag] = AppMessage.Capabilities(rawValue: byte)
+        }
+        return out
     }
 
     /// Rows that do not read back as a record (a key of the wrong length, an unknown state)
     /// are skipped: to the router they are "not joined", which routes on-device.
     private static func read(_ tx: Transaction, where clause: String, _ params: [any SQLBindable]) throws -> [JoinedHomebase] {
-        let rows = try tx.query("SELECT host_key, hpke_key, relay_url, state, last_heard_ms FROM joined_homebases \(clause)",
-                                parameters: params)
+        let rows = try tx.query("""
+            SELECT host_key, hpke_key, relay_url, state, last_heard_ms, tools_granted FROM joined_homebases \(clause)
+            """, parameters: params)
         return try rows.compactMap { row -> JoinedHomebase? in
             guard let key = (try? row.get(0, as: [UInt8].self)).flatMap({ PublicKey(bytes: $0) }),
                   let hpke = try? row.get(1, as: [UInt8].self), let relay = try? row.get(2, as: String.self),
@@ -164,7 +190,9 @@ extension JoinedHomebaseStore {
                   case .some(let heard) = Result(catching: { try row.get(4, as: Int64?.self) }).ok else { return nil }
             let models = try tx.query("SELECT tag FROM joined_models WHERE host_key = ? ORDER BY position", key.bytes)
                 .compactMap { try? $0.get(0, as: String.self) }
-            return JoinedHomebase(hostKey: key, hpkeKey: hpke, relayURL: relay, state: state, models: models, lastHeardMs: heard)
+            return JoinedHomebase(hostKey: key, hpkeKey: hpke, relayURL: relay, state: state, models: models, lastHeardMs: heard,
+                                  capabilities: try capabilities(tx, key),
+                                  toolsGranted: ((try? row.get(5, as: Int64.self)) ?? 0) != 0)
         }
     }
 }

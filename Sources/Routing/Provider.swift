@@ -32,14 +32,6 @@ public struct RoutedProvider: ChatProvider {
     }
 }
 
-extension ChatRequest {
-    /// True when the request offers tools or continues a tool exchange: such requests never
-    /// cross the wire.
-    public var carriesTools: Bool {
-        !tools.isEmpty || messages.contains { $0.role == .tool || !$0.toolCalls.isEmpty }
-    }
-}
-
 extension Router {
     /// Resolves (settings re-read, nothing cached) and builds the chosen brain. `model` is the
     /// caller's model name, used when the decision does not pin one. Never fails.
@@ -47,11 +39,15 @@ extension Router {
         build(resolve(), callerModel: model)
     }
 
-    /// As `provider(model:)` for this request. Requests that carry tools route like any other
-    /// (#23: the model's turns cross the wire, tool execution stays home; route23 owns the
-    /// tools decision in the router, `tools.remote`).
+    /// As `provider(model:)` for this request: the decision is `decide(for:)`, which checks what
+    /// the request needs (tools, sight) against the chosen brain (Router+Needs.swift). A refused
+    /// request gets a provider that fails with the refusal (callers check `decision.refusal`).
     public func provider(for request: ChatRequest) -> RoutedProvider {
-        provider(model: request.model)
+        let decision = decide(for: request)
+        if let refusal = decision.refusal {
+            return RoutedProvider(decision: decision, model: nil, inner: RefusedProvider(refusal: refusal))
+        }
+        return build(decision, callerModel: request.model)
     }
 
     private func build(_ decision: RouteDecision, callerModel: String?) -> RoutedProvider {

@@ -16,6 +16,11 @@ public struct ReceivedAdvert: Sendable, Equatable {
     /// The advertised model tags.
     public var modelTags: [String] { advert.models.map(\.tag) }
 
+    /// The tags of models that chat (embedding-only models left out).
+    public var chatModelTags: [String] {
+        advert.models.filter { $0.capabilities.contains(.completion) || !$0.capabilities.contains(.embedding) }.map(\.tag)
+    }
+
     /// How far the host's clock is ahead of ours at receipt (negative: behind). For logs only.
     public var hostClockSkewMs: Int64 { Int64(clamping: advert.timestampMs) &- receiptMs }
 }

@@ -55,10 +55,16 @@ public struct RouteDecision: Sendable, Equatable, CustomStringConvertible {
     /// (limit 10 min): on-device". Never holds a key or a prompt.
     public var reason: String
 
-    /// The joined record or own advert the decision was made on, so the provider is built on
-    /// exactly what was judged fresh (no second read between the judgement and the build).
+    /// Set when no brain the user chose can take this request (an image and no brain that can
+    /// see, tools and none that can use them): the caller shows it instead of an answer, and
+    /// nothing is sent anywhere. Only `Router.decide(for:)` sets it; `reason` says the same.
+    public var refusal: RoutingError?
+
+    /// The joined record, own advert or local endpoint the decision was made on, so the provider
+    /// is built (and capabilities judged) on exactly what was judged fresh (no second read).
     var joined: JoinedHomebase?
     var ownAdvert: ReceivedAdvert?
+    var endpoint: LocalEndpoint?
 
     public var description: String {
         let target = shape.map { "\(route.rawValue) (\($0))" } ?? route.rawValue

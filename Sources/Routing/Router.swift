@@ -15,14 +15,18 @@ public struct Router: Sendable {
     let role: any HostRole
     let clock: any WallClock
     let factory: any ProviderFactory
+    /// What the on-device brain can do (tools, sight): read by `decide(for:)` only.
+    let onDevice: any OnDeviceAbilities
     public let limits: FreshnessLimits
 
     public init(settings: any SettingsSource, keys: any KeyRing, localEndpoint: any LocalEndpointSource,
                 ownAdverts: any OwnAdvertSource, joined: any JoinedHomebaseSource, role: any HostRole,
-                clock: any WallClock, factory: any ProviderFactory, limits: FreshnessLimits = FreshnessLimits()) {
+                clock: any WallClock, factory: any ProviderFactory,
+                onDevice: any OnDeviceAbilities = FixedOnDeviceAbilities(),
+                limits: FreshnessLimits = FreshnessLimits()) {
         self.settings = settings; self.keys = keys; self.localEndpoint = localEndpoint
         self.ownAdverts = ownAdverts; self.joined = joined; self.role = role
-        self.clock = clock; self.factory = factory; self.limits = limits
+        self.clock = clock; self.factory = factory; self.onDevice = onDevice; self.limits = limits
     }
 
     public func resolve() -> RouteDecision {
@@ -126,8 +130,10 @@ extension Router {
         //    → local OpenAI-compatible client.
         let endpoint = (try? localEndpoint.verifiedEndpoint()) ?? nil
         if let endpoint, endpoint.isLoopback, endpoint.models.contains(tag) {
-            return .route(RouteDecision(route: .external, shape: .localEndpoint(url: endpoint.url), model: tag,
-                                        localModel: local, reason: "Ollama model \(tag) on verified local endpoint \(endpoint.url)"))
+            var decision = RouteDecision(route: .external, shape: .localEndpoint(url: endpoint.url), model: tag,
+                                         localModel: local, reason: "Ollama model \(tag) on verified local endpoint \(endpoint.url)")
+            decision.endpoint = endpoint
+            return .route(decision)
         }
         let noLocal = endpoint == nil ? "no verified local endpoint"
             : endpoint!.isLoopback ? "local endpoint does not serve \(tag)" : "local endpoint is not on loopback"

@@ -1,7 +1,9 @@
 import Storage
 
 /// Every failure of the Routing module. Only the stores and `settings set` throw: the router
-/// itself never does (a missing or unreadable fact routes on-device).
+/// itself never does (a missing or unreadable fact routes on-device); its refusal of a request
+/// no brain can take (`noBrainCanSee`, `noBrainCanUseTools`) is a value in the decision, which
+/// the caller throws or shows.
 ///
 /// Messages never carry an API key, a prompt, or a setting's rejected value (a person may
 /// paste a key into the wrong setting).
@@ -27,6 +29,11 @@ public enum RoutingError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidRecord(String)
     /// The SQLite store failed.
     case storage(StorageError)
+    /// The request holds an image and no brain the user chose can see it (the router's refusal,
+    /// carried in `RouteDecision.refusal`); `detail` says why each cannot and what to do.
+    case noBrainCanSee(detail: String)
+    /// The request carries tools and no brain the user chose can use them.
+    case noBrainCanUseTools(detail: String)
 
     public var description: String {
         switch self {
@@ -50,6 +57,10 @@ public enum RoutingError: Error, Equatable, Sendable, CustomStringConvertible {
             return "invalid joined-Homebase record: \(detail)"
         case let .storage(error):
             return error.description
+        case let .noBrainCanSee(detail):
+            return "no brain that can see the image is available: \(detail)"
+        case let .noBrainCanUseTools(detail):
+            return "no brain that can use tools is available: \(detail)"
         }
     }
 }

@@ -36,6 +36,12 @@ public enum RoutingSchema {
             PRIMARY KEY (host_key, position)
         ) WITHOUT ROWID;
         """,
+        // #23: each joined model's advertised capability bits (NULL: not advertised yet), and
+        // whether the grant allows tools (0 until the host says so in `grant-terms`).
+        """
+        ALTER TABLE joined_models ADD COLUMN capabilities INTEGER;
+        ALTER TABLE joined_homebases ADD COLUMN tools_granted INTEGER NOT NULL DEFAULT 0;
+        """,
     ])
 
     /// Opens (creating and migrating) the routing store at `path`; the directory must exist.

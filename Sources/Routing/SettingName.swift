@@ -21,6 +21,10 @@ public enum SettingName: String, Sendable, CaseIterable {
     case openAIModel = "openai.model"
     /// The model requests name on Anthropic; unset keeps the caller's.
     case claudeModel = "claude.model"
+    /// Whether a request with tools may go to the chosen brain off this device: `on` (the
+    /// default when unset: the model's turns travel, tool execution stays here) | `off` (the old
+    /// rule: every request with tools answers on-device).
+    case toolsRemote = "tools.remote"
 
     /// What the setting takes, for help text and error messages.
     public var expected: String {
@@ -28,6 +32,7 @@ public enum SettingName: String, Sendable, CaseIterable {
         case .modelSource: "one of on-device, community, external"
         case .externalRuntime: "one of ollama, openai, claude"
         case .ollamaHost: "own, or a host key of 64 hex digits"
+        case .toolsRemote: "one of on, off (default on)"
         case .ollamaModel, .localModel, .openAIModel, .claudeModel:
             "a model name of 1 to \(SettingName.maxModelNameLength) characters, no spaces or control characters"
         }
@@ -51,6 +56,8 @@ public enum SettingName: String, Sendable, CaseIterable {
             accepted = ["ollama", "openai", "claude"].contains(lower) ? lower : nil
         case .ollamaHost:
             accepted = lower == "own" ? "own" : PublicKey(hex: trimmed)?.hex
+        case .toolsRemote:
+            accepted = ["on", "off"].contains(lower) ? lower : nil
         case .ollamaModel, .localModel, .openAIModel, .claudeModel:
             let ok = !trimmed.isEmpty && trimmed.count <= SettingName.maxModelNameLength
                 && trimmed.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7f }

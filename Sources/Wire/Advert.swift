@@ -2,8 +2,8 @@
 //
 //   host key 32 | sequence u64 | timestamp ms u64 | model count u16 | models | signature 64
 //   model = tag str16 | family str16 | parameter size str16 | quantization str16
-//           | context length u32 | capabilities u8 (bit 0 tools, 1 vision, 2 completion; others
-//             reserved: preserved, since they are signed)
+//           | context length u32 | capabilities u8 (bit 0 tools, 1 vision, 2 completion,
+//             3 embedding; others reserved: preserved, since they are signed)
 //
 // signedBytes = "homebase-advert-v1" || 0x00 || the body above without the signature.
 
@@ -15,6 +15,9 @@ extension AppMessage {
         public static let tools = Capabilities(rawValue: 1 << 0)
         public static let vision = Capabilities(rawValue: 1 << 1)
         public static let completion = Capabilities(rawValue: 1 << 2)
+        /// Makes embeddings (an embedding-only model has this bit without `completion`: it is
+        /// advertised for embeddings and never routed chat).
+        public static let embedding = Capabilities(rawValue: 1 << 3)
     }
 
     /// One advertised model.

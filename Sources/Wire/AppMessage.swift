@@ -27,6 +27,7 @@
 //   0x3a  pair-code     PairCodeMessages.swift
 //   0x3b  pair-code-outcome  PairCodeOutcome.swift
 //   0x3c  roster-ask    version u64: send me the roster if yours is newer (Roster.swift)
+//   0x3d  grant-terms   SharingMessages.swift: what a grant allows beyond chat (tools)
 //   0x40  part          Part.swift: one piece of a message too large for one frame
 //   other unknown       skipped: decoded as .unknown(type:), never an error
 
@@ -59,6 +60,7 @@ public enum AppMessage: Equatable, Sendable {
     case pairCodeOutcome(PairCodeOutcome)
     /// A device of the account holds roster `version` and asks for the current one if newer.
     case rosterAsk(version: UInt64)
+    case grantTerms(GrantTerms)
     case part(Part)
     /// A type this version does not know; its body was skipped.
     case unknown(type: UInt8)
@@ -72,7 +74,7 @@ public enum AppMessage: Equatable, Sendable {
         static let modelChoice: UInt8 = 0x34, roster: UInt8 = 0x35, part: UInt8 = 0x40
         static let pairRequest: UInt8 = 0x36, pairWelcome: UInt8 = 0x37, pairRefused: UInt8 = 0x38
         static let pairCodeRequest: UInt8 = 0x39, pairCode: UInt8 = 0x3A, pairCodeOutcome: UInt8 = 0x3B
-        static let rosterAsk: UInt8 = 0x3C
+        static let rosterAsk: UInt8 = 0x3C, grantTerms: UInt8 = 0x3D
     }
 
     /// The type byte of this message.
@@ -99,6 +101,7 @@ public enum AppMessage: Equatable, Sendable {
         case .pairCode: TypeCode.pairCode
         case .pairCodeOutcome: TypeCode.pairCodeOutcome
         case .rosterAsk: TypeCode.rosterAsk
+        case .grantTerms: TypeCode.grantTerms
         case .part: TypeCode.part
         case .unknown(let t): t
         }

@@ -35,6 +35,7 @@ extension AppMessage {
         case TypeCode.pairCode: message = .pairCode(try .read(&r))
         case TypeCode.pairCodeOutcome: message = .pairCodeOutcome(try .read(&r))
         case TypeCode.rosterAsk: message = .rosterAsk(version: try r.u64("version"))
+        case TypeCode.grantTerms: message = .grantTerms(try .read(&r))
         case TypeCode.part: message = .part(try .read(&r))
         default: return .unknown(type: type)  // forward compatibility: skip, never fail
         }
@@ -67,6 +68,7 @@ extension AppMessage {
         case .pairCode(let m): try m.write(to: &w)
         case .pairCodeOutcome(let m): try m.write(to: &w)
         case .rosterAsk(let v): w.u64(v)
+        case .grantTerms(let m): try m.write(to: &w)
         case .part(let m): try m.write(to: &w)
         case .unknown: break
         }

@@ -38,6 +38,7 @@ extension RelayFrame: CustomStringConvertible, CustomDebugStringConvertible {
         case .pong(let v): "pong(\(v))"
         case .error(let e): "error(\(e.code.rawValue))"
         case .restarting(let ms): "restarting(\(ms) ms)"
+        case .peerGone(let g): "peer-gone(\(g.peer), \(g.reason))"
         case .unknown(let t): "unknown(type \(t))"
         }
     }
@@ -55,6 +56,7 @@ extension AppMessage: CustomStringConvertible, CustomDebugStringConvertible {
         case .error(let e): "error(\(e.requestID), code \(e.code.rawValue))"
         case .cancel(let id): "cancel(\(id))"
         case .rosterAsk(let v): "roster-ask(holding \(v))"
+        case .grantTerms(let t): "grant-terms(\(t.grantID), tools \(t.tools))"
         case .syncDelta(let d): "sync-delta(\(d.conversationID), \(d.appended.count) messages)"
         case .invite(let i): "invite(host \(i.hostSigningKey), \(i.models.count) models)"
         case .join(let j): "join(\(j.deviceRecord.count) B record)"

@@ -7,6 +7,9 @@
 //                      no control characters: `Printable`)
 // grant        (0x32): grant id 16 | model count u16 | model tags str16 | rate per minute u32 | expires ms u64
 // revoke       (0x33): grant id 16 | reason str16
+// grant-terms  (0x3d): grant id 16 | flags u8 (bit 0 tools; others reserved: 0 on send, ignored
+//                      on receipt). Sent with every grant; a receiver that does not know 0x3d
+//                      skips it and never sends tools (the grant then reads as not allowing them).
 // model-choice (0x34): model id str16 | options u8 (bit 0 vision; others reserved: 0 on send,
 //                      ignored on receipt) | choice sequence u64 | origin device key 32
 
@@ -89,6 +92,22 @@ extension AppMessage {
         static func read(_ r: inout ByteReader) throws(WireError) -> Grant {
             Grant(grantID: try r.fixed("grant id"), models: try r.stringList("models"),
                   ratePerMinute: try r.u32("rate"), expiresMs: try r.u64("expires"))
+        }
+    }
+
+    /// What a grant allows beyond chat, told by the host with the grant (a new type rather than a
+    /// field appended to `grant`: SPEC section 4 adds fields only that way). Without one, a grant
+    /// allows no tools.
+    public struct GrantTerms: Equatable, Sendable, BodyCodable {
+        public var grantID: Bytes16
+        /// The grantee may send requests that carry tools (`homebase share --tools`).
+        public var tools: Bool
+        public init(grantID: Bytes16, tools: Bool) { self.grantID = grantID; self.tools = tools }
+
+        func write(to w: inout ByteWriter) throws(WireError) { w.fixed(grantID); w.u8(tools ? 1 : 0) }
+
+        static func read(_ r: inout ByteReader) throws(WireError) -> GrantTerms {
+            GrantTerms(grantID: try r.fixed("grant id"), tools: try r.u8("grant flags") & 1 != 0)
         }
     }
 

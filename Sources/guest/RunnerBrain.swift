@@ -1,6 +1,7 @@
 import GuestAgent
 import Inference
 import LocalAPI
+import Routing
 import Synchronization
 
 /// `guest serve`'s brain for one request: the same fallback runner as `guest chat` (the router
@@ -28,7 +29,8 @@ final class RunnerBrain: AnswerReporting {
                 let answer = try await runner.run(
                     request, onText: { out.yield(.text($0)) },
                     onBrain: { b in self.state.withLock { $0.brain = b } },
-                    onToolCall: { out.yield(.toolCall($0)) })
+                    onToolCall: { out.yield(.toolCall($0)) },
+                    onEvent: { out.yield($0) })
                 let m = answer.metadata
                 state.withLock { $0 = State(brain: m.brain, report: Self.report(m)) }
                 let usage = m.completionTokens.map { Usage(promptTokens: m.promptTokens ?? 0, completionTokens: $0) }
@@ -36,6 +38,8 @@ final class RunnerBrain: AnswerReporting {
                 let reason = m.brain == .floor ? "stop" : m.finishReason ?? "stop"
                 out.yield(.done(finishReason: reason, usage: usage))
                 out.finish()
+            } catch let refusal as RoutingError {
+                out.finish(throwing: LocalAPIError.unservable(refusal.description))  // answered 422
             } catch {
                 out.finish(throwing: InferenceError.cancelled)  // the client went away
             }

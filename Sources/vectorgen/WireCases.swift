@@ -147,6 +147,21 @@ private func messageCases() -> [VectorCase] {
              ("model.0.tag", hs("llama3.1:8b")), ("model.0.family", hs("llama")), ("model.0.parameter-size", hs("8.0B")),
              ("model.0.quantization", hs("Q4_K_M")), ("model.0.context-length", h32(131_072)), ("model.0.capabilities", "05"),
              ("signature", sig.hex), ("signed-bytes", hs("homebase-advert-v1") + "00" + advertUnsigned)]),
+        msg("advert-capabilities", "a vision model and an embedding-only model (capability bit 3)",
+            .advert(.init(hostKey: deviceKey, sequence: 43, timestampMs: 1_700_000_000_000, models: [
+                .init(tag: "llava:7b", family: "llama", parameterSize: "7B", quantization: "Q4_0", contextLength: 4096,
+                      capabilities: [.vision, .completion]),
+                .init(tag: "nomic-embed-text", family: "nomic-bert", parameterSize: "137M", quantization: "F16",
+                      contextLength: 2048, capabilities: [.embedding])], signature: sig)),
+            [("host-key", deviceKey.hex), ("sequence", h64(43)), ("timestamp-ms", h64(1_700_000_000_000)),
+             ("model.0.tag", hs("llava:7b")), ("model.0.family", hs("llama")), ("model.0.parameter-size", hs("7B")),
+             ("model.0.quantization", hs("Q4_0")), ("model.0.context-length", h32(4096)), ("model.0.capabilities", "06"),
+             ("model.1.tag", hs("nomic-embed-text")), ("model.1.family", hs("nomic-bert")), ("model.1.parameter-size", hs("137M")),
+             ("model.1.quantization", hs("F16")), ("model.1.context-length", h32(2048)), ("model.1.capabilities", "08"),
+             ("signature", sig.hex), ("signed-bytes", hs("homebase-advert-v1") + "00" + deviceKey.hex + h64(43)
+                + h64(1_700_000_000_000) + h16(2) + h16(8) + hs("llava:7b") + h16(5) + hs("llama") + h16(2) + hs("7B")
+                + h16(4) + hs("Q4_0") + h32(4096) + "06" + h16(16) + hs("nomic-embed-text") + h16(10) + hs("nomic-bert")
+                + h16(4) + hs("137M") + h16(3) + hs("F16") + h32(2048) + "08")]),
         msg("request", "inline conversation, temperature 0.7",
             .request(.init(requestID: rid, model: "llama3.1:8b", conversationID: cid, prefixHash: .zero, messages: chat,
                            inline: true, maxTokens: 512, temperaturePerMille: 700)),
@@ -178,6 +193,8 @@ private func messageCases() -> [VectorCase] {
             [("secret-proof", hash1.hex), ("device-record", "dead"), ("account-name", hs("ana"))]),
         msg("grant", "two models", .grant(.init(grantID: gid, models: ["a", "b"], ratePerMinute: 10, expiresMs: 99)),
             [("grant-id", gid.hex), ("model.0", hs("a")), ("model.1", hs("b")), ("rate", h32(10)), ("expires-ms", h64(99))]),
+        msg("grant-terms", "the grant allows tools", .grantTerms(.init(grantID: gid, tools: true)),
+            [("grant-id", gid.hex), ("tools", "01")]),
         msg("revoke", "grant withdrawn", .revoke(.init(grantID: gid, reason: "bye")), [("grant-id", gid.hex), ("reason", hs("bye"))]),
         msg("model-choice", "vision model chosen",
             .modelChoice(.init(modelID: "llava:7b", vision: true, sequence: 9, originDevice: deviceKey)),

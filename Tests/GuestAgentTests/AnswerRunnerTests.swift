@@ -3,6 +3,7 @@ import Foundation
 import Inference
 import Routing
 import Testing
+import Synchronization
 
 @Suite struct AnswerRunnerTests {
     let request = ChatRequest(model: "gpt-test", messages: [ChatMessage(role: .user, content: "hello")], maxTokens: 12)
@@ -60,9 +61,9 @@ import Testing
         }
     }
 
-    /// #23 (minimal, wire23): tools no longer pin a request on-device; the chosen brain gets it
-    /// with its tools (route23 puts the tools decision in the router).
-    @Test func requestsWithToolsGoToTheChosenBrain() async throws {
+    /// The model's turns travel (#23): a request with tools goes to the chosen brain that can
+    /// use them; `tools.remote = off` restores the old rule (on-device directly).
+    @Test func requestsWithToolsGoToTheChosenBrainUnlessToolsRemoteIsOff() async throws {
         let primary = RecordingProvider(brain: .openAI, events: [.text("cloud"), .done(finishReason: "stop", usage: nil)])
         let local = RecordingProvider(brain: .onDevice, events: [.text("local"), .done(finishReason: "stop", usage: nil)])
         var withTools = request
@@ -70,7 +71,62 @@ import Testing
         let answer = try await openAIRunner(primary: primary, onDevice: local).run(withTools)
         #expect(primary.requests.map(\.tools) == [withTools.tools])
         #expect(local.requests.isEmpty)
-        #expect(answer.text == "cloud" && answer.metadata.brain == .openAI)
+        #expect(answer.text == "cloud")
+        #expect(answer.metadata.routeReason.contains("request carries tools and the chosen cloud takes them"))
+
+        let off = try await openAIRunner(primary: primary, onDevice: local,
+                                         settings: [.modelSource: "external", .externalRuntime: "openai", .toolsRemote: "off"])
+            .run(withTools)
+        #expect(primary.requests.count == 1)
+        #expect(local.requests.map(\.tools) == [withTools.tools])
+        #expect(off.metadata.brain == .onDevice)
+        #expect(off.metadata.tried.isEmpty)
+        #expect(off.metadata.routeReason.contains("tools.remote is off"))
+    }
+
+    /// Fallback on-device keeps the same request: the tools go with it.
+    @Test func aFailedToolTurnFallsBackWithTheSameTools() async throws {
+        let primary = RecordingProvider(brain: .openAI, error: .unreachable("refused"))
+        let local = RecordingProvider(brain: .onDevice, events: [.toolCall(ToolCall(id: "c", name: "current_time", argumentsJSON: "{}")),
+                                                                 .done(finishReason: "tool_calls", usage: nil)])
+        var withTools = request
+        withTools.tools = [ToolDefinition(name: "current_time", description: "now", parametersJSON: "{}")]
+        let calls = CallBox()
+        _ = try await openAIRunner(primary: primary, onDevice: local).run(withTools, onToolCall: { calls.add($0) })
+        #expect(primary.requests.count == 1)
+        #expect(local.requests == [withTools])
+        #expect(calls.all.map(\.name) == ["current_time"])
+    }
+
+    /// An image no brain can see: the runner throws the router's refusal and asks nothing of anyone.
+    @Test func anImageNoBrainCanSeeIsRefusedBeforeAnyBrainIsAsked() async throws {
+        let primary = RecordingProvider(brain: .openAI, events: [.text("cloud"), .done(finishReason: "stop", usage: nil)])
+        let local = RecordingProvider(brain: .onDevice, events: [.text("local"), .done(finishReason: "stop", usage: nil)])
+        var withImage = request
+        withImage.messages[0].parts.append(.image(ImageData(mediaType: "image/png", bytes: [1, 2, 3])))
+        // The user chose on-device (the OpenAI key on file is not chosen: never upward to it).
+        let runner = openAIRunner(primary: primary, onDevice: local, settings: [.modelSource: "on-device"])
+        await #expect(throws: RoutingError.self) { try await runner.run(withImage) }
+        do { _ = try await runner.run(withImage) } catch let e as RoutingError {
+            guard case .noBrainCanSee(let detail) = e else { Issue.record("\(e)"); return }
+            #expect(detail.contains("the on-device built-in model cannot see images"))
+        }
+        #expect(primary.requests.isEmpty)
+        #expect(local.requests.isEmpty)
+    }
+
+    /// The chosen cloud could see the image but failed: the on-device brain cannot, so the floor
+    /// notice says why instead of an answer that pretends to have seen it.
+    @Test func anImageIsNeverFallenBackToABrainThatCannotSeeIt() async throws {
+        let primary = RecordingProvider(brain: .openAI, error: .unreachable("refused"))
+        let local = RecordingProvider(brain: .onDevice, events: [.text("local"), .done(finishReason: "stop", usage: nil)])
+        var withImage = request
+        withImage.messages[0].parts.append(.image(ImageData(mediaType: "image/png", bytes: [1, 2, 3])))
+        let answer = try await openAIRunner(primary: primary, onDevice: local).run(withImage)
+        #expect(primary.requests.count == 1)
+        #expect(local.requests.isEmpty)
+        #expect(answer.metadata.brain == .floor)
+        #expect(answer.text.contains("cannot see images"))
     }
 
     @Test func onDeviceFailureEndsOnTheFloorNotice() async throws {
@@ -117,4 +173,37 @@ import Testing
         #expect(lines.joined.contains("fallback: openai failed (HTTP 500: oops)"))
         #expect(!lines.joined.contains("hello"), "a prompt must never reach the log")
     }
+}
+
+/// `guest serve` writes reasoning and tool-call pieces as they come: the runner passes them on.
+@Suite struct AnswerRunnerEventTests {
+    final class Events: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [ChatEvent] = []
+        func append(_ e: ChatEvent) { lock.withLock { list.append(e) } }
+        var all: [ChatEvent] { lock.withLock { list } }
+    }
+
+    @Test func reasoningAndToolCallDeltasReachTheCaller() async throws {
+        let events: [ChatEvent] = [.reasoning("hm"), .toolCallDelta(ToolCallDelta(index: 0, id: "c", name: "f")),
+                                   .toolCallDelta(ToolCallDelta(index: 0, arguments: "{}")),
+                                   .toolCall(ToolCall(id: "c", name: "f", argumentsJSON: "{}")),
+                                   .done(finishReason: "tool_calls", usage: nil)]
+        let primary = RecordingProvider(brain: .openAI, events: events)
+        let local = RecordingProvider(brain: .onDevice, events: [.done(finishReason: "stop", usage: nil)])
+        let seen = Events(), calls = Events()
+        let request = ChatRequest(model: "gpt-test", messages: [ChatMessage(role: .user, content: "hello")])
+        let answer = try await openAIRunner(primary: primary, onDevice: local)
+            .run(request, onToolCall: { calls.append(.toolCall($0)) }, onEvent: { seen.append($0) })
+        #expect(seen.all == Array(events[0..<3]))
+        #expect(calls.all == [events[3]])
+        #expect(answer.metadata.finishReason == "tool_calls")
+    }
+}
+
+/// Tool calls the runner handed on, in order.
+final class CallBox: Sendable {
+    private let calls = Mutex<[ToolCall]>([])
+    func add(_ call: ToolCall) { calls.withLock { $0.append(call) } }
+    var all: [ToolCall] { calls.withLock { $0 } }
 }

@@ -76,6 +76,43 @@ import Wire
         await context.shutdown()
     }
 
+    /// `grant-terms` (#23): the host's word on tools reaches the joined record the router reads,
+    /// before the grant as the host sends it; never after a revoke. With it, a request with tools
+    /// goes to the friend's Homebase; without it, on-device with the reason in `status`.
+    @Test func grantTermsTellTheRouterWhetherToolsMayGo() async throws {
+        let paths = GuestPaths(dataDirectory: try tempDirectory())
+        let context = try GuestContext(GuestConfiguration(paths: paths, environment: [:]))
+        let (me, _) = try GuestJoin.prepare(try GuestJoin.check(try invite(), nowMs: now), context: context, name: "laptop")
+        let mail = GuestMail(paths: paths, directory: GuestDirectory(me: me.signingKey.publicKey, bootstrap: nil, roster: []),
+                             database: context.routingDatabase)
+        let hostKey = host.signingKey.publicKey
+        #expect(try context.joined.joinedRecord(hostKey)?.toolsGranted == false)
+        guard case .stored = mail.handle(.grantTerms(.init(grantID: .repeating(3), tools: true)), from: host.record, heldMs: 0) else {
+            Issue.record("terms not stored"); return
+        }
+        _ = mail.handle(.grant(.init(grantID: .repeating(3), models: ["tiny"], ratePerMinute: 0, expiresMs: 0)), from: host.record, heldMs: 0)
+        var advert = try signedAdvert(1)
+        advert.models[0].capabilities = [.completion, .tools]
+        advert.signature = Bytes64(unchecked: host.signingKey.sign(try advert.signedBytes()))
+        _ = mail.handle(.advert(advert), from: host.record, heldMs: 0)
+        #expect(try context.joined.joinedRecord(hostKey)?.toolsGranted == true)
+        try context.settings.set(.modelSource, "external")
+        try context.settings.set(.ollamaModel, "tiny")
+        try context.settings.set(.ollamaHost, hostKey.hex)
+        let tools = RequestNeeds(tools: true)
+        #expect(context.router.decide(tools).shape == .joinedHomebase(hostKey: hostKey))
+
+        _ = mail.handle(.grantTerms(.init(grantID: .repeating(3), tools: false)), from: host.record, heldMs: 0)
+        let onDevice = context.router.decide(tools)
+        #expect(onDevice.route == .onDevice)
+        #expect(GuestStatus.gather(context).tools.contains("does not allow tools (ask its owner to share with --tools)"))
+        _ = mail.handle(.revoke(.init(grantID: .repeating(3), reason: "revoked by the host")), from: host.record, heldMs: 0)
+        guard case .refused = mail.handle(.grantTerms(.init(grantID: .repeating(3), tools: true)), from: host.record, heldMs: 0) else {
+            Issue.record("terms after the revoke were accepted"); return
+        }
+        await context.shutdown()
+    }
+
     func signedAdvert(_ sequence: UInt64) throws -> AppMessage.Advert {
         var a = AppMessage.Advert(hostKey: Bytes32(unchecked: host.signingKey.publicKey.bytes), sequence: sequence,
                                   timestampMs: 1, models: [.init(tag: "tiny", family: "llama", parameterSize: "1M",

@@ -125,9 +125,10 @@ struct ScriptedFactory: ProviderFactory {
 
 /// A router that chooses OpenAI (the user chose it; a key is on file), building the given brains,
 /// and a runner whose fallback is `onDevice`.
-func openAIRunner(primary: any ChatProvider, onDevice: any ChatProvider) -> AnswerRunner {
+func openAIRunner(primary: any ChatProvider, onDevice: any ChatProvider,
+                  settings: [SettingName: String] = [.modelSource: "external", .externalRuntime: "openai"]) -> AnswerRunner {
     let factory = ScriptedFactory(onDeviceBrain: onDevice, cloudBrain: primary)
-    let router = Router(settings: StaticSettings(values: [.modelSource: "external", .externalRuntime: "openai"]),
+    let router = Router(settings: StaticSettings(values: settings),
                         keys: StaticKeys(present: ["OpenAI"]), localEndpoint: NoFacts(), ownAdverts: NoFacts(),
                         joined: NoFacts(), role: FixedHostRole(hostKey: nil), clock: SystemWallClock(), factory: factory)
     return AnswerRunner(router: router, onDevice: { factory.onDevice(model: $0) })

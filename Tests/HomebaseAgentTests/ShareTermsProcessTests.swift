@@ -61,6 +61,28 @@ import Testing
         #expect(try run(["--data-dir", dir, "share", "--help"]).out.contains("--grant-expires"))
     }
 
+    /// `share --tools` (#23): said when shared, stored in the invite, shown by `grants list`.
+    @Test func shareToolsIsSaidStoredAndListed() throws {
+        let dir = try host()
+        let with = try share(dir, ["--tools"])
+        #expect(with.status == 0 && with.err.contains("; tools allowed"), "\(with.err)")
+        let without = try share(dir, [])
+        #expect(without.status == 0 && without.err.contains("no tools (share --tools allows them)"), "\(without.err)")
+        #expect(try run(["--data-dir", dir, "share", "--help"]).out.contains("--tools"))
+        let sharing = try HostFiles(dataDir: dir).openSharing()
+        #expect(try sharing.invites().map(\.tools) == [true, false])
+        sharing.close()
+        let store = try HostFiles(dataDir: dir).openStore()
+        let friend = try DeviceIdentity.generate(name: "friend", now: 1), other = try DeviceIdentity.generate(name: "other", now: 1)
+        try store.saveGrant(GrantRecord(grantID: .random(), grantee: friend.record, models: ["tiny"], createdMs: nowMs(), tools: true))
+        try store.saveGrant(GrantRecord(grantID: .random(), grantee: other.record, models: ["tiny"], createdMs: nowMs() + 1))
+        store.close()
+        let list = try run(["--data-dir", dir, "grants", "list"]).out.split(separator: "\n")
+        #expect(list.count == 2)
+        #expect(list.first { $0.contains(friend.signingKey.publicKey.hex) }?.contains("  tools") == true, "\(list)")
+        #expect(list.first { $0.contains(other.signingKey.publicKey.hex) }?.contains("  no tools") == true, "\(list)")
+    }
+
     @Test func aGrantPastItsExpiryIsListedAsExpired() throws {
         let dir = try host()
         let store = try HostFiles(dataDir: dir).openStore()

@@ -45,6 +45,34 @@ import Wire
         #expect(try s.joinedRecord(host.publicKey) == nil)
     }
 
+    /// The router judges a joined model's tools and sight by what its adverts said, and tools
+    /// by the grant's terms: both are stored, and survive a grant's new model list.
+    @Test func advertisedCapabilitiesAndGrantTermsAreKept() throws {
+        defer { dir.cleanup() }
+        let s = try store()
+        try invite(s, models: ["llava", "llama3"])
+        try s.markJoined(host.publicKey)
+        var record = try #require(try s.joinedRecord(host.publicKey))
+        #expect(record.capabilities.isEmpty)  // only the invite's tags: unknown
+        #expect(!record.toolsGranted)  // until the host says so
+        try s.setToolsGranted(host.publicKey, true)
+        var advert = AppMessage.Advert(hostKey: bytes32(host.publicKey), sequence: 1, timestampMs: 0,
+                                       models: [model("llava", [.completion, .vision]), model("llama3", [.completion, .tools])])
+        advert.signature = Bytes64(host.sign(try advert.signedBytes()))!
+        try s.acceptAdvert(advert, heldMs: 0)
+        record = try #require(try s.joinedRecord(host.publicKey))
+        #expect(record.capabilities == ["llava": [.completion, .vision], "llama3": [.completion, .tools]])
+        #expect(record.toolsGranted)
+        // A grant naming a new list keeps what is known of the tags it keeps.
+        try s.setModels(host.publicKey, ["llama3", "new"])
+        record = try #require(try s.joinedRecord(host.publicKey))
+        #expect(record.models == ["llama3", "new"])
+        #expect(record.capabilities == ["llama3": [.completion, .tools]])
+        try s.setToolsGranted(host.publicKey, false)
+        #expect(try s.joinedRecord(host.publicKey)?.toolsGranted == false)
+        #expect(routingError { try s.setToolsGranted(SigningKey.generate().publicKey, true) } != nil)
+    }
+
     @Test func invalidRecordsAreRefused() throws {
         defer { dir.cleanup() }
         let s = try store()

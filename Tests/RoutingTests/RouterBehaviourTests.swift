@@ -79,20 +79,33 @@ import Wire
         #expect(f.router().resolve().route == .onDevice)
     }
 
-    /// #23 (minimal, wire23): tools no longer pin a request on-device; route23 puts the tools
-    /// decision (grants, `tools.remote`, capabilities) in the router.
-    @Test func requestsWithToolsRouteLikeAnyOther() {
+    /// With `tools.remote = off` (the old rule), requests with tools go on-device, whatever
+    /// the chosen brain could do; the reason says so. (The rest of the tools table:
+    /// RequestNeedsTests.)
+    @Test func toolsRemoteOffSendsRequestsWithToolsOnDevice() {
         var f = Self.ownFacts()
+        f.own.advert!.advert.models = [model("llama3", [.completion, .tools])]
         f.settings.settings[.localModel] = "qwen-local"
+        f.settings.settings[.toolsRemote] = "off"
         let plain = ChatRequest(model: "any", messages: [ChatMessage(role: .user, content: "hi")])
+        #expect(f.router().provider(for: plain).brain == .ownHomebase)
+
         var withTools = plain
         withTools.tools = [ToolDefinition(name: "ls", description: "list", parametersJSON: "{}")]
         var toolResult = plain
         toolResult.messages.append(ChatMessage(role: .assistant, content: "",
                                                toolCalls: [ToolCall(id: "1", name: "ls", argumentsJSON: "{}")]))
-        for request in [plain, withTools, toolResult] {
-            #expect(f.router().provider(for: request).brain == .ownHomebase)
+        for request in [withTools, toolResult] {
+            let provider = f.router().provider(for: request)
+            #expect(provider.brain == .onDevice)
+            #expect(provider.decision.localModel == .community("qwen-local"))
+            #expect(provider.decision.reason.contains("tools.remote is off: requests with tools answer on-device"))
         }
+        // Also when a cloud is chosen.
+        f.settings.settings = RoutingSettings([.modelSource: "external", .externalRuntime: "openai", .toolsRemote: "off"])
+        f.keys.present = [.openAI]
+        #expect(f.router().provider(for: plain).brain == .openAI)
+        #expect(f.router().provider(for: withTools).brain == .onDevice)
     }
 
     @Test func theRoutedProviderNamesTheRoutedModel() async throws {

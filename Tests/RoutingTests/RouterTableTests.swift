@@ -133,7 +133,7 @@ import Wire
         let ownKey = Bytes32.repeating(7)
         func advert(age: Int64, tags: [String]) -> ReceivedAdvert {
             ReceivedAdvert(advert: AppMessage.Advert(hostKey: ownKey, sequence: 1, timestampMs: UInt64(now),
-                                                     models: tags.map(model)), receiptMs: now - age)
+                                                     models: tags.map { model($0) }), receiptMs: now - age)
         }
         f.own.advert = switch c.own {
         case .absent: nil

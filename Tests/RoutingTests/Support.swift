@@ -115,16 +115,17 @@ struct FakeFacts {
     var clock = FakeClock()
     var factory = FakeFactory()
     var limits = FreshnessLimits()
+    var onDevice = FixedOnDeviceAbilities()
 
     func router() -> Router {
         Router(settings: settings, keys: keys, localEndpoint: endpoint, ownAdverts: own, joined: joined,
-               role: FixedHostRole(hostKey: homebaseKey), clock: clock, factory: factory, limits: limits)
+               role: FixedHostRole(hostKey: homebaseKey), clock: clock, factory: factory, onDevice: onDevice, limits: limits)
     }
 }
 
-func model(_ tag: String) -> AppMessage.ModelInfo {
+func model(_ tag: String, _ capabilities: AppMessage.Capabilities = [.completion]) -> AppMessage.ModelInfo {
     AppMessage.ModelInfo(tag: tag, family: "llama", parameterSize: "8.0B", quantization: "Q4_K_M",
-                         contextLength: 8192, capabilities: [.completion])
+                         contextLength: 8192, capabilities: capabilities)
 }
 
 func bytes32(_ key: PublicKey) -> Bytes32 { Bytes32(key.bytes)! }
@@ -133,7 +134,7 @@ func bytes32(_ key: PublicKey) -> Bytes32 { Bytes32(key.bytes)! }
 func signedAdvert(_ key: SigningKey, sequence: UInt64, timestampMs: UInt64 = 0, tags: [String] = ["llama3"],
                   signer: SigningKey? = nil) throws -> AppMessage.Advert {
     var advert = AppMessage.Advert(hostKey: bytes32(key.publicKey), sequence: sequence, timestampMs: timestampMs,
-                                   models: tags.map(model))
+                                   models: tags.map { model($0) })
     advert.signature = Bytes64((signer ?? key).sign(try advert.signedBytes()))!
     return advert
 }

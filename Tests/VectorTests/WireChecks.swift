@@ -52,7 +52,7 @@ private let frameKeys: Set<String> = [
     "type", "version", "nonce", "origin", "device-key", "signature", "account-key", "account-signature", "token",
     "server-time-ms", "mailbox-capacity", "max-ttl", "reason", "text", "recipient", "sender", "class", "frame-id",
     "ttl", "collapse-key", "sealed", "held-ms", "value", "code", "reconnect-after-ms",
-    "roster-version", "not-after", "order-kind", "subject", "uses",
+    "roster-version", "not-after", "order-kind", "subject", "uses", "peer-key",
 ]
 
 private func frameFields(_ f: RelayFrame) -> [(String, String)] {
@@ -77,6 +77,7 @@ private func frameFields(_ f: RelayFrame) -> [(String, String)] {
     case .ping(let x), .pong(let x): out.append(("value", be(x)))
     case .error(let e): out += [("code", be(e.code.rawValue)), ("text", str(e.text))]
     case .restarting(let ms): out.append(("reconnect-after-ms", be(ms)))
+    case .peerGone(let g): out += [("peer-key", hx(g.peer.bytes)), ("reason", be(g.reason.rawValue))]
     case .deviceProof(let p):
         out += [("account-key", hx(p.accountKey.bytes)), ("roster-version", be(p.rosterVersion)),
                 ("not-after", be(p.notAfterSeconds)), ("account-signature", hx(p.signature.bytes))]
@@ -116,7 +117,7 @@ private let messageKeys: Set<String> = Set([
     "host-hpke-key", "invite-secret", "rate", "expires-ms", "token", "secret-proof", "device-record", "account-name",
     "grant-id", "reason", "model-id", "vision", "origin-device", "account-key", "version", "message-id", "index", "count",
     "total-length", "bytes", "code-id", "proof", "roster", "advert", "unproven-bytes", "tries-left", "relay-proof",
-    "valid-ms", "max-tries", "result", "outcome", "wrong-tries",
+    "valid-ms", "max-tries", "result", "outcome", "wrong-tries", "tools",
 ]).union(indexed("model", ["", "tag", "family", "parameter-size", "quantization", "context-length", "capabilities"]))
     .union(indexed("message", ["role", "content", ""])).union(indexed("device", [""]))
     .union(indexed("tool", ["name", "description", "parameters"])).union(indexed("option", ["key", "value"]))
@@ -162,6 +163,7 @@ private func messageFields(_ m: AppMessage) throws -> [(String, String)] {
         if let c = r.continuation { out.append(("continuation", str(c))) }
     case .accept(let id), .cancel(let id): out.append(("request-id", hx(id.bytes)))
     case .rosterAsk(let v): out.append(("version", be(v)))
+    case .grantTerms(let t): out += [("grant-id", hx(t.grantID.bytes)), ("tools", t.tools ? "01" : "00")]
     case .chunk(let id, let text): out += [("request-id", hx(id.bytes)), ("text", str(text))]
     case .done(let d):
         out += [("request-id", hx(d.requestID.bytes)), ("prompt-tokens", be(d.promptTokens)),

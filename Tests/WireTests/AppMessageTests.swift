@@ -98,3 +98,19 @@ func messageRoundTrips(_ message: AppMessage) throws {
         try AppMessage.decode(header + [0, 0, 0, 1, 0, 0, 0, 1, 7, 7])
     }
 }
+
+/// `grant-terms` (0x3d): 17 bytes of body exactly; reserved flag bits are ignored, so a newer
+/// host's terms still read as what this version understands.
+@Test func grantTermsAreExactAndIgnoreReservedFlags() throws {
+    let bytes = try AppMessage.grantTerms(.init(grantID: Sample.id, tools: true)).encode()
+    #expect(bytes == [0x3D] + Sample.id.bytes + [0x01])
+    #expect(try AppMessage.decode([0x3D] + Sample.id.bytes + [0xFE]) == .grantTerms(.init(grantID: Sample.id, tools: false)))
+    #expect(try AppMessage.decode([0x3D] + Sample.id.bytes + [0x03]) == .grantTerms(.init(grantID: Sample.id, tools: true)))
+    #expect(throws: WireError.self) { try AppMessage.decode(Array(bytes.dropLast())) }
+    #expect(throws: WireError.self) { try AppMessage.decode(bytes + [0]) }
+}
+
+@Test func theEmbeddingCapabilityIsBitThree() {
+    #expect(AppMessage.Capabilities.embedding.rawValue == 0x08)
+    #expect(!AppMessage.Capabilities([.embedding]).contains(.completion))
+}

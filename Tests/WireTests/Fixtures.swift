@@ -29,6 +29,7 @@ enum Sample {
         .error(.init(code: .replaced, text: "a newer connection for this key")),
         .error(.init(code: RelayErrorCode(rawValue: 999), text: "")),
         .restarting(reconnectAfterMs: 2_500),
+        .peerGone(.init(peer: key2, reason: .closed)), .peerGone(.init(peer: key, reason: PeerGoneReason(rawValue: 200))),
     ]
 
     static let models: [AppMessage.ModelInfo] = [
@@ -84,6 +85,8 @@ enum Sample {
                       ratePerMinute: 0, expiresMs: 0)),
         .join(.init(secretProof: hash, deviceRecord: [1, 2, 3, 4, 5], accountName: "ana")),
         .grant(.init(grantID: id, models: ["llama3.1:8b"], ratePerMinute: 60, expiresMs: 1_900_000_000_000)),
+        .grantTerms(.init(grantID: id, tools: true)),
+        .grantTerms(.init(grantID: id, tools: false)),
         .revoke(.init(grantID: id, reason: "done sharing")),
         .modelChoice(.init(modelID: "llava:7b", vision: true, sequence: 3, originDevice: key)),
         .roster(.init(accountKey: key2, version: 4, deviceRecords: [[1], [], [2, 3]], signature: sig)),

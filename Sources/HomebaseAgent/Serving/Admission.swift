@@ -93,8 +93,12 @@ enum Admission {
         let conversation = prefix + r.messages
         // The engine is sent the whole conversation: its images count, the replica's too.
         if let why = WireBridge.limitProblem(conversation) { return fail(.tooLarge, why) }
-        return .serve(ServePlan(chat: WireBridge.chatRequest(r, conversation: conversation), runtimeURL: url,
-                                memoryKey: key, isSibling: isSibling, conversation: conversation,
+        let chat = WireBridge.chatRequest(r, conversation: conversation)
+        // #23 (route23): tools under grants that do not allow them (`homebase share --tools`).
+        if !isSibling, let refusal = GrantTools.refusal(chat, active: (view.grants[sender] ?? []).filter { $0.isActive(nowMs: view.nowMs) }) {
+            return fail(.badRequest, refusal)
+        }
+        return .serve(ServePlan(chat: chat, runtimeURL: url, memoryKey: key, isSibling: isSibling, conversation: conversation,
                                 typed: r.version >= 2, ignoredOptions: r.options.unknownKeys))
     }
 

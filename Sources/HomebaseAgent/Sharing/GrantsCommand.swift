@@ -45,7 +45,7 @@ enum GrantsCommand {
         return id
     }
 
-    /// One line per grant or pending join: id, state, device, account name, models, rate, end.
+    /// One line per grant or pending join: id, state, device, account name, models, rate, tools, end.
     static func list(store: HostStore, sharing: SharingStore) throws {
         let now = nowMs()
         let joins = Dictionary(try sharing.joins().map { ($0.grantID, $0) }, uniquingKeysWith: { a, _ in a })
@@ -56,7 +56,8 @@ enum GrantsCommand {
             // Names come from the joiner (stored before they were checked, perhaps): escaped.
             let account = joins[g.grantID].map { " account \"\(Printable.escape($0.accountName))\"" } ?? ""
             out("\(hex(g.grantID.bytes))  \(state)  \(g.grantee.signingKey.hex) (\(Printable.escape(g.grantee.name)))\(account)  "
-                + "[\(g.models.joined(separator: ", "))]  \(g.ratePerMinute == 0 ? "no rate limit" : "\(g.ratePerMinute)/min")\(end)")
+                + "[\(g.models.joined(separator: ", "))]  \(g.ratePerMinute == 0 ? "no rate limit" : "\(g.ratePerMinute)/min")"
+                + "  \(g.tools ? "tools" : "no tools")\(end)")
         }
         let granted = Set(grants.map(\.grantID))
         for j in joins.values.sorted(by: { $0.createdMs < $1.createdMs }) where !granted.contains(j.grantID) {

@@ -65,6 +65,8 @@ extension HomebaseAgent {
                 case .granted:
                     guard let g = grants[join.grantID] else { continue }
                     guard queueNotice(join.grantID, grant: true) else { continue }
+                    // Its terms first (same mail order), so the guest knows them once joined.
+                    mail.send(.grantTerms(GrantTools.terms(g)), to: join.joiner, ttl: configuration.rosterTTL, collapseKey: [])
                     mail.send(.grant(.init(grantID: g.grantID, models: g.models, ratePerMinute: g.ratePerMinute,
                                            expiresMs: UInt64(max(0, g.expiresMs)))),
                               to: join.joiner, ttl: configuration.rosterTTL, collapseKey: [],

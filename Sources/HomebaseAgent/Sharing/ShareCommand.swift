@@ -8,7 +8,7 @@ import Wire
 enum ShareCommand {
     static let usage = """
         usage: homebase share [--models a,b] [--rate N/min] [--expires 7d] [--grant-expires TIME|never] [--uses N]
-                              [--approve] [--relay URL]
+                              [--approve] [--tools] [--relay URL]
         prints an invite for another account's device (they run: guest join -, and paste it)
           --models a,b          models the grant allows (default: every model served now)
           --rate N/min          requests per minute the grant allows (default: no limit)
@@ -17,13 +17,16 @@ enum ShareCommand {
                                 invite expires); not before --expires
           --uses N              devices that may join with it (default 1: single use)
           --approve             joins wait for `homebase grants approve ID` instead of being granted at once
+          --tools               the friend may send requests that carry tools (coding agents, `guest chat
+                                --tools`): your engine chooses the calls, their device runs them; without
+                                it such requests are refused and answered on the friend's own device
           --relay URL           the relay named in the invite (default: `relay` of the config file)
         the first line printed is the invite; it holds a secret: send it only to the friend.
         `homebase grants revoke ID` ends a grant at any time (and retires its invite).
         """
 
     static func run(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
-        let f = try Flags(words, valued: ["models", "rate", "expires", "grant-expires", "uses", "relay"], switches: ["approve"])
+        let f = try Flags(words, valued: ["models", "rate", "expires", "grant-expires", "uses", "relay"], switches: ["approve", "tools"])
         if f.help { out(usage); return 0 }
         guard f.positional.isEmpty else { throw Flags.UsageError(description: "share takes no arguments (see --help)") }
         let rate = try f.values["rate"].map(parseRate) ?? 0
@@ -56,7 +59,8 @@ enum ShareCommand {
         try sharing.createInvite(StoredInvite(inviteID: Bytes16(unchecked: randomBytes(count: 16)), secret: secret,
                                               models: models, ratePerMinute: rate, expiresMs: now + expiresIn,
                                               maxUses: uses, uses: 0, approval: f.switches.contains("approve"),
-                                              createdMs: now, grantExpiresMs: grantFor == 0 ? 0 : now + grantFor))
+                                              createdMs: now, grantExpiresMs: grantFor == 0 ? 0 : now + grantFor,
+                                              tools: f.switches.contains("tools")))
         let invite = AppMessage.Invite(relayURL: relay, hostSigningKey: Bytes32(unchecked: identity.signingKey.publicKey.bytes),
                                        hostHPKEKey: Bytes32(unchecked: identity.hpkeKey.publicKey.bytes),
                                        inviteSecret: Secret32(unchecked: secret), models: models,
@@ -72,6 +76,7 @@ enum ShareCommand {
             : "the grant expires \(PairingError.time(now + grantFor))"
         err("invite for [\(models.joined(separator: ", "))], \(rate == 0 ? "no rate limit" : "\(rate)/min"), "
             + "\(uses == 1 ? "single use" : "\(uses) devices"); joins accepted until \(PairingError.time(now + expiresIn)); \(grantEnd)"
+            + (f.switches.contains("tools") ? "; tools allowed" : "; no tools (share --tools allows them)")
             + (f.switches.contains("approve") ? "; joins wait for: homebase grants approve ID" : "")
             + "\nthe friend runs: guest join -   and pastes the invite (homebase run must be running to answer the join)")
         return 0

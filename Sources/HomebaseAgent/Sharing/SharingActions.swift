@@ -13,7 +13,8 @@ extension HostFiles {
 /// The state changes of sharing that both the CLI and the running agent make. The running
 /// agent notices them on its next reload tick and tells the joiner (`deliverSharingNotices`).
 enum SharingActions {
-    /// Makes the grant a granted join stands for, with its invite's models, rate and grant expiry.
+    /// Makes the grant a granted join stands for, with its invite's models, rate, grant expiry
+    /// and whether it allows tools.
     static func grant(_ join: JoinRecord, sharing: SharingStore, store: HostStore, nowMs: Int64) throws(HomebaseError) {
         guard let invite = try sharing.invite(join.inviteID) else { throw .sharing("the join's invite is gone") }
         let end = invite.grantEnd
@@ -21,7 +22,8 @@ enum SharingActions {
             throw .sharing("the grant would have expired at \(PairingError.time(end)): make a new invite (homebase share)")
         }
         try store.saveGrant(GrantRecord(grantID: join.grantID, grantee: join.joiner, models: invite.models,
-                                        ratePerMinute: invite.ratePerMinute, expiresMs: end, createdMs: nowMs))
+                                        ratePerMinute: invite.ratePerMinute, expiresMs: end, createdMs: nowMs,
+                                        tools: invite.tools))
         try sharing.setState(join.grantID, .granted)
     }
 

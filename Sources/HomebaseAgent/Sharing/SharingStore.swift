@@ -27,6 +27,10 @@ public final class SharingStore: Sendable {
         ALTER TABLE invites ADD COLUMN grant_expires_ms INTEGER;
         ALTER TABLE invites ADD COLUMN retired INTEGER NOT NULL DEFAULT 0;
         """,
+        // #23: the grants an invite makes may allow tools (`homebase share --tools`).
+        """
+        ALTER TABLE invites ADD COLUMN tools INTEGER NOT NULL DEFAULT 0;
+        """,
     ])
 
     let db: Database
@@ -60,6 +64,8 @@ public struct StoredInvite: Sendable, Equatable {
     public var grantExpiresMs: Int64?
     /// A grant made with it was revoked: it admits no one new.
     public var retired = false
+    /// The grants it makes allow requests that carry tools (`homebase share --tools`).
+    public var tools = false
 
     /// When the grants it makes expire (0: never).
     public var grantEnd: Int64 { grantExpiresMs ?? expiresMs }

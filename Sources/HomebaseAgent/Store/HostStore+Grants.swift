@@ -16,11 +16,13 @@ public struct GrantRecord: Sendable, Equatable {
     /// A revoked grant stays listed so its grantee hears `revoked` rather than silence.
     public var revoked: Bool
     public var createdMs: Int64
+    /// The grantee may send requests that carry tools (`homebase share --tools`).
+    public var tools: Bool
 
     public init(grantID: Bytes16, grantee: DeviceRecord, models: [String], ratePerMinute: UInt32 = 0,
-                expiresMs: Int64 = 0, revoked: Bool = false, createdMs: Int64) {
+                expiresMs: Int64 = 0, revoked: Bool = false, createdMs: Int64, tools: Bool = false) {
         self.grantID = grantID; self.grantee = grantee; self.models = models; self.ratePerMinute = ratePerMinute
-        self.expiresMs = expiresMs; self.revoked = revoked; self.createdMs = createdMs
+        self.expiresMs = expiresMs; self.revoked = revoked; self.createdMs = createdMs; self.tools = tools
     }
 
     /// In force at `nowMs` (not revoked, not expired).
@@ -43,7 +45,7 @@ extension HostStore {
         -> (grants: [GrantRecord], skipped: [SkippedRow]) {
         let rows = try storing {
             try db.query("""
-                SELECT grant_id, grantee_record, models, rate_per_minute, expires_ms, revoked, created_ms
+                SELECT grant_id, grantee_record, models, rate_per_minute, expires_ms, revoked, created_ms, tools
                 FROM grants \(filter) ORDER BY created_ms, grant_id
                 """, parameters: arguments)
         }
@@ -54,7 +56,8 @@ extension HostStore {
                 grants.append(GrantRecord(grantID: id, grantee: try DeviceRecord(encoded: try r.get(1, as: [UInt8].self)),
                                           models: ColumnJSON.decode([String].self, try r.get(2)) ?? [],
                                           ratePerMinute: UInt32(clamping: try r.get(3, as: Int64.self)),
-                                          expiresMs: try r.get(4), revoked: try r.get(5), createdMs: try r.get(6)))
+                                          expiresMs: try r.get(4), revoked: try r.get(5), createdMs: try r.get(6),
+                                          tools: try r.get(7)))
             } catch {
                 skipped.append(SkippedRow(table: "grants", key: hex((try? r.get(0, as: [UInt8].self)) ?? []),
                                           reason: "its grantee record does not verify (\(error))"))
@@ -67,14 +70,15 @@ extension HostStore {
     public func saveGrant(_ g: GrantRecord) throws(HomebaseError) {
         try storing {
             try db.execute("""
-                INSERT INTO grants(grant_id, grantee_key, grantee_record, models, rate_per_minute, expires_ms, revoked, created_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO grants(grant_id, grantee_key, grantee_record, models, rate_per_minute, expires_ms, revoked, created_ms,
+                    tools)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(grant_id) DO UPDATE SET grantee_key = excluded.grantee_key,
                     grantee_record = excluded.grantee_record, models = excluded.models,
                     rate_per_minute = excluded.rate_per_minute, expires_ms = excluded.expires_ms,
-                    revoked = excluded.revoked
+                    revoked = excluded.revoked, tools = excluded.tools
                 """, g.grantID.bytes, g.grantee.signingKey.bytes, g.grantee.encoded, ColumnJSON.encode(g.models),
-                Int64(g.ratePerMinute), g.expiresMs, g.revoked, g.createdMs)
+                Int64(g.ratePerMinute), g.expiresMs, g.revoked, g.createdMs, g.tools)
         }
     }
 

@@ -9,7 +9,7 @@ public struct StoredRuntime: Sendable, Equatable {
     public var kind: RuntimeKind
     public var version: String?
     public var available: Bool
-    /// The chat models of the last successful verification (kept while unavailable, for status;
+    /// The chat and embedding models of the last successful verification (kept while unavailable, for status;
     /// adverts show none of an unavailable runtime).
     public var models: [RuntimeModel]
     public var addedMs: Int64
@@ -42,7 +42,8 @@ extension HostStore {
 
     /// Stores (or refreshes) a runtime whose probe verdict was `.ready`: available, with its models.
     public func saveVerified(_ report: RuntimeReport, url: String, nowMs: Int64) throws(HomebaseError) {
-        let models = ColumnJSON.encode(report.models.filter(\.mayComplete))
+        // Embedding-only models are kept too: advertised with the embedding bit, never chat.
+        let models = ColumnJSON.encode(report.models.filter { $0.mayComplete || $0.mayEmbed })
         try storing {
             try db.execute("""
                 INSERT INTO runtimes(url, kind, version, available, models, added_ms, verified_ms, checked_ms, last_error)

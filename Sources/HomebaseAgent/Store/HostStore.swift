@@ -29,6 +29,10 @@ public final class HostStore: Sendable {
         CREATE TABLE replicas(conversation_id BLOB PRIMARY KEY, messages TEXT NOT NULL, used_ms INTEGER NOT NULL);
         CREATE INDEX replicas_by_use ON replicas(used_ms);
         """,
+        // #23: a grant may allow requests that carry tools (`homebase share --tools`).
+        """
+        ALTER TABLE grants ADD COLUMN tools INTEGER NOT NULL DEFAULT 0;
+        """,
     ])
 
     let db: Database

@@ -35,6 +35,8 @@ enum StatusCommand {
         let route = s.shape.map { "\(s.route) (\($0))" } ?? s.route
         Console.out("route:         \(s.isFloor ? Console.red("\(route): no local model, answers are a notice") : route)\n")
         Console.out("why:           \(s.reason)\n")
+        if !s.tools.isEmpty { Console.out("with tools:    \(s.tools)\n") }
+        if !s.images.isEmpty { Console.out("with images:   \(s.images)\n") }
         Console.out("local model:   \(s.isFloor ? Console.red(s.localModel) : s.localModel)\n")
         Console.out("llama-server:  \(s.llamaServer ?? "not found (scripts/engine/install.sh)")\n")
         Console.out("own advert:    \(s.ownAdvertAgeSeconds.map { "\($0) s old" } ?? "none received")\n")
