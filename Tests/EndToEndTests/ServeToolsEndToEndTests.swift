@@ -67,14 +67,10 @@ import Testing
     }
 }
 
-/// The same round trip with the model turns on the laptop's own Homebase, through the relay.
-/// Disabled until the relay carries tools (the wire half of #23): the router now chooses the own
-/// Homebase for tools, but RelayRouting's Exchange still refuses them ("requests that carry tools
-/// are answered on-device only, never sent to a Homebase") and the host's StreamPump carries text
-/// only, so the answer falls back on-device. The JSON line names route and fallback reasons.
+/// The same round trip with the model turns on the laptop's own Homebase, through the relay
+/// (request v2: the tools, the call's deltas and the result cross the wire; #23).
 @Suite(.serialized) struct RelayedToolsEndToEndTests {
-    @Test(.disabled("the relay does not carry tools yet (#23, wire half: RelayRouting Exchange refuses them)"),
-          arguments: ["openai-whole", "openai-stream", "ollama-whole", "ollama-stream"])
+    @Test(arguments: ["openai-whole", "openai-stream", "ollama-whole", "ollama-stream"])
     func toolCallRoundTripOnTheHomebase(_ scenario: String) throws {
         let (lb, guest, _) = try ServeLinkEndToEndTests.laptopWithServe()
         defer { lb.stopAll() }
