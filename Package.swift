@@ -37,8 +37,10 @@ let package = Package(
         .target(name: "Routing", dependencies: ["Inference", "Storage", "Wire", "Signing"]),
         // On-device models: hub catalog, honest sizes, resumable downloads, the model store.
         .target(name: "ModelStore", dependencies: ["Storage", "CCurl", "CSodium"]),
+        // The one bridge between the inference vocabulary and the wire schema (both directions).
+        .target(name: "InferenceWire", dependencies: ["Inference", "Wire", "Sealing"]),
         // The guest's relay-routed providers: own and joined Homebase, watchdog ladder, repairs.
-        .target(name: "RelayRouting", dependencies: ["Courier", "PeerLink", "Routing", "Inference", "Sealing", "Wire", "Signing"]),
+        .target(name: "RelayRouting", dependencies: ["Courier", "PeerLink", "Routing", "Inference", "InferenceWire", "Sealing", "Wire", "Signing"]),
         // The guest's cloud key rings (0600 files) and `guest keys`.
         .target(name: "CloudKeys", dependencies: ["Signing", "Storage", "Inference"]),
         // `guest serve` (OpenAI- and Ollama-compatible endpoints on loopback) and `guest runtime`.
@@ -54,7 +56,7 @@ let package = Package(
         .target(name: "Pairing", dependencies: ["Courier", "PeerLink", "Wire", "Sealing", "Signing", "CSodium"]),
 
         // The workstation agent: verified runtime, signed adverts, inference served through the relay.
-        .target(name: "HomebaseAgent", dependencies: ["Pairing", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage"]),
+        .target(name: "HomebaseAgent", dependencies: ["Pairing", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "InferenceWire", "Storage"]),
         .executableTarget(name: "homebase", dependencies: ["HomebaseAgent"]),
         // The guest: on-device llama-server, fallback runner, router wiring; `guest` is its CLI.
         .target(name: "GuestAgent", dependencies: ["Pairing", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink", "CLinux"]),
@@ -98,6 +100,7 @@ let package = Package(
         .testTarget(name: "SigningTests", dependencies: ["Signing"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "Signing"]),
         .testTarget(name: "WireTests", dependencies: ["TestSupport", "Wire"]),
+        .testTarget(name: "InferenceWireTests", dependencies: ["InferenceWire", "Inference", "Wire", "Sealing"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "TransportTests", dependencies: ["TestSupport", "Transport"], exclude: ["peers"]),
         .testTarget(name: "AgentKitTests", dependencies: ["TestSupport", "AgentKit", "Inference"]),

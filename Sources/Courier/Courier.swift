@@ -91,6 +91,7 @@ public final class Courier: Sendable {
                         switch event {
                         case .queueEmpty: self.eventSink.yield(.queueEmpty)
                         case .frame(let frame): self.handle(frame)
+                        case .peerGone(let key, let reason): self.peerGone(key, reason)
                         }
                     }
                 },

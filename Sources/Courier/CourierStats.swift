@@ -34,6 +34,9 @@ public struct CourierStats: Equatable, Sendable {
     public var replayStoreFailures = 0
     /// Deliveries or replies lost because the consumer's buffer was full.
     public var bufferOverflows = 0
+    /// `peer-gone` notices from the relay, and the open requests they ended.
+    public var peerGone = 0
+    public var requestsEndedByPeerGone = 0
 
     public init() {}
 }

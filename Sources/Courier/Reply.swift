@@ -13,6 +13,9 @@ public enum Reply: Equatable, Sendable {
     /// `afterFinal`), or `done` came before the final chunk (`truncated`). The stream can no
     /// longer be proven complete: the caller should abandon it (and fall back).
     case streamFailure(SealingError)
+    /// The host left the relay mid-exchange (the relay's `peer-gone`, with its reason): nothing
+    /// more will come. The stream ends after it; the caller falls back at once.
+    case hostGone(PeerGoneReason)
 }
 
 /// The replies to one request: an `AsyncSequence` of `Reply`. Ends after `done` or `error`, on

@@ -113,6 +113,18 @@ final class ReplyRegistry: Sendable {
         return overflow ? .overflow : .delivered
     }
 
+    /// The relay said `host` left: every request waiting on it hears `.hostGone` and ends.
+    /// Returns how many ended.
+    @discardableResult
+    func hostGone(_ host: PublicKey, _ reason: PeerGoneReason) -> Int {
+        let ended = state.withLock { s in s.entries.filter { $0.value.host == host }.map { ($0.key, $0.value.sink) } }
+        for (id, sink) in ended {
+            sink.yield(.hostGone(reason))
+            remove(id, cancelled: true)  // a late reply from a replaced connection is dropped
+        }
+        return ended.count
+    }
+
     /// Ends every stream (the Courier stopped); later registrations end at once.
     func finishAll() {
         let sinks = state.withLock { s in

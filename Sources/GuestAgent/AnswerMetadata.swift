@@ -28,6 +28,11 @@ public struct AnswerMetadata: Sendable, Equatable, Codable {
     /// Prompt tokens of the brain that answered, when it reported usage.
     public var promptTokens: Int?
     public var finishReason: String?
+    /// The part of `timeToFirstTokenMs` spent setting up the relay link (the reader's clock, on
+    /// the answer that waited for it).
+    public var linkSetUpMs: Double?
+    /// The longest wait between two pieces of text, when the reader's clock measured it.
+    public var longestSilenceMs: Double?
 
     /// True when another brain than the chosen one answered.
     public var fellBack: Bool { !tried.isEmpty }
@@ -35,13 +40,16 @@ public struct AnswerMetadata: Sendable, Equatable, Codable {
     /// The dim line after an answer: "on-device · first token 8 ms · 4,900 tok/s".
     public var summaryLine: String {
         var parts = [brain == .floor ? "no brain (floor notice)" : brain.rawValue]
-        if let t = timeToFirstTokenMs { parts.append("first token \(Self.ms(t))") }
+        if let t = timeToFirstTokenMs { parts.append("first token \(Self.ms(t))" + (linkSetUpMs.map { " (link \(Self.ms($0)))" } ?? "")) }
         if let r = tokensPerSecond { parts.append("\(Int(r.rounded())) tok/s") }
+        if let s = longestSilenceMs, s > 1000 { parts.append("longest silence \(Self.ms(s))") }
         if let last = tried.last { parts.append("fell back: \(last.brain.rawValue) failed (\(last.why))") }
         return parts.joined(separator: " · ")
     }
 
-    static func ms(_ v: Double) -> String { v < 10 ? String(format: "%.1f ms", v) : "\(Int(v.rounded())) ms" }
+    static func ms(_ v: Double) -> String {
+        v < 10 ? String(format: "%.1f ms", v) : v < 10_000 ? "\(Int(v.rounded())) ms" : String(format: "%.1f s", v / 1000)
+    }
 }
 
 /// An answer: its whole text and its metadata.

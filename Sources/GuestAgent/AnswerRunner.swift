@@ -30,16 +30,19 @@ public struct AnswerRunner: Sendable {
     /// `onBrain` hears each brain before it is asked (the chosen one, then any fallback), so a
     /// caller can say who is answering while the text streams (`guest serve`'s header).
     /// Tool calls are dropped unless `onToolCall` takes them (the agent loop has its own path).
+    /// `onEvent` hears the other events a caller may pass on as they come: `.reasoning` and
+    /// `.toolCallDelta` (`guest serve` writes them to its client).
     public func run(_ request: ChatRequest, onText: @Sendable (String) -> Void = { _ in },
                     onBrain: @Sendable (BrainKind) -> Void = { _ in },
-                    onToolCall: (@Sendable (ToolCall) -> Void)? = nil) async throws -> Answer {
+                    onToolCall: (@Sendable (ToolCall) -> Void)? = nil,
+                    onEvent: (@Sendable (ChatEvent) -> Void)? = nil) async throws -> Answer {
         let routed = router.provider(for: request)
         let decision = routed.decision
         if let refusal = decision.refusal {
             log("refused: \(refusal)")
             throw refusal
         }
-        var leg = Leg(start: .now, onToolCall: onToolCall)
+        var leg = Leg(start: .now, onToolCall: onToolCall, onEvent: onEvent)
         var meta = AnswerMetadata(brain: routed.brain, routeReason: decision.reason)
         onBrain(routed.brain)
         let first = await leg.run(routed, request, onText)
@@ -80,6 +83,7 @@ struct Leg {
 
     let start: ContinuousClock.Instant
     let onToolCall: (@Sendable (ToolCall) -> Void)?
+    let onEvent: (@Sendable (ChatEvent) -> Void)?
     var text = ""
     var firstToken: ContinuousClock.Instant?
     var legFirstToken: ContinuousClock.Instant?
@@ -88,8 +92,9 @@ struct Leg {
     var finishReason: String?
     var end: ContinuousClock.Instant?
 
-    init(start: ContinuousClock.Instant, onToolCall: (@Sendable (ToolCall) -> Void)? = nil) {
-        self.start = start; self.onToolCall = onToolCall
+    init(start: ContinuousClock.Instant, onToolCall: (@Sendable (ToolCall) -> Void)? = nil,
+         onEvent: (@Sendable (ChatEvent) -> Void)? = nil) {
+        self.start = start; self.onToolCall = onToolCall; self.onEvent = onEvent
     }
 
     mutating func run(_ provider: any ChatProvider, _ request: ChatRequest,
@@ -110,7 +115,7 @@ struct Leg {
                     // Tool calls belong to the agent loop (`guest chat --tools`) or to the caller.
                     onToolCall?(call)
                 case .reasoning, .toolCallDelta:
-                    continue  // not yet carried to the caller (#23)
+                    onEvent?(event)
                 case let .done(reason, u):
                     usage = u; finishReason = reason; end = .now
                     return .finished

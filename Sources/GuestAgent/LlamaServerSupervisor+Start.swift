@@ -5,7 +5,9 @@ extension LlamaServerSupervisor {
     static func start(_ model: GGUFTarget, _ c: Configuration) async throws -> Running {
         let binary = try c.locator.locate()
         let port = try freeLoopbackPort()
-        var args = ["--model", model.path, "--host", "127.0.0.1", "--port", "\(port)", "--alias", model.alias]
+        // `--jinja`: the model's own chat template renders tools and parses the calls (the default in
+        // newer llama.cpp; accepted by every version we install).
+        var args = ["--model", model.path, "--host", "127.0.0.1", "--port", "\(port)", "--alias", model.alias, "--jinja"]
         if let t = c.threads { args += ["--threads", "\(t)"] }
         if let n = c.contextSize { args += ["--ctx-size", "\(n)"] }
         let child = try ChildProcess.spawnLeashed(binary, args + c.extraArguments, logPath: c.logPath)

@@ -10,8 +10,14 @@ import Foundation
 ///                 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1",
 ///                                               "content": "..."}]},
 ///                 {"role": "assistant", "content": "<continuation>"}],       (partial answer)
-///    "temperature": 0.7,
-///    "tools": [{"name", "description", "input_schema": {...}}]}
+///    "temperature": 0.7, "top_p", "top_k", "stop_sequences": [...],
+///    "tools": [{"name", "description", "input_schema": {...}}],
+///    "tool_choice": {"type": "auto" | "none" | "any"} | {"type": "tool", "name"}}
+///
+/// Images are `{"type": "image", "source": {"type": "base64", "media_type", "data"}}` blocks, in
+/// the client's order. An option the Messages API has no name for (min_p, seed, penalties,
+/// response_format, logprobs, extra keys) is refused with `.unsupported` naming it, never dropped.
+/// `contextLength` is not sent, as for every engine (the model's window is fixed).
 ///
 /// Consecutive turns of one role are merged into one message (tool results of several calls
 /// belong in the single user turn that follows the assistant's calls).
@@ -31,7 +37,7 @@ enum AnthropicRequestBody {
                 continue
             case .user:
                 role = "user"
-                blocks.append(["type": "text", "text": m.content])
+                blocks += m.parts.map(block)
             case .tool:
                 role = "user"
                 blocks.append(["type": "tool_result", "tool_use_id": m.toolCallID ?? "", "content": m.content])
@@ -60,12 +66,51 @@ enum AnthropicRequestBody {
                                    "max_tokens": request.maxTokens ?? defaultMaxTokens]
         if !system.isEmpty { body["system"] = system.joined(separator: "\n\n") }
         if let t = request.temperature { body["temperature"] = t }
+        try options(request.options, into: &body)
+        if let c = request.toolChoice { body["tool_choice"] = toolChoice(c) }
         if !request.tools.isEmpty {
             body["tools"] = try request.tools.map { t in
                 ["name": t.name, "description": t.description, "input_schema": try object(t.parametersJSON, t.name)] as [String: Any]
             }
         }
         return [UInt8](try JSONSerialization.data(withJSONObject: body, options: [.withoutEscapingSlashes]))
+    }
+
+    private static func block(_ p: ContentPart) -> [String: Any] {
+        switch p {
+        case .text(let t): ["type": "text", "text": t]
+        case .image(let i):
+            ["type": "image", "source": ["type": "base64", "media_type": i.mediaType,
+                                         "data": Data(i.bytes).base64EncodedString()] as [String: Any]]
+        }
+    }
+
+    static func toolChoice(_ c: ToolChoice) -> [String: Any] {
+        switch c {
+        case .auto: ["type": "auto"]
+        case .none: ["type": "none"]
+        case .required: ["type": "any"]
+        case .function(let name): ["type": "tool", "name": name]
+        }
+    }
+
+    private static func options(_ o: GenerationOptions, into body: inout [String: Any]) throws {
+        if !o.stop.isEmpty { body["stop_sequences"] = o.stop }
+        if let v = o.topP { body["top_p"] = v }
+        if let v = o.topK { body["top_k"] = v }
+        var refused: [String] = []
+        if o.minP != nil { refused.append("min_p") }
+        if o.seed != nil { refused.append("seed") }
+        if o.presencePenalty != nil { refused.append("presence_penalty") }
+        if o.frequencyPenalty != nil { refused.append("frequency_penalty") }
+        if o.repeatPenalty != nil { refused.append("repeat_penalty") }
+        if let f = o.responseFormat, f != .text { refused.append("response_format") }
+        if o.logprobs == true { refused.append("logprobs") }
+        if o.topLogprobs != nil { refused.append("top_logprobs") }
+        refused += o.extra.keys.sorted()
+        guard refused.isEmpty else {
+            throw InferenceError.unsupported("Anthropic's Messages API takes no \(refused.joined(separator: ", "))")
+        }
     }
 
     /// A JSON object given as text (tool schemas, tool-call arguments); empty text is `{}`.

@@ -9,6 +9,7 @@ import Foundation
 ///   event: ping                 {"type":"ping"}                                   (not output)
 ///   event: content_block_delta  {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}
 ///                               {... "delta":{"type":"input_json_delta","partial_json":"{\"a\":"}}
+///                               {... "delta":{"type":"thinking_delta","thinking":"..."}}   (.reasoning)
 ///   event: content_block_stop   {"type":"content_block_stop","index":1}           (a tool call is complete)
 ///   event: message_delta        {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":15}}
 ///   event: message_stop         {"type":"message_stop"}                           (the only success)
@@ -17,9 +18,11 @@ import Foundation
 /// Unknown event and delta types are ignored (the API's versioning policy adds new ones).
 /// Stop reasons are reported in OpenAI's words, the vocabulary of `ChatEvent`.
 struct AnthropicStreamDecoder {
-    fileprivate struct Block { var isTool: Bool; var id: String; var name: String; var json: String }
+    fileprivate struct Block { var isTool: Bool; var id: String; var name: String; var json: String; var toolIndex = 0 }
 
     fileprivate var blocks: [Int: Block] = [:]
+    /// Tool calls started so far: the `index` of their `.toolCallDelta`s (blocks count text too).
+    fileprivate var toolCount = 0
     private var inputTokens: Int?
     private var outputTokens: Int?
     private var stopReason: String?
@@ -86,12 +89,18 @@ extension AnthropicStreamDecoder {
                let data = try? JSONSerialization.data(withJSONObject: input) {
                 json = String(decoding: data, as: UTF8.self)
             }
-            blocks[index] = Block(isTool: true, id: block.string("id") ?? "", name: name, json: json)
+            let id = block.string("id") ?? ""
+            blocks[index] = Block(isTool: true, id: id, name: name, json: json, toolIndex: toolCount)
+            out.append(.toolCallDelta(ToolCallDelta(index: toolCount, id: id.isEmpty ? nil : id, name: name, arguments: json)))
+            toolCount += 1
         case "text":
             blocks[index] = Block(isTool: false, id: "", name: "", json: "")
             if let t = block.string("text") { out.append(.text(t)) }
+        case "thinking":
+            blocks[index] = Block(isTool: false, id: "", name: "", json: "")
+            if let t = block.string("thinking"), !t.isEmpty { out.append(.reasoning(t)) }
         default:
-            return  // thinking, redacted_thinking, server tools: not part of the answer text
+            return  // redacted_thinking, server tools: not part of the answer
         }
     }
 
@@ -102,11 +111,15 @@ extension AnthropicStreamDecoder {
         switch d.string("type") {
         case "text_delta":
             if let t = d.string("text") { out.append(.text(t)) }
+        case "thinking_delta":
+            if let t = d.string("thinking"), !t.isEmpty { out.append(.reasoning(t)) }
         case "input_json_delta":
             guard blocks[index]?.isTool == true else {
                 throw InferenceError.malformed("input_json_delta for block \(index), which is not a tool_use")
             }
-            blocks[index]!.json += d["partial_json"] as? String ?? ""
+            let piece = d["partial_json"] as? String ?? ""
+            blocks[index]!.json += piece
+            if !piece.isEmpty { out.append(.toolCallDelta(ToolCallDelta(index: blocks[index]!.toolIndex, arguments: piece))) }
         default:
             return
         }

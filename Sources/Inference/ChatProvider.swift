@@ -39,6 +39,9 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible 
     case malformed(String)
     /// The request was cancelled by the caller.
     case cancelled
+    /// The brain cannot take a part of the request (an option its API has no name for): named,
+    /// never dropped.
+    case unsupported(String)
 
     public var description: String {
         switch self {
@@ -51,6 +54,7 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible 
         case .remote(let c, let m): "remote error \(c): \(m)"
         case .malformed(let m): "malformed response: \(m)"
         case .cancelled: "cancelled"
+        case .unsupported(let m): "not supported by this brain: \(m)"
         }
     }
 }

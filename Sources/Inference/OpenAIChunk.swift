@@ -3,7 +3,7 @@ import Foundation
 // The parts of a `chat.completion.chunk` the client reads; everything else is skipped.
 //
 //   {"choices": [{"index": 0,
-//                 "delta": {"content": "...",
+//                 "delta": {"content": "...", "reasoning_content": "..." (or "reasoning"),
 //                           "tool_calls": [{"index": 0, "id": "call_1", "type": "function",
 //                                           "function": {"name": "f", "arguments": "{\"a\""}}]},
 //                 "finish_reason": null | "stop" | "length" | "tool_calls"}],
@@ -22,6 +22,9 @@ struct OpenAIChunk: Decodable {
 
     struct Delta: Decodable {
         var content: String?
+        /// llama-server and vLLM (`reasoning_content`), Ollama's `/v1` and OpenRouter (`reasoning`).
+        var reasoning_content: String?
+        var reasoning: String?
         var tool_calls: [ToolCallDelta]?
     }
 

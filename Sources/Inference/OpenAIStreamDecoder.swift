@@ -3,8 +3,9 @@ import Foundation
 /// Turns the SSE events of a streamed chat completion into `ChatEvent`s: a pure state machine,
 /// tested without sockets.
 ///
-/// Text deltas pass through as they come; tool calls are reassembled and emitted, in index
-/// order, when the choice finishes; `.done` is emitted on `data: [DONE]` only. In-band errors of
+/// Text and reasoning deltas pass through as they come; each tool-call delta passes through as
+/// `.toolCallDelta`, and the calls are also reassembled and emitted whole, in index order, when
+/// the choice finishes; `.done` is emitted on `data: [DONE]` only. In-band errors of
 /// every known shape throw `InferenceError.inBand`.
 struct OpenAIStreamDecoder {
     private let json = JSONDecoder()
@@ -46,10 +47,17 @@ struct OpenAIStreamDecoder {
         }
         // n = 1: only the first choice is ours.
         guard let choice = chunk.choices?.first else { return }
+        if let thought = choice.delta?.reasoning_content ?? choice.delta?.reasoning, !thought.isEmpty {
+            out.append(.reasoning(thought))
+        }
         if let text = choice.delta?.content, !text.isEmpty { out.append(.text(text)) }
         if let calls = choice.delta?.tool_calls {
             for (position, c) in calls.enumerated() {
-                tools.add(index: c.index ?? position, id: c.id, name: c.function?.name, arguments: c.function?.arguments)
+                let index = c.index ?? position
+                tools.add(index: index, id: c.id, name: c.function?.name, arguments: c.function?.arguments)
+                out.append(.toolCallDelta(ToolCallDelta(index: index, id: c.id.flatMap { $0.isEmpty ? nil : $0 },
+                                                        name: c.function?.name.flatMap { $0.isEmpty ? nil : $0 },
+                                                        arguments: c.function?.arguments ?? "")))
             }
         }
         if let reason = choice.finish_reason {

@@ -1,4 +1,5 @@
 import Foundation
+import Inference
 
 /// Loosely-typed JSON reading for request bodies.
 typealias JSONObject = [String: Any]
@@ -20,6 +21,14 @@ enum JSONReading {
         return String(decoding: d, as: UTF8.self)
     }
 
+    /// Compact JSON text of any value, fragments too (`"high"`, `3`, `true`): how unknown options
+    /// are carried.
+    static func fragment(_ value: Any) -> String {
+        guard let d = try? JSONSerialization.data(withJSONObject: value, options: [.withoutEscapingSlashes, .sortedKeys, .fragmentsAllowed])
+        else { return "null" }
+        return String(decoding: d, as: UTF8.self)
+    }
+
     /// Compact JSON bytes of an object (what the encoders write).
     static func bytes(_ object: JSONObject) -> [UInt8] {
         let d = (try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes])) ?? Data("{}".utf8)
@@ -30,16 +39,14 @@ enum JSONReading {
     static func double(_ v: Any?) -> Double? { (v as? NSNumber).map(\.doubleValue) }
     static func bool(_ v: Any?) -> Bool? { (v as? NSNumber).map(\.boolValue) }
 
-    /// A message content: a string, an array of parts (`{"type": "text", "text": ...}`, the text
-    /// parts joined), or null.
+    /// A message content as text alone: a string, text parts (joined), or null. Images are refused
+    /// here, never dropped: a reader that takes images uses `ContentReading.openAI`.
     static func content(_ v: Any?) throws(LocalAPIError) -> String {
-        switch v {
-        case nil, is NSNull: return ""
-        case let s as String: return s
-        case let parts as [JSONObject]:
-            return parts.compactMap { p in (p["type"] as? String ?? "text") == "text" ? p["text"] as? String : nil }.joined()
-        default: throw .badRequest("a message content is neither text nor a list of parts")
+        let parts = try ContentReading.openAI(v)
+        guard parts.allSatisfy({ if case .text = $0 { true } else { false } }) else {
+            throw .badRequest("images are not taken in this message")
         }
+        return ChatMessage(role: .user, parts: parts).content
     }
 
     /// `tools: [{"type": "function", "function": {"name", "description", "parameters"}}]`,

@@ -18,6 +18,16 @@ import Transport
 public final class LocalAPIServer: @unchecked Sendable {
     /// Reported by `GET /api/version` (clients only check that one is there).
     public static let ollamaVersion = "0.6.0"
+    /// The largest request body taken (a conversation with images as base64: a 5 MB photo is
+    /// about 7 MB of JSON). A larger one is answered 413 with a JSON error naming this limit.
+    public static let maxRequestBytes = 32 * 1024 * 1024
+
+    /// The HTTP limits `guest serve` runs with: bodies up to `maxRequestBytes`, the head as Transport's.
+    public static var httpConfiguration: HTTPServer.Configuration {
+        var h = HTTPServer.Configuration()
+        h.http.maxBodyBytes = maxRequestBytes
+        return h
+    }
 
     public let configuration: ServeConfiguration
     private let gate: RequestGate
@@ -31,7 +41,7 @@ public final class LocalAPIServer: @unchecked Sendable {
     /// Validates the configuration (a non-loopback bind needs `allowRemote` and a token) and
     /// binds. Loop thread only.
     public init(loop: EventLoop, configuration: ServeConfiguration, router: @escaping AnswerRouter,
-                models: @escaping ModelLister, http: HTTPServer.Configuration = HTTPServer.Configuration()) throws {
+                models: @escaping ModelLister, http: HTTPServer.Configuration = LocalAPIServer.httpConfiguration) throws {
         try configuration.validate()
         self.configuration = configuration
         gate = configuration.gate
@@ -40,13 +50,31 @@ public final class LocalAPIServer: @unchecked Sendable {
         var h = http
         h.listener.host = configuration.host
         h.listener.port = configuration.port
-        server = try HTTPServer(loop: loop, configuration: h) { [unowned self] request, responder in
+        let limit = h.http.maxBodyBytes
+        server = try HTTPServer(loop: loop, configuration: h, refusal: { status, head in
+            Self.refusal(status, head, maxBody: limit)
+        }) { [unowned self] request, responder in
             self.handle(request, responder)
         }
     }
 
     /// Stops accepting.
     public func close() { server.close() }
+
+    /// A request the HTTP parser refused, in the endpoint's error shape; 413 names the limit.
+    static func refusal(_ status: HTTPStatus, _ head: HTTPRequest?, maxBody: Int) -> HTTPResponse {
+        let message = status.code == 413
+            ? "the request body is larger than the \(Self.mebibytes(maxBody)) limit of guest serve (images count as their base64 text)"
+            : "the request could not be read (HTTP \(status.code) \(status.reason))"
+        let ollama = head?.path.hasPrefix("/api") ?? false
+        let body = ollama ? OllamaAnswerEncoder.errorBody(message)
+            : OpenAIAnswerEncoder.errorBody(message, type: "invalid_request_error")
+        return json(status, body)
+    }
+
+    public static func mebibytes(_ n: Int) -> String {
+        n % (1024 * 1024) == 0 ? "\(n / (1024 * 1024)) MiB" : "\(n) bytes"
+    }
 
     private func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
         let ollama = request.path.hasPrefix("/api")

@@ -6,7 +6,11 @@ import Inference
 /// Streamed (`text/event-stream`), one `data:` event per `ChatEvent`:
 ///   data: {"id","object":"chat.completion.chunk","created","model",
 ///          "choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}
-///   data: {... "delta":{"tool_calls":[{"index":0,"id","type":"function","function":{"name","arguments"}}]} ...}
+///   data: {... "delta":{"tool_calls":[{"index":0,"id","type":"function","function":{"name","arguments":""}}]} ...}
+///   data: {... "delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"ci"}}]} ...}     (the pieces)
+/// Tool calls stream from `.toolCallDelta` as the engine streams them; the whole `.toolCall` that
+/// follows is then skipped. A brain that only learns whole calls (no deltas) has each written as
+/// one delta carrying everything.
 ///   data: {... "delta":{},"finish_reason":"stop"}], "homebase":{"brain":...}}     (without include_usage)
 ///   data: {... "choices":[],"usage":{...},"homebase":{"brain":...}}              (with include_usage)
 ///   data: [DONE]
@@ -20,6 +24,8 @@ struct OpenAIAnswerEncoder: Sendable {
     let created = Int(Date().timeIntervalSince1970)
     private var sentRole = false
     private var toolIndex = 0
+    /// Tool-call indexes whose first delta (id, type, name) was written.
+    private var startedCalls: Set<Int> = []
     // Non-streamed answer, collected.
     var text = ""
     var calls: [ToolCall] = []
@@ -36,14 +42,26 @@ struct OpenAIAnswerEncoder: Sendable {
         case .text(let t):
             return sse(chunk(delta: roleFirst(["content": t]), finish: nil))
         case .toolCall(let c):
+            guard startedCalls.isEmpty else { return [] }  // already streamed as its deltas
             defer { toolIndex += 1 }
             let call: JSONObject = ["index": toolIndex, "id": c.id, "type": "function",
                                     "function": ["name": c.name, "arguments": c.argumentsJSON]]
             return sse(chunk(delta: roleFirst(["tool_calls": [call]]), finish: nil))
         case .reasoning(let t):
             return sse(chunk(delta: roleFirst(["reasoning_content": t]), finish: nil))
-        case .toolCallDelta:
-            return []  // written whole from `.toolCall` (#23 streams the pieces)
+        case .toolCallDelta(let d):
+            var call: JSONObject = ["index": d.index]
+            if startedCalls.insert(d.index).inserted {
+                // OpenAI's first delta of a call carries its id, type and name.
+                call["id"] = d.id ?? "call_\(d.index)"
+                call["type"] = "function"
+                call["function"] = ["name": d.name ?? "", "arguments": d.arguments] as JSONObject
+            } else {
+                var f: JSONObject = ["arguments": d.arguments]
+                if let n = d.name { f["name"] = n }
+                call["function"] = f
+            }
+            return sse(chunk(delta: roleFirst(["tool_calls": [call]]), finish: nil))
         case .done(let reason, let usage):
             var last = chunk(delta: roleFirst([:]), finish: reason)
             guard includeUsage else {

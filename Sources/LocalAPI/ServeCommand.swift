@@ -13,6 +13,8 @@ public enum ServeCommand {
         GET /v1/models) and an Ollama-compatible one (POST /api/chat, GET /api/tags).
         Refuses web pages: a Host that is not loopback (403), an Origin not allowed (403),
         a POST that is not Content-Type: application/json (415).
+        Takes request bodies up to \(LocalAPIServer.mebibytes(LocalAPIServer.maxRequestBytes)) (413 beyond); images travel inline
+        (data URLs, Ollama "images"), image URLs are never fetched (400).
 
           --listen HOST:PORT     where to listen (default 127.0.0.1:\(ServeConfiguration.defaultPort))
           --allow-remote         allow a non-loopback address (requires a token)

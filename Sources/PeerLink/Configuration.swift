@@ -39,6 +39,10 @@ extension PeerLink {
         public var deadLinkTimeout: Duration = .seconds(45)
         /// How long a live frame waits for the pong that settles its outcome before `.failed(.timeout)`.
         public var liveTimeout: Duration = .seconds(5)
+        /// TCP_USER_TIMEOUT on the relay socket: data the relay leaves unacknowledged this long
+        /// fails the link (a dead path is found in seconds while we send; 0: the kernel's ~15 min).
+        /// 10 s rides out several retransmissions on a lossy path.
+        public var tcpUserTimeout: Duration = .seconds(10)
         /// Mail frames waiting for `stored` (each up to ~64 KiB).
         public var outboxCapacity = 256
         /// Frame ids remembered for dedupe (~100 bytes each).
@@ -74,6 +78,7 @@ extension PeerLink {
             c.path = relay.path
             c.timeout = connectTimeout
             c.maxMessageSize = maxMessageSize
+            c.connection.userTimeout = tcpUserTimeout
             return c
         }
     }

@@ -15,6 +15,7 @@ enum SessionAction: Equatable {
     case answer(Bytes16, RelayAnswer)
     case pong(UInt64)
     case queueEmpty
+    case peerGone(RelayFrame.PeerGone)
     case restarting(reconnectAfterMs: UInt32)
     /// Permanent: send `frame` if any, close, retry only after the maximum backoff (or never).
     case refuse(LinkRefusal, send: RelayFrame?)
@@ -70,6 +71,7 @@ struct LinkSession {
             case .mailboxFull(let id): return .answer(id, .mailboxFull)
             case .dropped(let id): return .answer(id, .dropped)
             case .queueEmpty: return .queueEmpty
+            case .peerGone(let g): return .peerGone(g)
             case .pong(let v): return .pong(v)
             default: return violation("\(frame.name) after auth-ok")
             }
@@ -136,6 +138,7 @@ extension RelayFrame {
         case .pong: "pong"
         case .error: "error"
         case .restarting: "restarting"
+        case .peerGone: "peer-gone"
         case .unknown(let t): "unknown type \(t)"
         }
     }

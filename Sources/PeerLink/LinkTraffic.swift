@@ -32,6 +32,8 @@ extension LinkCore {
         case .answer(let id, let answer): answered(id, answer)
         case .pong(let value): ponged(value)
         case .queueEmpty: inbound.yield(.queueEmpty)
+        case .peerGone(let g):
+            if let key = PublicKey(bytes: g.peer.bytes) { inbound.yield(.peerGone(key, g.reason)) }
         case .restarting(let ms): relayRestarting(ms)
         case .refuse(let refusal, let frame): refuse(refusal, send: frame)
         case .drop(let why, let frame): lose(why: why, send: frame)

@@ -44,4 +44,7 @@ public enum InboundEvent: Equatable, Sendable {
     case frame(Inbound)
     /// `queue-empty`: every mail stored for us before this connection has been delivered.
     case queueEmpty
+    /// `peer-gone`: a device we exchanged live frames with lately left the relay (closed,
+    /// replaced or silent). What we sent it since is lost; an open exchange with it is over.
+    case peerGone(PublicKey, PeerGoneReason)
 }

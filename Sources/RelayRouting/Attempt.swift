@@ -52,6 +52,9 @@ extension Exchange {
                 return .failed(e.asInferenceError, requestID: requestID, hostCode: e.code, producedText: reader.producedText)
             case .interrupted?:
                 return .failed(.interrupted, requestID: requestID, hostCode: nil, producedText: reader.producedText)
+            case .hostGone(let reason)?:
+                return .failed(.unreachable(HostGone.words(reason)), requestID: requestID, hostCode: nil,
+                               producedText: reader.producedText)
             }
         }
         let error: InferenceError

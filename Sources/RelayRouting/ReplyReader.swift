@@ -14,6 +14,8 @@ struct ReplyReader {
         case hostError(AppMessage.InferenceError)
         /// A chunk was refused, or the stream cannot be proven complete.
         case interrupted
+        /// The relay said the host left (`peer-gone`): nothing more will come.
+        case hostGone(PeerGoneReason)
     }
 
     struct Step: Equatable {
@@ -49,6 +51,8 @@ struct ReplyReader {
             return Step(end: .hostError(error))
         case .streamFailure:
             return Step(end: .interrupted)
+        case .hostGone(let reason):
+            return Step(end: .hostGone(reason))
         case .message:
             return Step()  // not a reply the Courier routes here; ignored
         }

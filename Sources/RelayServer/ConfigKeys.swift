@@ -100,6 +100,13 @@ enum Settings {
         durationSetting("handshake-timeout", "auth deadline after the challenge", \.handshakeTimeout),
         durationSetting("ping-interval", "how often the relay pings each device", \.pingInterval),
         durationSetting("idle-timeout", "close a device silent for this long", \.idleTimeout),
+        durationSetting("probe-after", "ping a device quiet this long when a live frame comes for it (0ms: never)", \.probeAfter),
+        durationSetting("probe-timeout", "close a probed device that does not answer within this", \.probeTimeout),
+        durationSetting("peer-gone-window", "tell devices that exchanged live frames with a leaver within this", \.peerGoneWindow),
+        Setting(key: "peer-gone-memory", help: "correspondents remembered per connection for peer-gone (0: none)",
+                form: "a whole number", apply: { c, s in guard let n = ValueParsing.count(s, min: 0) else { return false }
+                    c.peerGoneMemory = n; return true }, show: { "\($0.peerGoneMemory)" }),
+        durationSetting("tcp-user-timeout", "fail a socket whose sent data is unacknowledged this long (0ms: kernel default)", \.tcpUserTimeout),
         countSetting("max-connections", "open connections at most", \.maxConnections),
         countSetting("accept-burst", "accepts per event-loop turn", \.acceptBurst),
         countSetting("accept-rate", "accepts per second", \.acceptRate),

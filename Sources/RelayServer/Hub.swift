@@ -43,10 +43,11 @@ final class Hub {
         connections[ObjectIdentifier(s)] = s
         metrics.connectionsAccepted += 1
         ws.onMessage = { [weak self, unowned s] _, m in self?.received(m, on: s) }
-        ws.onPong = { [unowned s] _, _ in s.lastHeard = monotonicNs() }
+        ws.onPong = { [weak self, unowned s] _, _ in self?.heard(s) }
         ws.onDrain = { [weak self, unowned s] _ in self?.flush(s) }
         ws.onClose = { [weak self, unowned s] _, code, reason in self?.closed(s, code: code, reason: reason) }
         sendChallenge(s)
+        armIdle(s)
     }
 
     /// Makes `s` the route for its key; an older connection of the same key is told and closed.
@@ -72,7 +73,7 @@ final class Hub {
     /// Sends `error` and closes; the session stops being a route at once.
     func fail(_ s: Session, _ code: RelayErrorCode, _ text: String) {
         guard !s.isClosing else { return }
-        unroute(s)
+        unroute(s, gone: Self.goneReason(code))
         s.queue.removeAll()
         s.control(.error(.init(code: code, text: text)))
         s.state = .closing
@@ -83,6 +84,8 @@ final class Hub {
     /// The connection is gone (any cause).
     private func closed(_ s: Session, code: WebSocketCloseCode, reason: String) {
         if case .awaitingAuth(_, let t) = s.state { loop.cancel(t) }
+        if let t = s.idleTimer { loop.cancel(t) }
+        if let p = s.probe { loop.cancel(p.timer); s.probe = nil }
         unroute(s)
         connections[ObjectIdentifier(s)] = nil
         s.state = .closing
@@ -90,9 +93,12 @@ final class Hub {
         log.debug("closed \(s.name) code=\(code.rawValue) \(reason)")
     }
 
-    func unroute(_ s: Session) {
+    /// `gone`: the reason told to its recent correspondents (`peer-gone`); nil tells none
+    /// (the relay is shutting down: everyone hears `restarting`).
+    func unroute(_ s: Session, gone: PeerGoneReason? = .closed) {
         guard let k = s.key, byKey[k] === s else { return }
         byKey[k] = nil
+        if let gone { announceGone(s, key: k, reason: gone) }
         if case .authenticated(let peer) = s.state, let a = peer.account {
             let left = (perAccount[a] ?? 0) - 1
             perAccount[a] = left > 0 ? left : nil
@@ -123,21 +129,22 @@ final class Hub {
             return
         }
         let frame = ForwardCodec.receive(sender: sender, deliveryClass: .live, frameID: v.frameID, heldMs: 0, sealed: m[v.sealed])
+        let idle = socketIdle(target)
         if deliver(frame, to: target) {
             metrics.frame(.out, .live, bytes: frame.count)
+            noteExchange(s, sender, target, v.recipient, now: s.lastHeard)
+            probeIfQuiet(target, sender: sender, frameID: v.frameID, now: s.lastHeard, socketIdle: idle)
         } else {
             metrics.drop(.receiverSlow)
             s.control(.dropped(frameID: v.frameID))
         }
     }
 
-    /// Per-connection pings and the idle cut-off, for every connection at once (one timer, not one per peer).
+    /// Keep-alive pings for every connection at once (one timer, not one per peer). The idle
+    /// cut-off is each connection's own deadline (`armIdle`), exact rather than on this sweep.
     func pingAll() {
         let now = monotonicNs()
-        let idle = UInt64(config.idleTimeout.milliseconds) * 1_000_000
-        for s in connections.values where !s.isClosing {
-            if now &- s.lastHeard > idle { fail(s, .idleTimeout, "nothing received within the idle timeout") } else { s.ws.ping() }
-        }
+        for s in connections.values where !s.isClosing { s.ws.ping() }
         limiter.prune(now: now)
         authFailures.prune(now: now)
     }
@@ -147,7 +154,7 @@ final class Hub {
         shuttingDown = true
         let ms = UInt32(clamping: reconnectAfter.milliseconds)
         for s in connections.values where !s.isClosing {
-            unroute(s)
+            unroute(s, gone: nil)
             s.control(.restarting(reconnectAfterMs: ms))
             s.state = .closing
             s.ws.close(code: .goingAway, reason: "relay restarting")

@@ -41,6 +41,10 @@ struct Metrics {
     var authFailures: [AuthFailure: Int] = [:]
     var authSuccesses = 0
     var mailRefused: [MailRefusal: Int] = [:]
+    /// `peer-gone` frames sent, by reason (closed, replaced, silent).
+    var peerGone: [String: Int] = [:]
+    /// Liveness probes: sent, answered, unanswered (the device was closed).
+    var probes: [String: Int] = [:]
 
     /// The listener's per-address limits at scrape time.
     struct ListenerStats {
@@ -92,6 +96,10 @@ struct Metrics {
         metric("not_here_total", "counter", "Live frames answered not-here.", [("", notHere)])
         metric("drops_total", "counter", "Frames dropped or connections cut, by reason.",
                DropReason.allCases.map { ("reason=\"\($0.rawValue)\"", drops[$0, default: 0]) })
+        metric("peer_gone_total", "counter", "peer-gone frames sent, by reason.",
+               ["closed", "replaced", "silent"].map { ("reason=\"\($0)\"", peerGone[$0, default: 0]) })
+        metric("liveness_probes_total", "counter", "Liveness probes of quiet recipients, by outcome.",
+               ["sent", "answered", "unanswered"].map { ("outcome=\"\($0)\"", probes[$0, default: 0]) })
         metric("mail_total", "counter", "Mailbox events.", MailEvent.allCases.map { ("event=\"\($0.rawValue)\"", mail[$0, default: 0]) })
         metric("mail_refused_total", "counter", "Mail frames refused (mailbox-full), by the quota they passed.",
                MailRefusal.allCases.map { ("reason=\"\($0.rawValue)\"", mailRefused[$0, default: 0]) })

@@ -10,7 +10,7 @@ extension Hub {
             s.ws.close(code: .unsupportedData, reason: "relay frames are binary messages")
             return
         }
-        s.lastHeard = monotonicNs()
+        heard(s)
         if m.count > config.maxFrameSize {
             metrics.drop(.malformed)
             fail(s, .frameTooLarge, "a frame is at most \(config.maxFrameSize) bytes")
@@ -80,7 +80,7 @@ extension Hub {
             s.ws.close(code: .normal, reason: "")
         case .send: return // handled on the hot path above
         case .auth, .challenge, .authOK, .authRefused, .receive, .notHere, .stored, .mailboxFull, .dropped,
-             .queueEmpty, .restarting, .deviceProof:
+             .queueEmpty, .restarting, .deviceProof, .peerGone:
             metrics.drop(.protocolViolation)
             fail(s, .protocolViolation, "frame type \(frame.typeCode) is not allowed from a device after auth-ok")
         }

@@ -92,6 +92,7 @@ public final class Relay: @unchecked Sendable {
         // beyond that the connection is cut (memory per peer stays bounded).
         w.connection.maxQueuedBytes = c.socketBufferBytes + 2 * Limits.maxFrame + 1024 * 1024
         w.connection.writeTimeout = c.writeTimeout
+        w.connection.userTimeout = c.tcpUserTimeout
         w.connection.idleTimeout = nil // the hub's ping sweep closes idle devices with a reason
         w.headerTimeout = c.headerTimeout
         // Up to one byte past the protocol's largest frame reaches the hub, which answers

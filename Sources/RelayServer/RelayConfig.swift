@@ -61,8 +61,25 @@ public struct RelayConfig: Sendable, Equatable {
     public var handshakeTimeout: Duration = .seconds(10)
     /// The relay pings each device this often (keeps proxies and NATs open).
     public var pingInterval: Duration = .seconds(30)
-    /// A device that sends nothing (pongs included) for this long is closed with `idle-timeout`.
+    /// A device that sends nothing (pongs included) for this long is closed with `idle-timeout`
+    /// (each connection's own deadline, exact to the loop's timer).
     public var idleTimeout: Duration = .seconds(90)
+    /// A live frame for a device not heard from for this long makes the relay ping it (0: never).
+    /// A second: a device in a conversation is heard from far more often (pongs, frames).
+    public var probeAfter: Duration = .seconds(1)
+    /// No pong (nor any frame) within this after a probe: the device is closed as silent, the
+    /// frames forwarded to it since are answered `not-here`, its correspondents hear `peer-gone`.
+    /// 750 ms: above a slow mobile round trip, well under the guest's 1.5 s goal.
+    public var probeTimeout: Duration = .milliseconds(750)
+    /// `peer-gone` goes to the devices that exchanged a live frame with the leaver within this.
+    public var peerGoneWindow: Duration = .seconds(60)
+    /// Correspondents remembered per connection for `peer-gone` (~48 bytes each); beyond it the
+    /// one heard from longest ago is forgotten. 0: no `peer-gone`.
+    public var peerGoneMemory = 64
+    /// TCP_USER_TIMEOUT on device sockets: data the peer has not acknowledged for this long
+    /// fails the connection (0: the kernel's default, about 15 minutes of retransmissions).
+    /// 10 s: several retransmissions on a lossy path, yet a dead peer is found in seconds.
+    public var tcpUserTimeout: Duration = .seconds(10)
     /// Open connections at most; more are accepted and closed at once.
     public var maxConnections = 10_000
     /// Accepts per event-loop turn (fairness to open connections).
@@ -126,6 +143,9 @@ public struct RelayConfig: Sendable, Equatable {
         }
         if maxFrameSize < RelayFrame.headerSize + 128 || maxFrameSize > Limits.maxFrame {
             throw .inconsistent("max-frame-size must be between \(RelayFrame.headerSize + 128) and \(Limits.maxFrame)")
+        }
+        if probeAfter > .zero && probeTimeout <= .zero {
+            throw .inconsistent("probe-timeout must be above 0 (or turn probes off with probe-after = 0ms)")
         }
         if mailTTL > maxTTL { throw .inconsistent("mail-ttl (the default TTL) must not exceed max-ttl") }
         try limits.validate()

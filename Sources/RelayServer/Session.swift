@@ -29,8 +29,14 @@ final class Session {
     let ws: WebSocket
     var state: State
     var queue: SendQueue
-    /// Monotonic ns of the last frame or pong read: the idle check.
+    /// Monotonic ns of the last frame or pong read: the idle deadline and the liveness probe.
     var lastHeard: UInt64
+    /// Fires at `lastHeard + idle-timeout` (Liveness.swift).
+    var idleTimer: TimerHandle?
+    /// A liveness probe waiting for any sign of life (Liveness.swift).
+    var probe: Probe?
+    /// Who exchanged live frames with this device lately: told `peer-gone` when it leaves.
+    var correspondents = Correspondents()
     /// For logs: the peer address, and the key once known.
     let peer: String
     /// The client address (behind a trusted proxy: the one it names): what per-address limits count.

@@ -30,5 +30,8 @@ public struct ConnectionConfiguration: Sendable {
     public var idleTimeout: Duration? = nil
     /// Client connects only: the local address to connect from (numeric; nil: the kernel's choice).
     public var sourceAddress: String?
+    /// TCP_USER_TIMEOUT: data the peer leaves unacknowledged this long fails the connection
+    /// (a peer gone without a FIN is found in seconds, not minutes). nil: the kernel's default.
+    public var userTimeout: Duration?
     public init() {}
 }

@@ -74,6 +74,7 @@ final class ConnectAttempt: Selectable {
             let s = socket(a.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard s >= 0 else { lastError = .system(call: "socket", errno: hb_errno()); continue }
             setNoDelay(s)
+            setUserTimeout(s, configuration.userTimeout)
             if let src = configuration.sourceAddress, let local = SocketAddress.resolve(src, 0, numericOnly: true).first,
                local.withSockaddr({ bind(s, $0, $1) }) != 0 {
                 lastError = .system(call: "bind", errno: hb_errno()); Glibc.close(s); continue

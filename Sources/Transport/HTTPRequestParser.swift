@@ -29,6 +29,11 @@ public struct HTTPRequestParser {
     private var state = State.head
     private var body: [UInt8] = []
     private var remainder: [UInt8] = []
+    /// After a `.reject` of a well-formed head (413: body too large), that head (body empty) and
+    /// how many body bytes the client still has to send: the server may read and discard them,
+    /// so the client sees the status instead of a reset.
+    public private(set) var refusedHead: HTTPRequest?
+    public private(set) var refusedBodyRemaining = 0
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
@@ -74,6 +79,10 @@ public struct HTTPRequestParser {
         case .head(let lines, let length):
             let rest = scanner.takeBytes(from: length)
             switch HTTPRequestHead.parse(lines, limits: limits) {
+            case .refusedBody(let head, let length):
+                refusedHead = head
+                refusedBodyRemaining = max(0, length - rest.count)
+                return reject(.payloadTooLarge)
             case .failure(let status): return reject(status)
             case .success(let (request, bodyLength)):
                 body = rest
@@ -104,7 +113,11 @@ public struct HTTPRequestParser {
 
 /// Validation of a request head once its lines are split.
 enum HTTPRequestHead {
-    enum Outcome { case success((HTTPRequest, Int)), failure(HTTPStatus) }
+    enum Outcome {
+        case success((HTTPRequest, Int)), failure(HTTPStatus)
+        /// A well-formed head whose declared body is over the limit.
+        case refusedBody(HTTPRequest, Int)
+    }
 
     static func parse(_ lines: [ArraySlice<UInt8>], limits: HTTPRequestParser.Limits) -> Outcome {
         guard let first = lines.first else { return .failure(.badRequest) }
@@ -133,12 +146,12 @@ enum HTTPRequestHead {
                   l.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let n = Int(l) else {
                 return .failure(.badRequest)
             }
-            if n > limits.maxBodyBytes { return .failure(.payloadTooLarge) }
             bodyLength = n
         }
         let request = HTTPRequest(method: String(decoding: parts[0], as: UTF8.self),
                                   target: String(decoding: target, as: UTF8.self),
                                   version: version, headers: headers, body: [])
+        if bodyLength > limits.maxBodyBytes { return .refusedBody(request, bodyLength) }
         return .success((request, bodyLength))
     }
 }

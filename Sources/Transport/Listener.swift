@@ -130,6 +130,7 @@ public final class TCPListener: @unchecked Sendable {
             return true
         }
         setNoDelay(c)
+        setUserTimeout(c, connectionConfiguration.userTimeout)
         let session: TLSSession?
         do { session = try tls?.makeSession() } catch { Glibc.close(c); return true }
         let conn = Connection(loop: loop, fd: c, peer: address, tls: session, configuration: connectionConfiguration)

@@ -68,3 +68,11 @@ func setNoDelay(_ fd: Int32) {
     var one: Int32 = 1
     setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
 }
+
+/// TCP_USER_TIMEOUT: sent data left unacknowledged this long fails the socket (ETIMEDOUT)
+/// instead of after the kernel's ~15 minutes of retransmissions. nil or zero: the kernel's default.
+func setUserTimeout(_ fd: Int32, _ timeout: Duration?) {
+    guard let timeout, timeout > .zero else { return }
+    var ms = UInt32(clamping: timeout.nanoseconds / 1_000_000)
+    setsockopt(fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, &ms, socklen_t(MemoryLayout<UInt32>.size))
+}

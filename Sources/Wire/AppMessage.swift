@@ -5,13 +5,15 @@
 //
 //   type  name          body (layouts beside each struct)
 //   0x01  advert        Advert.swift: host key, sequence, timestamp, models, signature
-//   0x10  request       InferenceMessages.swift
+//   0x10  request       InferenceMessages.swift (version 1: text only)
 //   0x11  accept        request id 16
 //   0x12  chunk         request id 16 | text str32
 //   0x13  done          InferenceMessages.swift
 //   0x14  error         InferenceMessages.swift
 //   0x15  cancel        request id 16
-//   0x20  sync-delta    Conversation.swift
+//   0x16  request-v2    InferenceMessages.swift: parts, tools, options; replies are typed events
+//   0x20  sync-delta    Conversation.swift (version 1: text only)
+//   0x21  sync-delta-v2 Conversation.swift
 //   0x30  invite        SharingMessages.swift
 //   0x31  join          SharingMessages.swift
 //   0x32  grant         SharingMessages.swift
@@ -32,6 +34,7 @@
 /// One application message. Decode with `AppMessage.decode(_:)`, encode with `encode()`.
 public enum AppMessage: Equatable, Sendable {
     case advert(Advert)
+    /// Types 0x10 (version 1) and 0x16 (version 2 and later): see `Request.version`.
     case request(Request)
     /// The host took the request; output follows.
     case accept(requestID: Bytes16)
@@ -41,6 +44,7 @@ public enum AppMessage: Equatable, Sendable {
     case error(InferenceError)
     /// The asker no longer wants the answer.
     case cancel(requestID: Bytes16)
+    /// Types 0x20 (version 1) and 0x21 (version 2).
     case syncDelta(SyncDelta)
     case invite(Invite)
     case join(Join)
@@ -65,6 +69,7 @@ public enum AppMessage: Equatable, Sendable {
         static let advert: UInt8 = 0x01
         static let request: UInt8 = 0x10, accept: UInt8 = 0x11, chunk: UInt8 = 0x12, done: UInt8 = 0x13
         static let error: UInt8 = 0x14, cancel: UInt8 = 0x15, syncDelta: UInt8 = 0x20
+        static let requestV2: UInt8 = 0x16, syncDeltaV2: UInt8 = 0x21
         static let invite: UInt8 = 0x30, join: UInt8 = 0x31, grant: UInt8 = 0x32, revoke: UInt8 = 0x33
         static let modelChoice: UInt8 = 0x34, roster: UInt8 = 0x35, part: UInt8 = 0x40
         static let pairRequest: UInt8 = 0x36, pairWelcome: UInt8 = 0x37, pairRefused: UInt8 = 0x38
@@ -76,13 +81,13 @@ public enum AppMessage: Equatable, Sendable {
     public var typeCode: UInt8 {
         switch self {
         case .advert: TypeCode.advert
-        case .request: TypeCode.request
+        case .request(let r): r.typeCode
         case .accept: TypeCode.accept
         case .chunk: TypeCode.chunk
         case .done: TypeCode.done
         case .error: TypeCode.error
         case .cancel: TypeCode.cancel
-        case .syncDelta: TypeCode.syncDelta
+        case .syncDelta(let d): d.version == 1 ? TypeCode.syncDelta : TypeCode.syncDeltaV2
         case .invite: TypeCode.invite
         case .join: TypeCode.join
         case .grant: TypeCode.grant

@@ -38,6 +38,7 @@ extension RelayFrame: CustomStringConvertible, CustomDebugStringConvertible {
         case .pong(let v): "pong(\(v))"
         case .error(let e): "error(\(e.code.rawValue))"
         case .restarting(let ms): "restarting(\(ms) ms)"
+        case .peerGone(let g): "peer-gone(\(g.peer), \(g.reason))"
         case .unknown(let t): "unknown(type \(t))"
         }
     }

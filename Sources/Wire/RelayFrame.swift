@@ -28,6 +28,7 @@
 //   0x16  dropped       relay -> device  frame id 16
 //   0x17  queue-empty   relay -> device  (empty)
 //   0x18  account-order device -> relay  after auth-ok (AdmissionFrames.swift)
+//   0x19  peer-gone     relay -> device  peer key 32 | reason u8 (1 closed, 2 replaced, 3 silent)
 //   0x20  ping          either           opaque u64
 //   0x21  pong          either           opaque u64 (echoes the ping)
 //   0x30  error         either           code u16 | text (u16 len, UTF-8); the sender then closes
@@ -59,6 +60,9 @@ public enum RelayFrame: Equatable, Sendable {
     case queueEmpty
     /// A signed order of an account: revoke a device, admit a token.
     case accountOrder(AccountOrder)
+    /// A device this one exchanged live frames with lately has left the relay (DERP's PeerGone):
+    /// what was sent to it since is lost; `not-here` for new frames follows.
+    case peerGone(PeerGone)
     case ping(UInt64)
     case pong(UInt64)
     /// Sent before closing; a newer connection for the same key gets the older one `.replaced`.
@@ -77,7 +81,7 @@ public enum RelayFrame: Equatable, Sendable {
         static let challenge: UInt8 = 0x01, auth: UInt8 = 0x02, authOK: UInt8 = 0x03, authRefused: UInt8 = 0x04, deviceProof: UInt8 = 0x05
         static let send: UInt8 = 0x10, receive: UInt8 = 0x11, ack: UInt8 = 0x12, notHere: UInt8 = 0x13
         static let stored: UInt8 = 0x14, mailboxFull: UInt8 = 0x15, dropped: UInt8 = 0x16, queueEmpty: UInt8 = 0x17
-        static let accountOrder: UInt8 = 0x18
+        static let accountOrder: UInt8 = 0x18, peerGone: UInt8 = 0x19
         static let ping: UInt8 = 0x20, pong: UInt8 = 0x21, error: UInt8 = 0x30, restarting: UInt8 = 0x31
     }
 
@@ -90,7 +94,7 @@ public enum RelayFrame: Equatable, Sendable {
         case .auth, .send, .ack, .deviceProof, .accountOrder: .device
         case .ping, .pong, .error, .unknown: .either
         case .challenge, .authOK, .authRefused, .receive, .notHere, .stored, .mailboxFull, .dropped,
-             .queueEmpty, .restarting: .relay
+             .queueEmpty, .restarting, .peerGone: .relay
         }
     }
 
@@ -111,6 +115,7 @@ public enum RelayFrame: Equatable, Sendable {
         case .queueEmpty: TypeCode.queueEmpty
         case .deviceProof: TypeCode.deviceProof
         case .accountOrder: TypeCode.accountOrder
+        case .peerGone: TypeCode.peerGone
         case .ping: TypeCode.ping
         case .pong: TypeCode.pong
         case .error: TypeCode.error

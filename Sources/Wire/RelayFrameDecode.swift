@@ -53,6 +53,8 @@ extension RelayFrame {
         case TypeCode.mailboxFull: frame = .mailboxFull(frameID: try r.fixed("frame id"))
         case TypeCode.dropped: frame = .dropped(frameID: try r.fixed("frame id"))
         case TypeCode.queueEmpty: frame = .queueEmpty
+        case TypeCode.peerGone:
+            frame = .peerGone(PeerGone(peer: try r.fixed("peer key"), reason: PeerGoneReason(rawValue: try r.u8("peer-gone reason"))))
         case TypeCode.ping: frame = .ping(try r.u64("ping"))
         case TypeCode.pong: frame = .pong(try r.u64("pong"))
         case TypeCode.error:

@@ -53,6 +53,8 @@ extension RelayFrame {
             try w.string(2, e.text, limit: Limits.maxReasonText, "error text")
         case .restarting(let ms):
             w.u32(ms)
+        case .peerGone(let g):
+            w.fixed(g.peer); w.u8(g.reason.rawValue)
         }
     }
 }

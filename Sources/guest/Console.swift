@@ -11,6 +11,8 @@ enum Console {
 
     /// Dim (faint) text on a terminal, plain otherwise.
     static func dim(_ s: String) -> String { stdoutIsTTY ? "\u{1b}[2m\(s)\u{1b}[0m" : s }
+    /// Dim text on stderr when stderr is a terminal.
+    static func dimErr(_ s: String) -> String { stderrIsTTY ? "\u{1b}[2m\(s)\u{1b}[0m" : s }
     /// Red text on a terminal, plain otherwise.
     static func red(_ s: String) -> String { stdoutIsTTY ? "\u{1b}[31m\(s)\u{1b}[0m" : s }
 

@@ -29,7 +29,8 @@ final class RunnerBrain: AnswerReporting {
                 let answer = try await runner.run(
                     request, onText: { out.yield(.text($0)) },
                     onBrain: { b in self.state.withLock { $0.brain = b } },
-                    onToolCall: { out.yield(.toolCall($0)) })
+                    onToolCall: { out.yield(.toolCall($0)) },
+                    onEvent: { out.yield($0) })
                 let m = answer.metadata
                 state.withLock { $0 = State(brain: m.brain, report: Self.report(m)) }
                 let usage = m.completionTokens.map { Usage(promptTokens: m.promptTokens ?? 0, completionTokens: $0) }

@@ -39,17 +39,19 @@ extension ChatCommand {
             return Resume()
         }
         log.write("chat: asking \(name); opening no relay link")
+        o.clock.linked()
         var messages: [ChatMessage] = []
         while let line = prompt ?? ask() {
             if line == "/exit" { break }
             if line.isEmpty { continue }
             let request = ChatRequest(model: o.model, messages: messages + [ChatMessage(role: .user, content: line)],
                                       maxTokens: o.maxTokens)
+            o.clock.ask()
             do {
-                let answer = try await client.run(request) { Console.out($0) }
+                let answer = try await client.run(request) { o.clock.text(); Console.out($0) }
                 messages = request.messages + [ChatMessage(role: .assistant, content: answer.text)]
                 log.write("chat: answered through \(name) by \(answer.metadata.brain.rawValue)")
-                Console.out("\n" + Console.dim("[\(answer.metadata.summaryLine)]") + "\n")
+                Console.out("\n" + Console.dim("[\(o.clock.measured(answer.metadata).summaryLine)]") + "\n")
             } catch {
                 log.write("chat: \(name) failed (\(error.why)) after \(error.partial.utf8.count) bytes: "
                           + "using this command's own relay links")

@@ -33,10 +33,16 @@ extension FaultSuite {
         try lb.startHomebase(["--keep-alive", "100ms"])
         try guest.waitForAdvert()
 
-        let (out, line) = try guest.chat("a long prompt", ["--first-output-timeout": "1500ms"], within: 60)
+        let (out, line) = try guest.chat("a long prompt", ["--first-output-timeout": "1500ms", "--waiting-after": "300ms"],
+                                         within: 60)
         #expect(line.brain == "homebase", "\(line.line)\n\(guest.log)")
         #expect(out.hasPrefix(standInPartial + "the end."), "\(out)")
         #expect(!line.line.contains("fell back"), "\(line.line)")
+        // The honest dim line: the wait is named on stderr (stdout stays the answer), and the
+        // first token counts from the command's start with the link's set-up shown apart.
+        #expect(lb.procs.read("stderr.log").contains("waiting for the Homebase…"), "\(lb.procs.read("stderr.log"))")
+        #expect(!out.contains("waiting for"), "\(out)")
+        #expect(line.line.contains("first token ") && line.line.contains(" (link "), "\(line.line)")
     }
 
     /// The relay crashes and comes back: the Homebase's first retry is the fast one (250 ms,

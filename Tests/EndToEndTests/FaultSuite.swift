@@ -39,9 +39,10 @@ import Testing
     }
 
     /// The Homebase is connected to the relay but frozen (SIGSTOP): no `not-here`, no
-    /// `accept`. The accept rung (1 s) fires and the device answers.
+    /// `accept`. Behind a relay that does not probe (an older one: `--probe-after 0ms`) the
+    /// accept rung (1 s) fires and the device answers.
     @Test func frozenHomebaseFallsBackOnDeviceAtTheAcceptRung() throws {
-        let lb = try Loopback(engine: .standIn(mode: "stall"))
+        let lb = try Loopback(engine: .standIn(mode: "stall"), relayArgs: ["--probe-after", "0ms"])
         defer { lb.stopAll() }
         let guest = try lb.addGuest("laptop")
         try lb.startHomebase()

@@ -14,7 +14,12 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
     let relayPort: Int
     /// The relay's loopback `/metrics` listener.
     let metricsPort: Int
-    var relay: String { "ws://127.0.0.1:\(relayPort)" }
+    /// Where devices dial: the relay, or the black-hole proxy in front of it (`viaProxy`).
+    let publicPort: Int
+    var relay: String { "ws://127.0.0.1:\(publicPort)" }
+    /// Extra `homebase-relay serve` flags, every start.
+    let relayArgs: [String]
+    private(set) var proxy: Process?
     /// The model the guests ask for: `tiny` (llama-server's alias) or `standin`.
     let model: String
     let engineURL: String
@@ -23,12 +28,16 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
     private(set) var account = ""
     private(set) var hostRecord = ""
 
-    init(engine: Engine) throws {
+    /// `viaProxy`: every device reaches the relay through `peers/blackhole_proxy.py`, which
+    /// `blackHole()` tells to stop forwarding the connections open at that moment.
+    init(engine: Engine, relayArgs: [String] = [], viaProxy: Bool = false) throws {
         let bin = try Binaries.locate(), procs = try Processes()
         self.bin = bin
         self.procs = procs
+        self.relayArgs = relayArgs
         relayPort = try Processes.freePort()
         metricsPort = try Processes.freePort()
+        publicPort = viaProxy ? try Processes.freePort() : relayPort
         let enginePort = try Processes.freePort()
         engineURL = "http://127.0.0.1:\(enginePort)"
         switch engine {
@@ -41,6 +50,12 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
             try Self.startStandIn(procs, port: enginePort, mode: mode, log: "engine.log")
         }
         try startRelay()
+        if viaProxy {
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/peers/blackhole_proxy.py"
+            proxy = try procs.start(Processes.python, [script, "--port", "\(publicPort)", "--target", "\(relayPort)",
+                                                       "--trigger", procs.work + "/black-hole"], log: "proxy.log")
+            try procs.waitUntil(30, "the black-hole proxy") { Processes.canConnect(publicPort) }
+        }
         try procs.waitUntil(60, "the Homebase's engine") { Processes.canConnect(enginePort) }
         let initOut = try homebase(["init", "--name", "fault-homebase"])
         account = try Self.field(initOut, "account key: ")
@@ -70,9 +85,21 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
     func startRelay() throws {
         relayProcess = try procs.start(bin.path("homebase-relay"),
                                        ["serve", "--listen", "127.0.0.1:\(relayPort)", "--data-dir", procs.work + "/relay",
-                                        "--metrics-listen", "127.0.0.1:\(metricsPort)"],
+                                        "--metrics-listen", "127.0.0.1:\(metricsPort)"]
+                                        + (publicPort == relayPort ? [] : ["--origin", relay]) + relayArgs,
                                        log: "relay.log")
         try procs.waitUntil(30, "the relay") { Processes.canConnect(relayPort) }
+    }
+
+    /// The proxy stops forwarding every connection open now (no FIN, no RST: a network gone
+    /// silent); connections made later pass. Only with `viaProxy`.
+    func blackHole() throws {
+        guard proxy != nil else { throw Failure("blackHole() needs Loopback(viaProxy: true)") }
+        let before = procs.read("proxy.log").components(separatedBy: "black-holed").count
+        guard FileManager.default.createFile(atPath: procs.work + "/black-hole", contents: Data()) else {
+            throw Failure("could not write the black-hole trigger")
+        }
+        try procs.waitUntil(10, "the proxy to black-hole") { procs.read("proxy.log").components(separatedBy: "black-holed").count > before }
     }
 
     /// SIGKILL: a crash is the harder restart (nothing is flushed on the way out).

@@ -175,6 +175,32 @@ import Synchronization
     }
 }
 
+/// `guest serve` writes reasoning and tool-call pieces as they come: the runner passes them on.
+@Suite struct AnswerRunnerEventTests {
+    final class Events: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [ChatEvent] = []
+        func append(_ e: ChatEvent) { lock.withLock { list.append(e) } }
+        var all: [ChatEvent] { lock.withLock { list } }
+    }
+
+    @Test func reasoningAndToolCallDeltasReachTheCaller() async throws {
+        let events: [ChatEvent] = [.reasoning("hm"), .toolCallDelta(ToolCallDelta(index: 0, id: "c", name: "f")),
+                                   .toolCallDelta(ToolCallDelta(index: 0, arguments: "{}")),
+                                   .toolCall(ToolCall(id: "c", name: "f", argumentsJSON: "{}")),
+                                   .done(finishReason: "tool_calls", usage: nil)]
+        let primary = RecordingProvider(brain: .openAI, events: events)
+        let local = RecordingProvider(brain: .onDevice, events: [.done(finishReason: "stop", usage: nil)])
+        let seen = Events(), calls = Events()
+        let request = ChatRequest(model: "gpt-test", messages: [ChatMessage(role: .user, content: "hello")])
+        let answer = try await openAIRunner(primary: primary, onDevice: local)
+            .run(request, onToolCall: { calls.append(.toolCall($0)) }, onEvent: { seen.append($0) })
+        #expect(seen.all == Array(events[0..<3]))
+        #expect(calls.all == [events[3]])
+        #expect(answer.metadata.finishReason == "tool_calls")
+    }
+}
+
 /// Tool calls the runner handed on, in order.
 final class CallBox: Sendable {
     private let calls = Mutex<[ToolCall]>([])

@@ -88,6 +88,7 @@ import Testing
         let help = try g.run("serve", "--help")
         #expect(help.status == 0)
         #expect(help.out.contains("--listen HOST:PORT") && help.out.contains("/api/chat") && help.out.contains("--relay-wait TIME"))
+        #expect(help.out.contains("Request bodies up to 32 MiB are taken"), "\(help.out)")
         let listen = try g.run("serve", "--listen", "localhost")
         #expect(listen.status == 2)
         #expect(listen.err.contains("expected HOST:PORT"))

@@ -36,6 +36,10 @@ import Testing
         + "data: [DONE]\n\n"
 
     static let toolEvents: [ChatEvent] = [
+        .toolCallDelta(ToolCallDelta(index: 0, id: "call_a", name: "get_weather")),
+        .toolCallDelta(ToolCallDelta(index: 0, arguments: #"{"city":"#)),
+        .toolCallDelta(ToolCallDelta(index: 1, id: "call_b", name: "get_time", arguments: "{}")),
+        .toolCallDelta(ToolCallDelta(index: 0, arguments: #""Oslo"}"#)),
         .toolCall(ToolCall(id: "call_a", name: "get_weather", argumentsJSON: #"{"city":"Oslo"}"#)),
         .toolCall(ToolCall(id: "call_b", name: "get_time", argumentsJSON: "{}")),
         .done(finishReason: "tool_calls", usage: Usage(promptTokens: 30, completionTokens: 12)),
@@ -69,10 +73,22 @@ import Testing
         let sse = Self.chunk(#"{"tool_calls":[{"function":{"name":"a","arguments":""}},{"function":{"name":"b"}}]}"#)
             + Self.chunk("{}", finish: "tool_calls") + "data: [DONE]\n\n"
         #expect(Self.decode(sse).events == [
+            .toolCallDelta(ToolCallDelta(index: 0, name: "a")),
+            .toolCallDelta(ToolCallDelta(index: 1, name: "b")),
             .toolCall(ToolCall(id: "call_0", name: "a", argumentsJSON: "{}")),
             .toolCall(ToolCall(id: "call_1", name: "b", argumentsJSON: "{}")),
             .done(finishReason: "tool_calls", usage: nil),
         ])
+    }
+
+    /// llama-server and vLLM stream thinking as `reasoning_content`, Ollama's `/v1` as `reasoning`.
+    @Test func reasoningDeltasOfBothSpellings() {
+        let sse = Self.chunk(#"{"role":"assistant","reasoning_content":"Let me "}"#)
+            + Self.chunk(#"{"reasoning":"think."}"#) + Self.chunk(#"{"content":"Yes."}"#)
+            + Self.chunk("{}", finish: "stop") + "data: [DONE]\n\n"
+        let r = Self.decode(sse)
+        #expect(r.error == nil)
+        #expect(r.events == [.reasoning("Let me "), .reasoning("think."), .text("Yes."), .done(finishReason: "stop", usage: nil)])
     }
 
     @Test func noDoneMeansNotComplete() {

@@ -38,7 +38,7 @@ struct RealEngine: Sendable {
             let log = NSTemporaryDirectory() + "homebase-llama-\(port).log"
             _ = FileManager.default.createFile(atPath: log, contents: nil)
             let server = try ProcessBox(binary, ["--model", model, "--host", "127.0.0.1", "--port", "\(port)",
-                                                 "--alias", "tiny", "--threads", "2"], log: log)
+                                                 "--alias", "tiny", "--threads", "2", "--jinja"], log: log)
             let web = try ProcessBox(try pythonPath(), ["-m", "http.server", "\(webPort)", "--bind", "127.0.0.1",
                                                        "--directory", NSTemporaryDirectory()])
             let engine = RealEngine(url: "http://127.0.0.1:\(port)", nonEngineURL: "http://127.0.0.1:\(webPort)",

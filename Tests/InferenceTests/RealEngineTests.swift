@@ -87,4 +87,74 @@ import Testing
         #expect(tokens > 0)
         print("throughput: \(tokens) text events in \(total), \(Int(Double(tokens) / seconds)) events/s, first after \(first ?? .zero)")
     }
+
+    static let clockTool = ToolDefinition(name: "get_time", description: "the current time",
+                                          parametersJSON: #"{"type":"object","properties":{},"additionalProperties":false}"#)
+
+    /// The first turn of a forced tool call on the tiny random model. llama-server (`--jinja`)
+    /// turns `tool_choice: "required"` into a grammar that still allows free text before the
+    /// call, which random weights never end; an assistant prefill of the call's opening tag (an
+    /// ordinary trailing assistant message, which llama-server continues) puts the grammar inside
+    /// the call, and `parallel_tool_calls: false` lets it end after one.
+    static func forcedCall(model: String = "tiny") -> ChatRequest {
+        var o = GenerationOptions()
+        o.extra = ["parallel_tool_calls": "false"]
+        return ChatRequest(model: model, messages: [ChatMessage(role: .user, content: "What time is it?"),
+                                                    ChatMessage(role: .assistant, content: "<tool_call>\n")],
+                           tools: [clockTool], toolChoice: .required, maxTokens: 64, temperature: 0, options: o)
+    }
+
+    /// With `--jinja` and `tool_choice: "required"` llama-server's grammar makes a well-formed call
+    /// even from random weights: it streams as deltas, then comes whole; the result sent back as a
+    /// `tool` turn is answered.
+    @Test func requiredToolChoiceReturnsACallAndTheResultIsAnswered() async throws {
+        let engine = try RealEngine.get()
+        let client = OpenAIChatClient(.init(baseURL: engine.url))
+        let ask = ChatMessage(role: .user, content: "What time is it?")
+        let r = await drain(client.stream(Self.forcedCall()))
+        #expect(r.error == nil)
+        let deltas = r.events.compactMap { if case .toolCallDelta(let d) = $0 { d } else { nil } }
+        let calls = r.events.compactMap { if case .toolCall(let c) = $0 { c } else { nil } }
+        let call = try #require(calls.first, "no tool call: \(r.events)")
+        #expect(call.name == "get_time")
+        #expect(try JSONSerialization.jsonObject(with: Data(call.argumentsJSON.utf8)) is [String: Any])
+        #expect(deltas.first?.name == "get_time")
+        #expect(deltas.map(\.arguments).joined() == call.argumentsJSON)
+        guard case .done(let reason, _)? = r.events.last else { Issue.record("no .done: \(r.events)"); return }
+        #expect(reason == "tool_calls")
+
+        let second = await drain(client.stream(ChatRequest(model: "tiny", messages: [
+            ask, ChatMessage(role: .assistant, content: "", toolCalls: [call]),
+            ChatMessage(role: .tool, content: "12:00", toolCallID: call.id),
+        ], tools: [Self.clockTool], maxTokens: 8, temperature: 0)))
+        #expect(second.error == nil)
+        guard case .done? = second.events.last else { Issue.record("second turn not answered: \(second.events)"); return }
+    }
+
+    /// The same seed samples the same answer at temperature 1, and a stop string taken from that
+    /// answer ends the second run exactly before it.
+    @Test func seedAndStopAreHonoured() async throws {
+        let engine = try RealEngine.get()
+        let client = OpenAIChatClient(.init(baseURL: engine.url))
+        func ask(_ stop: [String]) async -> (events: [ChatEvent], error: Error?) {
+            var o = GenerationOptions()
+            o.seed = 1234; o.stop = stop
+            return await drain(client.stream(ChatRequest(model: "tiny", messages: [ChatMessage(role: .user, content: "Say")],
+                                                        maxTokens: 24, temperature: 1, options: o)))
+        }
+        let first = await ask([]), again = await ask([])
+        #expect(first.error == nil)
+        let whole = text(of: first.events)
+        #expect(whole == text(of: again.events), "the same seed gave another answer")
+        // The tiny model's tokens are single characters: the stop string is two of them, from the middle.
+        let chars = Array(whole)
+        try #require(chars.count >= 12, "a short answer: \(whole)")
+        let stop = String(chars[8..<10])
+        let cut = try #require(whole.range(of: stop))
+        let stopped = await ask([stop])
+        #expect(stopped.error == nil)
+        #expect(text(of: stopped.events) == String(whole[..<cut.lowerBound]))
+        guard case .done(let reason, _)? = stopped.events.last else { Issue.record("no .done"); return }
+        #expect(reason == "stop")
+    }
 }

@@ -30,6 +30,9 @@ func recordedStream(_ name: String) throws -> [UInt8] {
 /// The recorded Anthropic stream with tool use, as `ChatEvent`s.
 let anthropicToolsEvents: [ChatEvent] = [
     .text("Okay, let me check"), .text(" the weather in Zürich — ☀️?"),
+    .toolCallDelta(ToolCallDelta(index: 0, id: "toolu_01T1x1fJ34qAmk2tNTrN7Up6", name: "get_weather")),
+    .toolCallDelta(ToolCallDelta(index: 0, arguments: #"{"location":"#)),
+    .toolCallDelta(ToolCallDelta(index: 0, arguments: #" "Zürich", "unit": "celsius"}"#)),
     .toolCall(ToolCall(id: "toolu_01T1x1fJ34qAmk2tNTrN7Up6", name: "get_weather",
                        argumentsJSON: #"{"location": "Zürich", "unit": "celsius"}"#)),
     .done(finishReason: "tool_calls", usage: Usage(promptTokens: 472, completionTokens: 89)),
@@ -38,6 +41,10 @@ let anthropicToolsEvents: [ChatEvent] = [
 /// The recorded OpenAI stream with two tool calls and a usage chunk, as `ChatEvent`s.
 let openAIToolsEvents: [ChatEvent] = [
     .text("Checking Zürich"), .text(" ☀️…"),
+    .toolCallDelta(ToolCallDelta(index: 0, id: "call_DdmO9pD3xa9XTPNJ32zg2hcA", name: "get_weather")),
+    .toolCallDelta(ToolCallDelta(index: 0, arguments: #"{"loc"#)),
+    .toolCallDelta(ToolCallDelta(index: 1, id: "call_Q2kB7", name: "get_time", arguments: "{}")),
+    .toolCallDelta(ToolCallDelta(index: 0, arguments: #"ation":"Zürich"}"#)),
     .toolCall(ToolCall(id: "call_DdmO9pD3xa9XTPNJ32zg2hcA", name: "get_weather", argumentsJSON: #"{"location":"Zürich"}"#)),
     .toolCall(ToolCall(id: "call_Q2kB7", name: "get_time", argumentsJSON: "{}")),
     .done(finishReason: "tool_calls", usage: Usage(promptTokens: 80, completionTokens: 17)),

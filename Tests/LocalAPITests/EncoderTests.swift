@@ -49,7 +49,7 @@ import Testing
         let body = #"""
             {"model":"gpt","stream":true,"stream_options":{"include_usage":true},"max_completion_tokens":9,
              "messages":[{"role":"developer","content":"sys"},
-                         {"role":"user","content":[{"type":"text","text":"a"},{"type":"image_url","image_url":{}},{"type":"text","text":"b"}]},
+                         {"role":"user","content":[{"type":"text","text":"a"},{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo="}},{"type":"text","text":"b"}]},
                          {"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"x\":1}"}}]},
                          {"role":"tool","tool_call_id":"c1","content":"42"}],
              "tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}]}
@@ -59,6 +59,7 @@ import Testing
         #expect(r.chat.maxTokens == 9)
         #expect(r.chat.messages.map(\.role) == [.system, .user, .assistant, .tool])
         #expect(r.chat.messages[1].content == "ab")
+        #expect(r.chat.messages[1].images == [ImageData(mediaType: "image/png", bytes: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])])
         #expect(r.chat.messages[2].toolCalls == [ToolCall(id: "c1", name: "f", argumentsJSON: #"{"x":1}"#)])
         #expect(r.chat.messages[3].toolCallID == "c1")
         #expect(r.chat.tools.first?.parametersJSON == #"{"type":"object"}"#)
@@ -72,5 +73,48 @@ import Testing
         #expect(r.chat.temperature == 0.5 && r.chat.maxTokens == 12)
         #expect(r.chat.messages[0].toolCalls.first?.argumentsJSON == #"{"x":1}"#)
         #expect(try !OllamaRequestReader.read(Array(#"{"model":"q","stream":false,"messages":[]}"#.utf8)).stream)
+    }
+
+    /// OpenAI's streamed shape: the first delta of a call has index, id, type and name; later ones
+    /// only argument pieces; the whole call that follows the deltas is not written again.
+    @Test func openAIStreamsToolCallDeltasInOpenAIsShape() {
+        var enc = OpenAIAnswerEncoder(model: "m", includeUsage: false, homebase: [:])
+        var bytes = enc.stream(.reasoning("hm"))
+        bytes += enc.stream(.toolCallDelta(ToolCallDelta(index: 0, id: "call_x", name: "get_time", arguments: "")))
+        bytes += enc.stream(.toolCallDelta(ToolCallDelta(index: 0, arguments: #"{"tz":"#)))
+        bytes += enc.stream(.toolCallDelta(ToolCallDelta(index: 0, arguments: #""UTC"}"#)))
+        #expect(enc.stream(.toolCall(ToolCall(id: "call_x", name: "get_time", argumentsJSON: #"{"tz":"UTC"}"#))).isEmpty)
+        bytes += enc.stream(.done(finishReason: "tool_calls", usage: nil))
+        let deltas = sseObjects(bytes).compactMap { ($0 as? [String: Any])?["choices"] as? [[String: Any]] }.map { $0[0]["delta"] as! [String: Any] }
+        #expect(deltas[0]["reasoning_content"] as? String == "hm")
+        let calls = deltas.compactMap { ($0["tool_calls"] as? [[String: Any]])?.first }
+        #expect(calls.count == 3)
+        #expect(calls[0]["index"] as? Int == 0 && calls[0]["id"] as? String == "call_x" && calls[0]["type"] as? String == "function")
+        #expect(calls[0]["function"] as? [String: String] == ["name": "get_time", "arguments": ""])
+        #expect(calls[1]["id"] == nil && calls[1]["function"] as? [String: String] == ["arguments": #"{"tz":"#])
+        #expect(calls[2]["function"] as? [String: String] == ["arguments": #""UTC"}"#])
+    }
+
+    @Test func openAIWholeAnswerHasTheWholeCallsAndReasoning() throws {
+        var enc = OpenAIAnswerEncoder(model: "m", includeUsage: false, homebase: [:])
+        for e: ChatEvent in [.reasoning("hm"), .toolCallDelta(ToolCallDelta(index: 0, id: "c", name: "f")),
+                             .toolCall(ToolCall(id: "c", name: "f", argumentsJSON: #"{"a":1}"#))] { enc.collect(e) }
+        let o = try JSONSerialization.jsonObject(with: Data(enc.whole(finishReason: "tool_calls", usage: nil))) as! [String: Any]
+        let message = (o["choices"] as! [[String: Any]])[0]["message"] as! [String: Any]
+        #expect(message["reasoning_content"] as? String == "hm")
+        #expect(message["content"] is NSNull)
+        let call = (message["tool_calls"] as! [[String: Any]])[0]
+        #expect(call["id"] as? String == "c" && (call["function"] as? [String: String]) == ["name": "f", "arguments": #"{"a":1}"#])
+    }
+
+    /// Ollama writes whole calls (arguments as an object) and `thinking`, as Ollama itself does.
+    @Test func ollamaToolCallsAndThinking() throws {
+        let enc = OllamaAnswerEncoder(model: "m", homebase: [:])
+        #expect(enc.stream(.toolCallDelta(ToolCallDelta(index: 0, id: "c", name: "f"))).isEmpty)
+        let line = try JSONSerialization.jsonObject(with: Data(enc.stream(.toolCall(ToolCall(id: "c", name: "f", argumentsJSON: #"{"a":1}"#))).dropLast())) as! [String: Any]
+        let call = ((line["message"] as! [String: Any])["tool_calls"] as! [[String: Any]])[0]["function"] as! [String: Any]
+        #expect(call["name"] as? String == "f" && (call["arguments"] as? [String: Int]) == ["a": 1])
+        let think = try JSONSerialization.jsonObject(with: Data(enc.stream(.reasoning("hm")).dropLast())) as! [String: Any]
+        #expect((think["message"] as? [String: Any])?["thinking"] as? String == "hm")
     }
 }

@@ -95,6 +95,8 @@ struct SessionTests {
             Issue.record("unknown error code not fatal")
         }
         #expect(s.handle(.restarting(reconnectAfterMs: 250)) == .restarting(reconnectAfterMs: 250))
+        let gone = RelayFrame.PeerGone(peer: .repeating(0xE2), reason: .silent)
+        #expect(s.handle(.peerGone(gone)) == .peerGone(gone))
         var t = session()
         _ = t.handle(.challenge(.init(nonce: nonce, origin: "wss://relay.example:443")))
         let refused = t.handle(.authRefused(.init(reason: AuthRefusalReason(rawValue: 77), text: "no")))

@@ -36,11 +36,14 @@ struct LadderTests {
         #expect(scene.ledger.count == 0)
     }
 
-    @Test func aHostDroppingOfflineMidStreamStallsWithThePartialText() async throws {
+    /// The relay's `peer-gone` says the host left: the request ends at once with the partial
+    /// text, long before the stall rung (an hour here).
+    @Test func aHostDroppingOfflineMidStreamIsKnownAtOnceWithThePartialText() async throws {
         let scene = try await Scene([.outputThenOffline(["partial"])])
         defer { scene.stop() }
-        let seen = try await read(scene.provider(.own, .short(.stall)), ChatRequest(model: "tiny", messages: chat("hi")))
-        #expect(seen.inferenceError == .timeout("stall") && seen.text == "partial")
+        let seen = try await read(scene.provider(.own, WatchdogLimits(stall: .seconds(3600))),
+                                  ChatRequest(model: "tiny", messages: chat("hi")))
+        #expect(seen.inferenceError == .unreachable(HostGone.words(.closed)) && seen.text == "partial")
     }
 
     @Test func aTruncatedStreamIsInterruptedAndCancelled() async throws {

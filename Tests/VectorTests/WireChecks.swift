@@ -52,7 +52,7 @@ private let frameKeys: Set<String> = [
     "type", "version", "nonce", "origin", "device-key", "signature", "account-key", "account-signature", "token",
     "server-time-ms", "mailbox-capacity", "max-ttl", "reason", "text", "recipient", "sender", "class", "frame-id",
     "ttl", "collapse-key", "sealed", "held-ms", "value", "code", "reconnect-after-ms",
-    "roster-version", "not-after", "order-kind", "subject", "uses",
+    "roster-version", "not-after", "order-kind", "subject", "uses", "peer-key",
 ]
 
 private func frameFields(_ f: RelayFrame) -> [(String, String)] {
@@ -77,6 +77,7 @@ private func frameFields(_ f: RelayFrame) -> [(String, String)] {
     case .ping(let x), .pong(let x): out.append(("value", be(x)))
     case .error(let e): out += [("code", be(e.code.rawValue)), ("text", str(e.text))]
     case .restarting(let ms): out.append(("reconnect-after-ms", be(ms)))
+    case .peerGone(let g): out += [("peer-key", hx(g.peer.bytes)), ("reason", be(g.reason.rawValue))]
     case .deviceProof(let p):
         out += [("account-key", hx(p.accountKey.bytes)), ("roster-version", be(p.rosterVersion)),
                 ("not-after", be(p.notAfterSeconds)), ("account-signature", hx(p.signature.bytes))]

@@ -29,6 +29,7 @@ enum Sample {
         .error(.init(code: .replaced, text: "a newer connection for this key")),
         .error(.init(code: RelayErrorCode(rawValue: 999), text: "")),
         .restarting(reconnectAfterMs: 2_500),
+        .peerGone(.init(peer: key2, reason: .closed)), .peerGone(.init(peer: key, reason: PeerGoneReason(rawValue: 200))),
     ]
 
     static let models: [AppMessage.ModelInfo] = [
@@ -43,6 +44,25 @@ enum Sample {
         .init(role: .assistant, content: ""), .init(role: .tool, content: "{\"ok\":true}"),
     ]
 
+    /// Version 2 messages: parts with an image, a tool call and its result.
+    static let richChat: [AppMessage.ChatMessage] = [
+        .init(role: .user, parts: [.text("What is this?"), .image(mediaType: "image/png", bytes: [0x89, 0x50, 0x4E, 0x47])]),
+        .init(role: .assistant, parts: [], toolCalls: [.init(id: "call_1", name: "look", argumentsJSON: "{\"x\":1}")]),
+        .init(role: .tool, parts: [.text("a cat")], toolCallID: "call_1"),
+    ]
+
+    static var richRequest: AppMessage.Request {
+        var o = AppMessage.RequestOptions()
+        o.maxTokens = 64; o.temperature = 0.25; o.topP = 0.9; o.topK = 40; o.minP = 0.05; o.seed = -1
+        o.presencePenalty = 0.1; o.frequencyPenalty = 0.2; o.repeatPenalty = 1.1; o.contextLength = 8192
+        o.logprobs = true; o.topLogprobs = 3; o.stop = ["\n\n", "END"]
+        o.responseFormat = .jsonSchema(name: "answer", schemaJSON: "{\"type\":\"object\"}", strict: true)
+        o.extra = ["mirostat": "2", "typical_p": "0.5"]; o.continuation = "It is"; o.toolChoice = .function("look")
+        return AppMessage.Request(requestID: id, model: "llava:7b", conversationID: id, prefixHash: hash, messages: richChat,
+                                  inline: false, tools: [.init(name: "look", description: "Looks.", parametersJSON: "{}")],
+                                  options: o)
+    }
+
     static let messages: [AppMessage] = [
         .advert(.init(hostKey: key, sequence: 7, timestampMs: 1_700_000_000_123, models: models, signature: sig)),
         .advert(.init(hostKey: key, sequence: 8, timestampMs: 0, models: [], signature: sig)),
@@ -50,6 +70,8 @@ enum Sample {
                        messages: chat, inline: true, maxTokens: 1024, temperaturePerMille: 700)),
         .request(.init(requestID: id, model: "m", conversationID: id, prefixHash: hash, messages: [], inline: false,
                        maxTokens: 0, temperaturePerMille: 0, continuation: "The answer is")),
+        .request(richRequest),
+        .syncDelta(.init(conversationID: id, basePrefixHash: hash, appended: richChat, resultingPrefixHash: hash2)),
         .accept(requestID: id), .chunk(requestID: id, text: "Hello, "), .chunk(requestID: id, text: ""),
         .done(.init(requestID: id, promptTokens: 12, completionTokens: 34, finishReason: "stop")),
         .error(.init(requestID: id, code: .diverged, message: "prefix not held")),

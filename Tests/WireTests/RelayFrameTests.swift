@@ -26,7 +26,7 @@ func frameRoundTrips(_ frame: RelayFrame) throws {
 }
 
 @Test func unknownTypesAreSkipped() throws {
-    for type: UInt8 in [0x00, 0x06, 0x19, 0x7F, 0xFF] {
+    for type: UInt8 in [0x00, 0x06, 0x1A, 0x7F, 0xFF] {
         let bytes: [UInt8] = [type, 0, 0, 0, 0, 3, 9, 9, 9]
         #expect(try RelayFrame.decode(bytes) == .unknown(type: type))
     }

@@ -190,6 +190,7 @@ extension HomebaseAgent {
         case .timeout(let why): why  // our own limit's words ("the engine sent nothing for 20 s")
         case .modelUnavailable: "the engine does not serve this model"
         case .malformed: "the engine's answer did not parse"
+        case .unsupported(let what): what  // our own words, naming an option, never the prompt
         case .remote, .cancelled: "the engine request failed"
         }
     }

@@ -9,7 +9,9 @@ enum ChatCommand {
         name: "chat", summary: "ask the routed brain (falls back to this device on any failure)",
         usage: "[--tools [--allow-dir DIR]...] [--demo-model] [PROMPT]",
         details: "Without PROMPT: an interactive chat that keeps the conversation; /exit or end of input ends it.\n"
-            + "After each answer a dim line names the brain, the time to first token and tokens/s.\n"
+            + "After each answer a dim line names the brain, the time to first token (from the command's start,\n"
+            + "the relay link's set-up shown apart; later questions from their Enter), tokens/s and the longest\n"
+            + "silence inside the answer when over a second. After a second without text, stderr says who is awaited.\n"
             + "Example: guest chat --tools --demo-model \"what time is it in Istanbul?\" (a scripted model\n"
             + "calls the real current_time tool; no engine needed).",
         flags: [Flag("--tools", "run the agent loop with the built-in tools on this device; the model's turns go to the routed brain when it can use tools (else the on-device model)"),
@@ -17,6 +19,7 @@ enum ChatCommand {
                 Flag("--demo-model", "use the scripted demo model (labelled; not real inference)"),
                 Flag("--max-tokens", "N", "longest answer in tokens"),
                 Flag("--model", "NAME", "model name sent when the route does not pin one (default: default)"),
+                Flag("--waiting-after", "TIME", "say on stderr which brain is awaited after this long without text (default 1s)"),
                 Flag("--serve-wait", "TIME", "beside a running guest serve: longest wait for it before chat opens its own links (default 2s)")]
             + Flag.relayLink,
         run: run)
@@ -26,6 +29,8 @@ enum ChatCommand {
         var allowDirs: [String]
         var maxTokens: Int?
         var model: String
+        /// The reader's clock: the dim line's figures and the waiting notice.
+        var clock: ReaderClock
     }
 
     static func run(_ inv: Invocation) async throws -> Int32 {
@@ -39,7 +44,9 @@ enum ChatCommand {
             throw inv.usageError("--allow-dir only applies with --tools")
         }
         let options = Options(tools: a.has("--tools"), allowDirs: a.all("--allow-dir"), maxTokens: maxTokens,
-                              model: a.value("--model") ?? "default")
+                              model: a.value("--model") ?? "default",
+                              clock: ReaderClock(noticeAfter: try inv.positiveDuration("--waiting-after") ?? .seconds(1),
+                                                 notice: ReaderClock.stderrNotice))
         let prompt = inv.positionals.isEmpty ? nil : inv.positionals.joined(separator: " ")
         if a.has("--demo-model") { return try await demo(prompt, options) }
         // Beside a running `guest serve` of this data directory: ask serve, whose relay link
@@ -62,6 +69,7 @@ enum ChatCommand {
         let runner = context.runner
         var messages = resume.messages
         var pending = resume.pending
+        o.clock.linked()
         while let line = pending?.line ?? prompt ?? ask() {
             if line == "/exit" { break }
             if line.isEmpty { continue }
@@ -70,9 +78,11 @@ enum ChatCommand {
             messages.append(ChatMessage(role: .user, content: line))
             let request = ChatRequest(model: o.model, messages: messages, maxTokens: o.maxTokens,
                                       continuation: shown.isEmpty ? nil : shown)
-            let answer = try await runner.run(request) { Console.out($0) }
+            o.clock.ask()
+            let answer = try await runner.run(request, onText: { o.clock.text(); Console.out($0) },
+                                              onBrain: { o.clock.asking($0) })
             messages.append(ChatMessage(role: .assistant, content: shown + answer.text))
-            Console.out("\n" + Console.dim("[\(answer.metadata.summaryLine)]") + "\n")
+            Console.out("\n" + Console.dim("[\(o.clock.measured(answer.metadata).summaryLine)]") + "\n")
             if prompt != nil { break }
         }
         return 0

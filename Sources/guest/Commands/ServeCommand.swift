@@ -14,6 +14,8 @@ enum ServeCommandLine {
             + "unless --allow-remote with a token (--token-file or HOMEBASE_SERVE_TOKEN). Runs until SIGINT or SIGTERM.\n"
             + "Web pages are refused: a Host that is not localhost, 127.x or [::1] (403, DNS rebinding), an Origin not\n"
             + "serve's own nor allowed with --allow-origin (403), a POST not sent as Content-Type: application/json (415).\n"
+            + "Request bodies up to \(LocalAPIServer.mebibytes(LocalAPIServer.maxRequestBytes)) are taken (images inline: data URLs, Ollama \"images\"); a larger one is\n"
+            + "answered 413 naming the limit. Image URLs are never fetched (400).\n"
             + "With --token-file, clients send the file's token: OPENAI_API_KEY=$(cat FILE) for the openai library;\n"
             + "guest chat reads it through serve.json.\n"
             + "Other guest commands of this data directory (chat, status) find serve through serve.json and open no\n"

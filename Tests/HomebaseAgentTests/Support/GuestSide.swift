@@ -71,6 +71,7 @@ struct Answer: Sendable {
             text += String(decoding: data, as: UTF8.self)
             if isFinal { finalChunk = true }
         case .streamFailure(let e): failures.append(e)
+        case .hostGone: failures.append(.truncated)
         }
     }
 }

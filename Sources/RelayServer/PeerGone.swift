@@ -1,0 +1,55 @@
+import Wire
+
+/// The devices one connection exchanged live frames with lately, for `peer-gone`: key -> the
+/// monotonic ns of the last frame between them (either way). Bounded: at `capacity` the entry
+/// heard from longest ago is forgotten (a scan of at most `capacity` entries, only when a new
+/// key arrives at a full table). About 48 bytes per entry; 64 entries by default.
+struct Correspondents {
+    private(set) var last: [Bytes32: UInt64] = [:]
+
+    mutating func note(_ key: Bytes32, now: UInt64, capacity: Int) {
+        guard capacity > 0 else { return }
+        if last.updateValue(now, forKey: key) == nil, last.count > capacity,
+           let oldest = last.min(by: { $0.value < $1.value })?.key {
+            last[oldest] = nil
+        }
+    }
+
+    /// Keys exchanged with within `window` ns before `now`.
+    func recent(now: UInt64, window: UInt64) -> [Bytes32] {
+        last.compactMap { now &- $0.value <= window ? $0.key : nil }
+    }
+}
+
+extension Hub {
+    /// A live frame went from `sender` to `target`: each remembers the other.
+    func noteExchange(_ sender: Session, _ senderKey: Bytes32, _ target: Session, _ targetKey: Bytes32, now: UInt64) {
+        let cap = config.peerGoneMemory
+        guard cap > 0 else { return }
+        target.correspondents.note(senderKey, now: now, capacity: cap)
+        sender.correspondents.note(targetKey, now: now, capacity: cap)
+    }
+
+    /// `s` stopped being the route for its key: every device that exchanged a live frame with
+    /// it within the window hears `peer-gone` at once, so an open exchange ends now instead of
+    /// at its timeout.
+    func announceGone(_ s: Session, key: Bytes32, reason: PeerGoneReason) {
+        let now = monotonicNs()
+        let window = UInt64(config.peerGoneWindow.milliseconds) * 1_000_000
+        for k in s.correspondents.recent(now: now, window: window) {
+            guard let other = byKey[k], other !== s, !other.isClosing else { continue }
+            other.control(.peerGone(.init(peer: key, reason: reason)))
+            metrics.peerGone[reason.description, default: 0] += 1
+        }
+        s.correspondents = Correspondents()
+    }
+
+    /// The `peer-gone` reason for a connection the relay closes with `code`.
+    static func goneReason(_ code: RelayErrorCode) -> PeerGoneReason {
+        switch code {
+        case .replaced: .replaced
+        case .idleTimeout: .silent
+        default: .closed
+        }
+    }
+}

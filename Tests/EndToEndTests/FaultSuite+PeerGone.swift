@@ -1,0 +1,75 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The far side dies or goes silent (issue 18): the relay says so (`peer-gone`, its liveness
+/// probe), and the guest continues on-device at once instead of waiting out a rung. The rungs
+/// are set long here, so an answer on-device for the right reason can only come from the
+/// relay's word; times are bench-e2e's, never asserted.
+extension FaultSuite {
+    /// SIGKILL while the Homebase's answer is on screen: the relay sees the socket close and
+    /// tells the guest, which continues the answer on-device (the stall rung is a minute away).
+    @Test func aHomebaseKilledMidAnswerIsContinuedOnDeviceAtOnce() throws {
+        let lb = try Loopback(engine: .standIn(mode: "stall"))
+        defer { lb.stopAll() }
+        let guest = try lb.addGuest("laptop")
+        try lb.startHomebase(["--engine-idle-timeout", "5m"])
+        try guest.waitForAdvert()
+        let conversation = try guest.startConversation(["--stall-timeout": "60s"], log: "laptop-chat.log")
+        try conversation.input.write(contentsOf: Data("tell me a story\n".utf8))
+        try lb.procs.waitUntil(60, "the Homebase's partial answer on screen") {
+            lb.procs.read("laptop-chat.log").contains(standInPartial)
+        }
+        lb.killHomebase()
+        try lb.procs.waitUntil(50, "the answer line") { !conversation.answers.isEmpty }
+        let shown = lb.procs.read("laptop-chat.log")
+        let line = try #require(conversation.answers.first)
+        #expect(line.brain == "on-device", "\(shown)")
+        #expect(line.line.contains("left the relay mid-answer (its connection closed)"), "\(line.line)")
+        #expect(shown.components(separatedBy: standInPartial).count == 2, "the answer restarted: \(shown)")
+        #expect(guest.log.contains("fallback: homebase failed (runtime unreachable: the Homebase left the relay mid-answer"), "\(guest.log)")
+        #expect(!guest.log.contains("timed out"), "\(guest.log)")
+        #expect(lb.metric("homebase_relay_peer_gone_total{reason=\"closed\"}") ?? 0 >= 1)
+        try conversation.end()
+    }
+
+    /// A frozen Homebase (SIGSTOP) with a fresh advert: the relay's probe finds it silent on the
+    /// first question (the accept rung is a minute away), and the next question is `not-here`.
+    @Test func aFrozenHomebaseIsFoundSilentByTheRelaysProbe() throws {
+        let lb = try Loopback(engine: .standIn(mode: "stall"))
+        defer { lb.stopAll() }
+        let guest = try lb.addGuest("laptop")
+        try lb.startHomebase()
+        try guest.waitForAdvert()
+        lb.signalHomebase(SIGSTOP)
+        defer { lb.signalHomebase(SIGCONT) }
+        let (first, line) = try guest.chat("hello, frozen host", ["--accept-timeout": "60s"], within: 50)
+        #expect(line.brain == "on-device", "\(first)")
+        #expect(line.line.contains("left the relay mid-answer (it stopped answering the relay)"), "\(line.line)")
+        let (second, again) = try guest.chat("still there?", ["--accept-timeout": "60s"], within: 50)
+        #expect(again.brain == "on-device", "\(second)")
+        #expect(again.line.contains("not connected to the relay"), "\(again.line)")
+        #expect(!guest.log.contains("timed out"), "\(guest.log)")
+        #expect(lb.metric("homebase_relay_liveness_probes_total{outcome=\"unanswered\"}") ?? 0 >= 1)
+    }
+
+    /// The Homebase's network goes silent without a FIN (a proxy in its path stops forwarding,
+    /// closing nothing), its advert still fresh: the first question is on-device through the
+    /// relay's probe, the next through `not-here`.
+    @Test func aBlackHoledHomebaseIsAnsweredOnDeviceFromTheFirstQuestion() throws {
+        let lb = try Loopback(engine: .standIn(mode: "stall"), viaProxy: true)
+        defer { lb.stopAll() }
+        let guest = try lb.addGuest("laptop")
+        try lb.startHomebase()
+        try guest.waitForAdvert()
+        try lb.blackHole()
+        for (i, question) in ["hello?", "anyone?"].enumerated() {
+            let (out, line) = try guest.chat(question, ["--accept-timeout": "60s"], within: 50)
+            #expect(line.brain == "on-device", "question \(i + 1): \(out)")
+            #expect(out.count > line.line.count + 1, "no answer text before the line")
+            let why = i == 0 ? "left the relay mid-answer (it stopped answering the relay)" : "not connected to the relay"
+            #expect(line.line.contains(why), "question \(i + 1): \(line.line)")
+        }
+        #expect(!guest.log.contains("timed out"), "\(guest.log)")
+    }
+}

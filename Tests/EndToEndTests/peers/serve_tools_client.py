@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Drives a real `guest serve` through a tool-call round trip with the official clients. Prints
+one JSON line.
+
+usage: serve_tools_client.py BASE_URL SCENARIO
+  openai-whole    chat.completions, tool_choice "required", not streamed; then the tool result sent
+                  back and the second turn answered (not streamed)
+  openai-stream   the same, streamed: the call reassembled from its deltas by index
+  ollama-whole    ollama chat with the tools and the first turn's call (taken with openai, since
+                  Ollama's API has no tool_choice) and its result: the second turn answered
+  ollama-stream   the same, streamed
+The JSON also names the brain of the first turn ("brain", from the `homebase` object) and, with
+openai, of the second ("second_brain"; the ollama client does not expose extra fields).
+"""
+import json
+import sys
+
+import ollama
+import openai
+from openai import OpenAI
+
+base, scenario = sys.argv[1], sys.argv[2]
+TOOL = {"type": "function", "function": {"name": "get_time", "description": "the current time",
+        "parameters": {"type": "object", "properties": {}, "additionalProperties": False}}}
+ASK = {"role": "user", "content": "What time is it?"}
+
+
+def first_call(client, stream):
+    """The first turn, with tool_choice "required": (call dict, finish_reason, chunk count).
+
+    llama-server's grammar for "required" still allows free text before the call, which the tiny
+    random model never ends: the assistant prefill of the call's opening tag (llama-server
+    continues a trailing assistant message) puts it inside the call, parallel_tool_calls=False
+    ends it after one. Both are ordinary OpenAI request shapes that must cross `guest serve`."""
+    prefill = {"role": "assistant", "content": "<tool_call>\n"}
+    kwargs = dict(model="default", messages=[ASK, prefill], tools=[TOOL], tool_choice="required",
+                  parallel_tool_calls=False, max_tokens=64, temperature=0)
+    if not stream:
+        c = client.chat.completions.create(**kwargs)
+        tc = c.choices[0].message.tool_calls[0]
+        out["brain"] = ((c.model_extra or {}).get("homebase") or {}).get("brain")
+        return {"id": tc.id, "name": tc.function.name, "arguments": tc.function.arguments}, c.choices[0].finish_reason, 1
+    calls, finish, chunks = {}, None, 0
+    for chunk in client.chat.completions.create(stream=True, **kwargs):
+        out["brain"] = ((chunk.model_extra or {}).get("homebase") or {}).get("brain") or out.get("brain")
+        for choice in chunk.choices:
+            for tc in choice.delta.tool_calls or []:
+                chunks += 1
+                c = calls.setdefault(tc.index, {"id": None, "name": None, "arguments": ""})
+                c["id"] = c["id"] or tc.id
+                if tc.function and tc.function.name:
+                    c["name"] = tc.function.name
+                if tc.function and tc.function.arguments:
+                    c["arguments"] += tc.function.arguments
+            if choice.finish_reason:
+                finish = choice.finish_reason
+    return calls.get(0), finish, chunks
+
+
+out = {}
+try:
+    client = OpenAI(base_url=base + "/v1", api_key="none", max_retries=0, timeout=120)
+    stream = scenario.endswith("stream")
+    call, finish, chunks = first_call(client, stream)
+    out.update({"call": call, "finish_reason": finish, "call_chunks": chunks, "arguments_parse": False})
+    json.loads(call["arguments"])
+    out["arguments_parse"] = True
+    if scenario.startswith("openai"):
+        messages = [ASK, {"role": "assistant", "content": None, "tool_calls": [
+            {"id": call["id"], "type": "function", "function": {"name": call["name"], "arguments": call["arguments"]}}]},
+            {"role": "tool", "tool_call_id": call["id"], "content": "12:00"}]
+        kwargs = dict(model="default", messages=messages, tools=[TOOL], max_tokens=8, temperature=0)
+        if stream:
+            text, second_finish = "", None
+            for chunk in client.chat.completions.create(stream=True, **kwargs):
+                out["second_brain"] = ((chunk.model_extra or {}).get("homebase") or {}).get("brain") or out.get("second_brain")
+                for choice in chunk.choices:
+                    text += choice.delta.content or ""
+                    second_finish = choice.finish_reason or second_finish
+        else:
+            c = client.chat.completions.create(**kwargs)
+            out["second_brain"] = ((c.model_extra or {}).get("homebase") or {}).get("brain")
+            text, second_finish = c.choices[0].message.content or "", c.choices[0].finish_reason
+    else:
+        o = ollama.Client(host=base, timeout=120)
+        messages = [ASK, {"role": "assistant", "content": "", "tool_calls": [
+            {"function": {"name": call["name"], "arguments": json.loads(call["arguments"])}}]},
+            {"role": "tool", "content": "12:00", "tool_name": call["name"]}]
+        kwargs = dict(model="default", messages=messages, tools=[TOOL], options={"num_predict": 8, "temperature": 0})
+        if stream:
+            text, second_finish = "", None
+            for part in o.chat(stream=True, **kwargs):
+                text += part.message.content or ""
+                if part.done:
+                    second_finish = part.done_reason
+        else:
+            r = o.chat(stream=False, **kwargs)
+            text, second_finish = r.message.content or "", r.done_reason
+    out.update({"second_content": text, "second_finish": second_finish})
+except openai.APIStatusError as e:
+    out.update({"raised": type(e).__name__, "status": e.status_code, "message": str(e)})
+except ollama.ResponseError as e:
+    out.update({"raised": "ResponseError", "status": e.status_code, "message": str(e.error)})
+except Exception as e:  # noqa: BLE001 - the test wants to know what the client did
+    out.update({"raised": type(e).__name__, "message": str(e)})
+print(json.dumps(out))
