@@ -98,9 +98,11 @@ extension Invocation {
         links?.watchJoins(every: joinCheck, retakeAfter: serving ? retake : nil)
         let late = links == nil && serving
             ? LateLinks(context, slot: slot, options: options, every: joinCheck, retakeAfter: retake) : nil
+        // serve probes its cooled-down Homebases in the background; a chat is gone too soon.
+        let probe = serving && config.cooldown > .zero ? links.map { CooldownProbe(links: $0, cooldowns: context.cooldowns, log: context.log) } : nil
         // A command beside `guest serve` replaced serve's link: once closed, serve takes it back.
         func close() {
-            links?.stop(); late?.stop()
+            links?.stop(); late?.stop(); probe?.stop()
             if !serving, links?.all.isEmpty == false { ServeAnnouncement.tellServe(context.paths, log: context.log) }
         }
         do {

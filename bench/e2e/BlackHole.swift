@@ -37,7 +37,7 @@ enum BlackHole {
         _ = try await guest.warmOnDevice()
         let runner = guest.runner()
         var row = FaultRow(fault: "Homebase black-holed (its connection stops forwarding, no FIN), advert fresh → relay's liveness probe",
-                           limit: "probe-after 1 s + probe-timeout 750 ms (accept rung 10 s)", from: "send")
+                           limit: "probe-after 500 ms + probe-timeout 750 ms (accept rung 10 s)", from: "send")
         for i in 0..<o.faultRuns {
             let homebase = try host.run(relay: url, [], log: "homebase-blackhole.log")
             try await Task.sleep(for: .milliseconds(500))  // its advert reaches the guest

@@ -41,7 +41,7 @@ enum Faults {
         // reconnects once thawed. Measured from the send: the probe waits until the Homebase
         // has been quiet for probe-after, then probe-timeout.
         var frozen = FaultRow(fault: "Homebase frozen (SIGSTOP), advert fresh → relay's liveness probe, peer-gone silent",
-                              limit: "probe-after 1 s + probe-timeout 750 ms (accept rung 10 s)", from: "send")
+                              limit: "probe-after 500 ms + probe-timeout 750 ms (accept rung 10 s)", from: "send")
         guest.use(WatchdogLimits())
         for i in 0..<o.faultRuns {
             let connected = connections(procs)
