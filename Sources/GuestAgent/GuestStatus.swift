@@ -65,7 +65,7 @@ public struct GuestStatus: Sendable, Equatable, Codable {
 
     /// "own Homebase: <reason>", "refused: <why>".
     static func words(_ d: RouteDecision) -> String {
-        if d.refusal != nil { return "refused: \(d.reason)" }
+        if let refusal = d.refusal { return "refused: \(refusal)" }
         return "\(d.shape?.description ?? d.route.rawValue): \(d.reason)"
     }
 
@@ -87,10 +87,11 @@ public struct GuestStatus: Sendable, Equatable, Codable {
                 + "this device answers instead (never another cloud). "
         }
         s += "Why: \(reason)."
+        func goes(_ words: String) -> String { words.hasPrefix("refused: ") ? "is \(words)" : "goes to \(words)" }
         if !tools.isEmpty {
-            s += " A request with tools (the model chooses a call, this device runs it) goes to \(tools)."
+            s += " A request with tools (the model chooses a call, this device runs it) \(goes(tools))."
         }
-        if !images.isEmpty { s += " A request with an image goes to \(images)." }
+        if !images.isEmpty { s += " A request with an image \(goes(images))." }
         return s
     }
 }

@@ -38,6 +38,9 @@ public enum SettingName: String, Sendable, CaseIterable {
         }
     }
 
+    /// What an unset value means, when it means a value (`guest settings get` shows it).
+    public var unsetMeans: String? { self == .toolsRemote ? "on" : nil }
+
     /// Longest model name accepted from user input (Ollama tags are far shorter).
     public static let maxModelNameLength = 256
 

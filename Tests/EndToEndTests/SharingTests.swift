@@ -112,6 +112,41 @@ import Testing
         }
     }
 
+    /// `homebase share --tools` (#23) as real processes: the grant's terms reach the friend's
+    /// router over the relay, with the advert's tools bit from the real llama-server. A friend
+    /// whose grant lacks the flag has requests with tools answered on its own device, the reason
+    /// in `status`; `grants list` says which grant allows tools.
+    @Test func shareToolsReachesTheFriendsRouter() throws {
+        let w = try SharingWorld(engine: true)
+        defer { w.procs.stopAll() }
+        let hostKey = try w.initHost("tool-owner")
+        try w.procs.waitUntil(60, "homebase runtime add to succeed") {
+            (try? w.homebase(["runtime", "add", "http://127.0.0.1:\(w.enginePort)"])) != nil
+        }
+        try w.startHost()
+        for (name, flags, allowed) in [("guest", ["--tools"], true), ("guest2", [], false)] {
+            let invite = try w.share(["--models", "tiny"] + flags)
+            let joined = try w.guest(name, ["join", invite, "--wait", "30s"] + w.linkFlags)
+            #expect(joined.out.contains("joined: models tiny"), "\(joined.out) \(joined.err)")
+            for (setting, value) in [("model.source", "external"), ("ollama.host", hostKey), ("ollama.model", "tiny")] {
+                #expect(try w.guest(name, ["settings", "set", setting, value]).status == 0)
+            }
+            var status = ""
+            try w.procs.waitUntil(30, "\(name): the grant's terms and the advert") {
+                status = try w.guest(name, ["status"] + w.linkFlags).out
+                return allowed ? status.contains("with tools:    joined Homebase")
+                               : status.contains("does not allow tools (ask its owner to share with --tools)")
+            }
+            #expect(status.contains("with tools:    \(allowed ? "joined Homebase" : "on-device")"), "\(status)")
+        }
+        let list = try w.homebase(["grants", "list"]).split(separator: "\n")
+        #expect(list.filter { $0.contains("  tools") }.count == 1 && list.filter { $0.contains("  no tools") }.count == 1, "\(list)")
+        // Without the flag the agent loop runs its turns on the friend's own device.
+        let local = try w.guest("guest2", ["chat", "--tools", "--max-tokens", "8"] + w.chatFlags + ["what time is it"])
+        #expect(local.status == 0, "\(local.err)")
+        #expect(local.out.hasPrefix("[model tiny-seed0, runtime gguf]"), "\(local.out)")
+    }
+
     @Test func theGrantsRateIsEnforcedByTheHost() throws {
         let w = try SharingWorld(engine: true)
         defer { w.procs.stopAll() }

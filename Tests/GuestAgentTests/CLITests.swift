@@ -125,6 +125,18 @@ import Testing
         #expect(try guest("settings", "get", "model.source", "--data-dir", dataDir).out == "(unset)\n")
     }
 
+    /// `tools.remote` (#23): listed with what unset means, set on or off, shown by `status`.
+    @Test func toolsRemoteIsASettingStatusExplains() throws {
+        #expect(try guest("settings", "get", "--data-dir", dataDir).out.contains("tools.remote = (unset: on)"))
+        #expect(try guest("settings", "--help").out.contains("tools.remote: one of on, off (default on)"))
+        #expect(try guest("settings", "set", "tools.remote", "OFF", "--data-dir", dataDir).out == "tools.remote = off\n")
+        #expect(try guest("settings", "set", "tools.remote", "sometimes", "--data-dir", dataDir).status == 2)
+        let status = try guest("status", "--explain", "--data-dir", dataDir)
+        #expect(status.out.contains("with tools:    on-device:"), "\(status.out)")
+        #expect(status.out.contains("with images:   refused: "), "\(status.out)")
+        #expect(status.out.contains("A request with an image is refused: no brain that can see the image is available"), "\(status.out)")
+    }
+
     @Test func statusJSONWithNothingConfigured() throws {
         let r = try guest("status", "--json", "--data-dir", dataDir)
         #expect(r.status == 0, "\(r.err)")

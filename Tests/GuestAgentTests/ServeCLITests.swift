@@ -1,6 +1,7 @@
 import Foundation
 @testable import GuestAgent
 import Glibc
+import Inference
 import Testing
 
 /// `guest serve` as local tools meet it: the built binary on a loopback port, driven by the
@@ -81,6 +82,30 @@ import Testing
         #expect(homebase["fell_back_from"] == "openai")
         #expect(homebase["fallback_reason"]?.hasPrefix("HTTP 401") == true)
         #expect(!(whole["content"] as? String ?? "").contains("stand-in"))
+    }
+
+    /// An image no brain the user chose can see (#23): the real `guest serve` answers 422 with the
+    /// router's words, in both APIs, and asks no brain (the on-device built-in model cannot see).
+    @Test func anImageNoBrainCanSeeIsRefused422() async throws {
+        let tiny = try Engine.tiny()
+        let g = try GuestRunner()
+        let serving = try g.serve(["--model-path", tiny.path, "--llama-server", Engine.binary])
+        defer { _ = serving.stop() }
+        let png = "iVBORw0KGgo="  // 8 bytes of PNG signature, base64: enough to be an image part
+        let bodies = [
+            ("/v1/chat/completions", #"{"model": "default", "messages": [{"role": "user", "content": [{"type": "text", "text": "what is this?"}, {"type": "image_url", "image_url": {"url": "data:image/png;base64,\#(png)"}}]}]}"#),
+            ("/api/chat", #"{"model": "default", "stream": false, "messages": [{"role": "user", "content": "what is this?", "images": ["\#(png)"]}]}"#),
+        ]
+        for (path, body) in bodies {
+            let r = try await HTTPStreamClient().send(HTTPStreamRequest(
+                method: "POST", url: "http://\(serving.hostPort)\(path)", headers: [HTTPHeader("Content-Type", "application/json")],
+                body: Array(body.utf8)))
+            let text = String(decoding: try await r.collect(), as: UTF8.self)
+            #expect(r.status == 422, "\(path): \(r.status) \(text)")
+            #expect(text.contains("no brain that can see the image is available"), "\(path): \(text)")
+            #expect(text.contains("cannot see images"), "\(path): \(text)")
+        }
+        #expect(childPIDs(of: serving.process.processIdentifier).isEmpty, "no engine was started for a refused request")
     }
 
     @Test func badFlagsAndHelp() throws {

@@ -33,9 +33,9 @@ import Wire
         // What `guest runtime add` writes (LocalAPI's RuntimeRecord): models as objects.
         try Data(#"{"url": "http://127.0.0.1:8080", "kind": "llama-server", "verifiedAt": "2026-12-01T10:00:00Z", "models": [{"tag": "tiny", "capabilities": ["completion"]}, {"tag": "b"}]}"#.utf8)
             .write(to: URL(fileURLWithPath: file.path))
-        // The probe's capabilities are read too (a model without them: unknown, not "none").
+        // Its capabilities are read for the router (#23); a model without them is unknown.
         #expect(try file.verifiedEndpoint() == LocalEndpoint(url: "http://127.0.0.1:8080", models: ["tiny", "b"],
-                                                             capabilities: ["tiny": [.completion]]))
+                                                            capabilities: ["tiny": [.completion]]))
     }
 
     @Test func cloudURLsFromEnvironmentOverConfigOverDefaults() {

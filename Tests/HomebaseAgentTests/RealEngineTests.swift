@@ -23,6 +23,9 @@ import Wire
         let catalog = ModelCatalog(runtimes: stored)
         #expect(catalog.models.first?.contextLength == 2048)
         #expect(catalog.models.first?.capabilities.contains(.completion) == true)
+        // What the advert says is what `/props` said (#23): the template renders tools, no
+        // projector is loaded (no vision), it is no embedding model.
+        #expect(catalog.models.first?.capabilities == [.completion, .tools])
     }
 
     @Test func withNoRuntimeTheDefaultAddressIsProbedAndStored() async throws {

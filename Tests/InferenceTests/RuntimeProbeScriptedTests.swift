@@ -31,6 +31,21 @@ import Testing
         #expect(body["model"] as? String == "qwen3:0.6b")
     }
 
+    /// A vision model (#23): `/api/show` says `vision`, `model_info` its context length under its
+    /// architecture's key; the embedding model beside it is listed with `embedding` alone.
+    @Test func ollamaVisionAndEmbeddingModels() async throws {
+        let report = try #require(try await Self.probe("ollama-vision").report)
+        #expect(report.verdict == .ready)
+        #expect(report.models == [
+            RuntimeModel(tag: "llava:7b", family: "llama", parameterSize: "7B", quantization: "Q4_0",
+                         contextLength: 4096, capabilities: [.completion, .vision]),
+            RuntimeModel(tag: "nomic-embed-text:latest", family: "nomic-bert", parameterSize: "137M",
+                         quantization: "F16", contextLength: 2048, capabilities: [.embedding]),
+        ])
+        #expect(report.models.map(\.mayEmbed) == [false, true])
+        #expect(report.trial?.model == "llava:7b")  // the trial never picks the embedding model
+    }
+
     @Test func ollamaWithoutModelsIsReachableButEmpty() async throws {
         let report = try #require(try await Self.probe("ollama-empty").report)
         #expect(report.verdict == .noModels)

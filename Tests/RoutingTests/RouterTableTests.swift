@@ -64,6 +64,15 @@ import Wire
         case nil:
             if decision.route == .external { fail("external without a shape") }
         }
+        // What a request carries never moves it toward a cloud the user did not choose (#23):
+        // the table's adverts and endpoint claim no tools or vision, so a request with tools stays
+        // with a chosen cloud or goes on-device, and one with an image stays with a chosen cloud
+        // or is refused (the built-in on-device model cannot see).
+        let tools = facts.router().decide(RequestNeeds(tools: true))
+        let cloud = decision.route == .openAI || decision.route == .anthropic
+        if tools.refusal != nil || tools.route != (cloud ? decision.route : .onDevice) { fail("tools: \(tools)") }
+        let image = facts.router().decide(RequestNeeds(images: true))
+        if cloud ? (image.route != decision.route || image.refusal != nil) : image.refusal == nil { fail("image: \(image)") }
         // The provider follows the decision.
         let provider = facts.router().provider(model: "caller-model")
         if provider.decision.route != decision.route { fail("provider route \(provider.decision.route)") }

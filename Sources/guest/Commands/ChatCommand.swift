@@ -1,6 +1,7 @@
 import AgentKit
 import GuestAgent
 import Inference
+import Routing
 
 /// `guest chat`: one answer to PROMPT, or an interactive chat that keeps the conversation.
 enum ChatCommand {
@@ -13,7 +14,7 @@ enum ChatCommand {
             + "silence inside the answer when over a second. After a second without text, stderr says who is awaited.\n"
             + "Example: guest chat --tools --demo-model \"what time is it in Istanbul?\" (a scripted model\n"
             + "calls the real current_time tool; no engine needed).",
-        flags: [Flag("--tools", "run the agent loop with the built-in tools on the on-device model"),
+        flags: [Flag("--tools", "run the agent loop with the built-in tools on this device; the model's turns go to the routed brain when it can use tools (else the on-device model)"),
                 Flag("--allow-dir", "DIR", repeatable: true, "a directory the file tools may read (with --tools)"),
                 Flag("--demo-model", "use the scripted demo model (labelled; not real inference)"),
                 Flag("--max-tokens", "N", "longest answer in tokens"),
@@ -87,10 +88,17 @@ enum ChatCommand {
         return 0
     }
 
-    /// The agent loop on the on-device model (tools never cross the wire).
+    /// The agent loop: its tools run here, always; the model's turns go where the router sends
+    /// a request with tools (`Router.decide(for:)`: the Homebase when its model can use them and
+    /// `tools.remote` is not off), else on the on-device model as before.
     static func tools(_ prompt: String?, _ o: Options, _ context: GuestContext) async throws -> Int32 {
-        let local = context.router.provider(for: ChatRequest(model: o.model, messages: [], tools: [
-            ToolDefinition(name: "current_time", description: "", parametersJSON: "{}")])).decision.localModel
+        let decision = context.router.decide(RequestNeeds(tools: true))
+        if let refusal = decision.refusal {
+            Console.out(refusal.description + "\n")
+            return 1
+        }
+        if decision.route != .onDevice { return try await routedTools(prompt, o, context) }
+        let local = decision.localModel
         guard case .model(let target) = context.factory.resolver.resolve(local) else {
             if case .none(let why) = context.factory.resolver.resolve(local) { Console.out(FloorProvider.notice(why) + "\n") }
             return 1
@@ -104,6 +112,23 @@ enum ChatCommand {
                 _ = try await AgentChat.run(prompt: line, model: model, allowedDirectories: o.allowDirs,
                                             output: { Console.out($0) }, config: config)
                 Console.out(Console.dim("[on-device (agent loop, runtime gguf)]") + "\n")
+            }
+            if prompt != nil { break }
+        }
+        return 0
+    }
+
+    /// The agent loop with its model turns on the routed brain (with the runner's fallback).
+    static func routedTools(_ prompt: String?, _ o: Options, _ context: GuestContext) async throws -> Int32 {
+        let model = RoutedAgentModel(runner: context.runner, model: o.model)
+        let config = AgentConfig(params: GenerationParams(maxTokens: o.maxTokens))
+        while let line = prompt ?? ask() {
+            if line == "/exit" { break }
+            if !line.isEmpty {
+                _ = try await AgentChat.run(prompt: line, model: model, allowedDirectories: o.allowDirs,
+                                            output: { Console.out($0) }, config: config)
+                let brain = model.lastTurn.map { $0.summaryLine } ?? "no turn answered"
+                Console.out(Console.dim("[\(brain); agent loop and tools on this device]") + "\n")
             }
             if prompt != nil { break }
         }

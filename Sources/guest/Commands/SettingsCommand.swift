@@ -23,7 +23,7 @@ enum SettingsCommand {
                 switch verb {
                 case "get" where p.count == 1:
                     for name in SettingName.allCases {
-                        Console.out("\(name.rawValue) = \(try store.get(name) ?? "(unset)")\n")
+                        Console.out("\(name.rawValue) = \(try store.get(name) ?? name.unsetMeans.map { "(unset: \($0))" } ?? "(unset)")\n")
                     }
                 case "get":
                     Console.out((try store.get(named: p[1]) ?? "(unset)") + "\n")

@@ -72,6 +72,8 @@ OLLAMA_TAGS = {"models": [
 OLLAMA_SHOW = {
     "qwen3:0.6b": {"capabilities": ["completion", "tools", "thinking"],
                    "model_info": {"general.architecture": "qwen3", "qwen3.context_length": 40960}},
+    "llava:7b": {"capabilities": ["completion", "vision"],
+                 "model_info": {"general.architecture": "llama", "llama.context_length": 4096}},
     "nomic-embed-text:latest": {"capabilities": ["embedding"],
                                 "model_info": {"general.architecture": "nomic-bert",
                                                "nomic-bert.context_length": 2048}}}
@@ -223,6 +225,12 @@ class Handler(PeerHandler):
 
     def s_ollama_empty(self, method, path, test_id):
         self.s_ollama(method, path, test_id, tags={"models": []})
+
+    def s_ollama_vision(self, method, path, test_id):
+        self.s_ollama(method, path, test_id, tags={"models": [
+            {"name": "llava:7b", "model": "llava:7b",
+             "details": {"family": "llama", "parameter_size": "7B", "quantization_level": "Q4_0"}}]
+            + OLLAMA_TAGS["models"][1:]})
 
     def s_ollama_embed(self, method, path, test_id):
         self.s_ollama(method, path, test_id, tags={"models": OLLAMA_TAGS["models"][1:]})
