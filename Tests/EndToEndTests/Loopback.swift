@@ -30,7 +30,8 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
 
     /// `viaProxy`: every device reaches the relay through `peers/blackhole_proxy.py`, which
     /// `blackHole()` tells to stop forwarding the connections open at that moment.
-    init(engine: Engine, relayArgs: [String] = [], viaProxy: Bool = false) throws {
+    /// `engineArgs`: extra llama-server flags (a larger `-c` for a client's long prompt).
+    init(engine: Engine, relayArgs: [String] = [], viaProxy: Bool = false, engineArgs: [String] = []) throws {
         let bin = try Binaries.locate(), procs = try Processes()
         self.bin = bin
         self.procs = procs
@@ -44,7 +45,7 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
         case .llama:
             model = "tiny"
             try procs.start(bin.engine, ["--model", bin.model, "--host", "127.0.0.1", "--port", "\(enginePort)",
-                                         "--alias", "tiny"], log: "engine.log")
+                                         "--alias", "tiny"] + engineArgs, log: "engine.log")
         case .standIn(let mode):
             model = "standin"
             try Self.startStandIn(procs, port: enginePort, mode: mode, log: "engine.log")
