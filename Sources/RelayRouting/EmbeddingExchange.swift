@@ -26,7 +26,7 @@ public struct HomebaseEmbedder: Sendable {
         public var description: String {
             switch self {
             case .unreachable(let why): "the Homebase is not reachable: \(why)"
-            case .timeout(let d): "the Homebase sent no embeddings within \(d.components.seconds) s"
+            case .timeout(let d): "the Homebase sent no embeddings within \(d) (--embedding-timeout)"
             case .interrupted(let why): "the Homebase did not answer: \(why)"
             case .host(let code, let message): "the Homebase answered \(code): \(message)"
             case .mismatched(let why): "the Homebase's answer does not fit the request: \(why)"
