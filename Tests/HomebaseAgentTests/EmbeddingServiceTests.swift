@@ -96,6 +96,40 @@ import Wire
     }
 }
 
+extension EmbeddingServiceTests {
+    /// Real host, real relay, the same embedding llama-server: a grantee gets vectors only of a
+    /// granted model and within the grant's rate (1 a minute here: the second is `busy`).
+    /// (`revoked` for a device without a grant in force: `onlyEmbeddingModelsOfTheCatalogAndOnlyGrantedOnes`.)
+    @Test func granteesUnderTheGrantsTermsAsForChat() async throws {
+        let engine = try await EmbeddingEngine.start()
+        defer { engine.stop() }
+        let report = try #require(await RuntimeProbe(.init(baseURL: engine.url)).run().report)
+        let f = try await HostFixture(runtime: nil, sibling: false)
+        do {
+            let store = try f.files.openStore()
+            try store.save(Self.runtime(engine.url, report.models))
+            try store.saveGrant(GrantRecord(grantID: .random(), grantee: f.guest.identity.record, models: ["tiny-embed"],
+                                            ratePerMinute: 1, createdMs: nowMs()))
+            store.close()
+            try f.agent.reload()
+            try await f.start()
+            let first = try await f.guest.embed(.init(requestID: .random(), model: "tiny-embed", inputs: ["one"]), to: f.host)
+            guard case .embedResult(let r) = first else { Issue.record("no vectors: \(first)"); throw CancellationError() }
+            #expect(r.vectors.count == 1 && !r.vectors[0].isEmpty)
+            let second = try await f.guest.embed(.init(requestID: .random(), model: "tiny-embed", inputs: ["two"]), to: f.host)
+            guard case .error(let over) = second else { Issue.record("not refused: \(second)"); throw CancellationError() }
+            #expect(over.code == .busy && over.message.contains("rate"))
+            let ungranted = try await f.guest.embed(.init(requestID: .random(), model: "tiny", inputs: ["one"]), to: f.host)
+            guard case .error(let notGranted) = ungranted else { Issue.record("not refused: \(ungranted)"); throw CancellationError() }
+            #expect(notGranted.code == .modelUnavailable && notGranted.message.contains("not granted"))
+        } catch {
+            await f.stop()
+            throw error
+        }
+        await f.stop()
+    }
+}
+
 /// A second llama-server on the tiny model, `--embeddings --pooling mean`, alias `tiny-embed`.
 struct EmbeddingEngine: Sendable {
     let url: String
