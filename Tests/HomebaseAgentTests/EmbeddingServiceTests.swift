@@ -59,12 +59,11 @@ import Wire
 
     @Test func theEngineAnswerIsReadInIndexOrderAndChecked() throws {
         let body = Array(#"{"data":[{"index":1,"embedding":[3,4]},{"index":0,"embedding":[1,2]}],"usage":{"prompt_tokens":5}}"#.utf8)
-        let ok = try EngineEmbeddings.parse(body, inputs: 2).get()
-        #expect(ok.vectors == [[1, 2], [3, 4]] && ok.promptTokens == 5)
-        #expect(throws: EngineEmbeddings.Failure.self) { try EngineEmbeddings.parse(body, inputs: 3).get() }
+        #expect(EngineEmbeddings.parse(body, inputs: 2) == .vectors([[1, 2], [3, 4]], promptTokens: 5))
+        #expect(EngineEmbeddings.parse(body, inputs: 3) == .failed(.hostError, "the embedding engine's answer: 2 vectors for 3 inputs"))
         let ragged = Array(#"{"data":[{"index":0,"embedding":[1]},{"index":1,"embedding":[1,2]}]}"#.utf8)
-        #expect(throws: EngineEmbeddings.Failure.self) { try EngineEmbeddings.parse(ragged, inputs: 2).get() }
-        #expect(throws: EngineEmbeddings.Failure.self) { try EngineEmbeddings.parse(Array("nope".utf8), inputs: 1).get() }
+        #expect(EngineEmbeddings.parse(ragged, inputs: 2) == .failed(.hostError, "the embedding engine's answer: vectors of different or zero sizes"))
+        #expect(EngineEmbeddings.parse(Array("nope".utf8), inputs: 1) == .failed(.hostError, "the embedding engine's answer: not a list of vectors"))
     }
 
     /// Real: the probe tells the `--embeddings` llama-server from the chat one, and the host
@@ -165,7 +164,10 @@ struct EmbeddingEngine: Sendable {
         let body = [UInt8](try JSONSerialization.data(withJSONObject: ["model": "tiny-embed", "input": inputs]))
         let r = try await HTTPStreamClient().send(HTTPStreamRequest(method: "POST", url: url + "/v1/embeddings",
                                                                     headers: [HTTPHeader("Content-Type", "application/json")], body: body))
-        return try EngineEmbeddings.parse(try await r.collect(), inputs: inputs.count).get().vectors
+        guard case .vectors(let v, _) = EngineEmbeddings.parse(try await r.collect(), inputs: inputs.count) else {
+            throw TestSetupError("the embedding engine gave no vectors")
+        }
+        return v
     }
 }
 

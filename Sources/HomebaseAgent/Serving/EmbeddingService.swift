@@ -66,16 +66,18 @@ struct EngineEmbeddings: Sendable {
     /// characters per float).
     static let maxAnswerBytes = Limits.maxEmbedResultBytes * 4
 
-    struct Failure: Error, Equatable {
-        var code: AppMessage.ErrorCode
+    /// What the engine gave: vectors, or the wire error to answer (not a Swift error: it is
+    /// answered, never thrown; the module's one error type is `HomebaseError`).
+    enum Outcome: Equatable {
+        case vectors([[Float]], promptTokens: UInt32)
         /// Our own words (the engine's text may echo input: only its status goes out).
-        var message: String
+        case failed(AppMessage.ErrorCode, String)
     }
 
-    func embed(model: String, inputs: [String]) async -> Result<(vectors: [[Float]], promptTokens: UInt32), Failure> {
+    func embed(model: String, inputs: [String]) async -> Outcome {
         let body: [UInt8]
         do { body = [UInt8](try JSONSerialization.data(withJSONObject: ["model": model, "input": inputs, "encoding_format": "float"])) } catch {
-            return .failure(Failure(code: .badRequest, message: "the inputs could not be sent to the engine"))
+            return .failed(.badRequest, "the inputs could not be sent to the engine")
         }
         let bytes: [UInt8], status: Int
         do {
@@ -85,20 +87,20 @@ struct EngineEmbeddings: Sendable {
             status = r.status
             bytes = try await r.collect(limit: Self.maxAnswerBytes)
         } catch {
-            return .failure(Failure(code: .hostError, message: "the embedding engine is not reachable"))
+            return .failed(.hostError, "the embedding engine is not reachable")
         }
         guard status == 200 else {
             let code: AppMessage.ErrorCode = status == 400 || status == 413 || status == 422 ? .badRequest
                 : status == 404 || status == 501 ? .modelUnavailable : .hostError
-            return .failure(Failure(code: code, message: "the embedding engine answered HTTP \(status)"))
+            return .failed(code, "the embedding engine answered HTTP \(status)")
         }
         return Self.parse(bytes, inputs: inputs.count)
     }
 
     /// `{"data":[{"index","embedding":[...]}], "usage":{"prompt_tokens"}}` → vectors in index order.
-    static func parse(_ bytes: [UInt8], inputs: Int) -> Result<(vectors: [[Float]], promptTokens: UInt32), Failure> {
-        func bad(_ why: String) -> Result<(vectors: [[Float]], promptTokens: UInt32), Failure> {
-            .failure(Failure(code: .hostError, message: "the embedding engine's answer: \(why)"))
+    static func parse(_ bytes: [UInt8], inputs: Int) -> Outcome {
+        func bad(_ why: String) -> Outcome {
+            .failed(.hostError, "the embedding engine's answer: \(why)")
         }
         guard let o = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
               let data = o["data"] as? [[String: Any]] else { return bad("not a list of vectors") }
@@ -114,7 +116,7 @@ struct EngineEmbeddings: Sendable {
         }
         guard vectors.allSatisfy({ $0.allSatisfy(\.isFinite) }) else { return bad("a value is not finite") }
         let tokens = ((o["usage"] as? [String: Any])?["prompt_tokens"] as? NSNumber)?.intValue ?? 0
-        return .success((vectors, UInt32(clamping: tokens)))
+        return .vectors(vectors, promptTokens: UInt32(clamping: tokens))
     }
 }
 
@@ -160,10 +162,10 @@ extension HomebaseAgent {
         guard !Task.isCancelled else { return }
         let engine = EngineEmbeddings(baseURL: plan.runtimeURL, timeouts: configuration.engineTimeouts)
         switch await engine.embed(model: r.model, inputs: r.inputs) {
-        case .failure(let f):
-            await refuse(f.code, "\(f.message) (model \(r.model.prefix(80)))")
-            if f.code == .hostError { Task { [weak self] in await self?.reverify() } }
-        case .success(let (vectors, tokens)):
+        case .failed(let code, let message):
+            await refuse(code, "\(message) (model \(r.model.prefix(80)))")
+            if code == .hostError { Task { [weak self] in await self?.reverify() } }
+        case .vectors(let vectors, let tokens):
             let result = AppMessage.EmbedResult(requestID: r.requestID, model: r.model, promptTokens: tokens, vectors: vectors)
             let outcome = await courier.send(.embedResult(result), to: d.sender)
             if outcome == .sent { count("embedded") } else {
