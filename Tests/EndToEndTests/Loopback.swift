@@ -32,7 +32,8 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
 
     /// `viaProxy`: every device reaches the relay through `peers/blackhole_proxy.py`, which
     /// `blackHole()` tells to stop forwarding the connections open at that moment.
-    init(engine: Engine, relayArgs: [String] = [], viaProxy: Bool = false) throws {
+    /// `engineArgs`: extra llama-server flags (a larger `-c` for a client's long prompt).
+    init(engine: Engine, relayArgs: [String] = [], viaProxy: Bool = false, engineArgs: [String] = []) throws {
         let bin = try Binaries.locate(), procs = try Processes()
         self.bin = bin
         self.procs = procs
@@ -47,7 +48,7 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
             model = "tiny"
             // --jinja: the model's own chat template, which renders tools (plain chat is unchanged).
             try procs.start(bin.engine, ["--model", bin.model, "--host", "127.0.0.1", "--port", "\(enginePort)",
-                                         "--alias", "tiny", "--jinja"], log: "engine.log")
+                                         "--alias", "tiny", "--jinja"] + engineArgs, log: "engine.log")
         case .visionCapture:
             model = "tiny"
             let inner = try Processes.freePort()
