@@ -84,6 +84,11 @@ enum AnswerRunner {
                     enc.homebase = route.homebaseObject
                     responder.respond(HTTPResponse(status: .ok, headers: h, body: enc.whole(finishReason: reason, usage: usage)))
                 }
+            } catch LocalAPIError.tooLarge(let message) where !started {
+                var h = headers
+                h.add("Content-Type", "application/json")
+                responder.respond(HTTPResponse(status: HTTPStatus(code: 413, reason: "Content Too Large"), headers: h,
+                                               body: E.errorBody(message)))
             } catch LocalAPIError.unservable(let message) where !started {
                 // The router's refusal (#23): the client's request, not a brain, is the problem.
                 var h = headers

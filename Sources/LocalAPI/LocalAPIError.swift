@@ -15,6 +15,9 @@ public enum LocalAPIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No brain the user chose can take the request (an image and none can see, tools and none
     /// can use them): answered 422 with the router's words, before anything is sent anywhere.
     case unservable(String)
+    /// The request is over the limits of the brain chosen for it (the relay's, per image and per
+    /// request): answered 413 naming the limit, before anything is sent anywhere.
+    case tooLarge(String)
 
     public var description: String {
         switch self {
@@ -24,7 +27,7 @@ public enum LocalAPIError: Error, Sendable, Equatable, CustomStringConvertible {
         case .runtimeFile(let m): "runtime file: \(m)"
         case .invalidOrigin(let s): "--allow-origin \(s.prefix(80)): expected an origin like http://localhost:3000 (scheme, host, optional port; no path)"
         case .tokenFile(let p, let d): "--token-file \(p): \(d)"
-        case .unservable(let m): m
+        case .unservable(let m), .tooLarge(let m): m
         }
     }
 }

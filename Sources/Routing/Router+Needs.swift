@@ -20,9 +20,30 @@ import Wire
 public struct RequestNeeds: Sendable, Equatable {
     public var tools: Bool
     public var images: Bool
+    /// Decoded bytes of the largest image and of all of them: a relayed brain takes at most
+    /// `Limits.maxImageBytes` per image and `Limits.maxRequestBytes` in all.
+    public var largestImage: Int
+    public var imageBytes: Int
 
-    public init(tools: Bool = false, images: Bool = false) { self.tools = tools; self.images = images }
-    public init(_ request: ChatRequest) { self.init(tools: request.carriesTools, images: request.carriesImages) }
+    public init(tools: Bool = false, images: Bool = false, largestImage: Int = 0, imageBytes: Int = 0) {
+        self.tools = tools; self.images = images; self.largestImage = largestImage; self.imageBytes = imageBytes
+    }
+    public init(_ request: ChatRequest) {
+        let sizes = request.messages.flatMap(\.images).map(\.bytes.count)
+        self.init(tools: request.carriesTools, images: request.carriesImages,
+                  largestImage: sizes.max() ?? 0, imageBytes: sizes.reduce(0, +))
+    }
+
+    /// Why the request cannot cross the relay, nil when it fits.
+    var overRelayLimits: String? {
+        if largestImage > Limits.maxImageBytes {
+            return "an image of \(largestImage) bytes is over the relay's limit of \(Limits.maxImageBytes >> 20) MiB per image"
+        }
+        if imageBytes > Limits.maxRequestBytes {
+            return "the images (\(imageBytes) bytes) are over the relay's limit of \(Limits.maxRequestBytes >> 20) MiB per request"
+        }
+        return nil
+    }
 
     var isPlain: Bool { !tools && !images }
 }
@@ -77,11 +98,13 @@ extension Router {
         case (.external, .ownHomebase?):
             let caps = d.ownAdvert?.advert.models.first { $0.tag == tag }?.capabilities
             let name = "own Homebase model \(tag)"
+            if let over = needs.overRelayLimits { out.append(.size(over)) }
             if needs.tools, caps?.contains(.tools) != true { out.append(.tools("\(name) does not advertise tool use")) }
             if needs.images, caps?.contains(.vision) != true { out.append(.images("\(name) cannot see images (no vision in its advert)")) }
         case (.external, .joinedHomebase(let key)?):
             let caps = d.joined?.capabilities[tag]
             let name = "joined Homebase \(shortKey(key)) model \(tag)"
+            if let over = needs.overRelayLimits { out.append(.size(over)) }
             if needs.tools {
                 if d.joined?.toolsGranted != true {
                     out.append(.tools("the grant of joined Homebase \(shortKey(key)) does not allow tools (ask its owner to share with --tools)"))
@@ -117,7 +140,11 @@ extension Router {
     private func refusal(_ chosen: RouteDecision, _ needs: RequestNeeds, _ lacks: [Lack]) -> RouteDecision {
         let why = lacks.words
         let error: RoutingError
-        if lacks.contains(where: \.isImages) {
+        if lacks.contains(where: \.isSize) {
+            error = .tooLarge(detail: "\(why). Send a smaller image (protocol/SPEC.md, section 4, \"Limits\"), or choose a "
+                + "cloud whose key you hold (guest keys add, then guest settings set model.source external and "
+                + "external.runtime openai|claude)")
+        } else if lacks.contains(where: \.isImages) {
             error = .noBrainCanSee(detail: "\(why). Choose a Homebase model whose advert has vision "
                 + "(guest settings set ollama.model TAG), or a cloud whose key you hold (guest keys add, then "
                 + "guest settings set model.source external and external.runtime openai|claude), or send the text alone")
@@ -133,9 +160,11 @@ extension Router {
 
 /// One need a brain cannot meet, with why.
 enum Lack: Equatable {
-    case tools(String), images(String)
+    /// `size`: the request is over what the relay carries (its limits, not the brain's abilities).
+    case tools(String), images(String), size(String)
     var isImages: Bool { if case .images = self { true } else { false } }
-    var text: String { switch self { case .tools(let s), .images(let s): s } }
+    var isSize: Bool { if case .size = self { true } else { false } }
+    var text: String { switch self { case .tools(let s), .images(let s), .size(let s): s } }
 }
 
 extension [Lack] {

@@ -34,6 +34,9 @@ public enum RoutingError: Error, Equatable, Sendable, CustomStringConvertible {
     case noBrainCanSee(detail: String)
     /// The request carries tools and no brain the user chose can use them.
     case noBrainCanUseTools(detail: String)
+    /// The request is over the relay's limits (an image over 10 MiB, ...) and no brain the user
+    /// chose that is not behind the relay can take it.
+    case tooLarge(detail: String)
 
     public var description: String {
         switch self {
@@ -61,6 +64,8 @@ public enum RoutingError: Error, Equatable, Sendable, CustomStringConvertible {
             return "no brain that can see the image is available: \(detail)"
         case let .noBrainCanUseTools(detail):
             return "no brain that can use tools is available: \(detail)"
+        case let .tooLarge(detail):
+            return "the request is too large for the chosen brain: \(detail)"
         }
     }
 }

@@ -39,7 +39,11 @@ final class RunnerBrain: AnswerReporting {
                 out.yield(.done(finishReason: reason, usage: usage))
                 out.finish()
             } catch let refusal as RoutingError {
-                out.finish(throwing: LocalAPIError.unservable(refusal.description))  // answered 422
+                if case .tooLarge = refusal {
+                    out.finish(throwing: LocalAPIError.tooLarge(refusal.description))  // answered 413
+                } else {
+                    out.finish(throwing: LocalAPIError.unservable(refusal.description))  // answered 422
+                }
             } catch {
                 out.finish(throwing: InferenceError.cancelled)  // the client went away
             }

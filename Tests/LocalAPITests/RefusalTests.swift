@@ -26,4 +26,23 @@ import Testing
         #expect(r.body.contains("no brain that can see the image is available"), "\(r.body)")
         #expect((try? JSONSerialization.jsonObject(with: Data(r.body.utf8))) != nil, "\(r.body)")
     }
+
+    /// Labelled fake: over the relay's limits, as the runner says when the router refuses the size.
+    struct TooLargeBrain: ChatProvider {
+        var brain: BrainKind { .floor }
+        func stream(_ request: ChatRequest) -> AsyncThrowingStream<ChatEvent, Error> {
+            AsyncThrowingStream { $0.finish(throwing: LocalAPIError.tooLarge(
+                "the request is too large for the chosen brain: an image of 11534337 bytes is over the relay's limit of 10 MiB per image")) }
+        }
+    }
+
+    @Test(arguments: [("/v1/chat/completions", true), ("/api/chat", false)])
+    func overTheRelaysLimitIs413NamingIt(path: String, stream: Bool) async throws {
+        let h = try ServeHarness(brain: TooLargeBrain())
+        defer { h.stop() }
+        let body = #"{"model": "default", "stream": \#(stream), "messages": [{"role": "user", "content": "what is this?"}]}"#
+        let r = try await fetch(h.base + path, method: "POST", body: body)
+        #expect(r.status == 413)
+        #expect(r.body.contains("limit of 10 MiB per image"), "\(r.body)")
+    }
 }

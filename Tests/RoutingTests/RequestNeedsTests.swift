@@ -130,6 +130,27 @@ import Wire
         #expect(RoutingError.noBrainCanSee(detail: "x").description == "no brain that can see the image is available: x")
     }
 
+    /// An image over the relay's limit is refused before anything is sent, with the limit named
+    /// (serve answers it 413); within the limit it goes; a chosen cloud is not behind the relay.
+    @Test func anImageOverTheRelaysLimitIsRefusedNamingTheLimit() {
+        let big = ChatRequest(model: "caller", messages: [ChatMessage(role: .user, parts: [
+            .text("what is this?"), .image(ImageData(mediaType: "image/png", bytes: [UInt8](repeating: 1, count: Limits.maxImageBytes + 1)))])])
+        let p = Self.own([.completion, .vision]).router().provider(for: big)
+        guard case .tooLarge(let detail)? = p.decision.refusal else {
+            Issue.record("expected a too-large refusal, got \(p.decision)")
+            return
+        }
+        #expect(detail.contains("over the relay's limit of 10 MiB per image"), "\(detail)")
+        #expect(p.brain == .floor)
+        let joined = Self.joined([.completion, .vision], toolsGranted: false).router().provider(for: big)
+        #expect(joined.decision.refusal.map { if case .tooLarge = $0 { true } else { false } } == true)
+        #expect(Self.own([.completion, .vision]).router().provider(for: Self.withImage).decision.refusal == nil)
+        var cloud = FakeFacts()
+        cloud.settings.settings = RoutingSettings([.modelSource: "external", .externalRuntime: "claude"])
+        cloud.keys.present = [.anthropic]
+        #expect(cloud.router().provider(for: big).brain == .anthropic)
+    }
+
     @Test func anOnDeviceVisionModelTakesTheImageWhenTheHomebaseCannot() {
         var f = Self.own([.completion])
         f.onDevice = FixedOnDeviceAbilities([.tools, .vision])
