@@ -26,7 +26,8 @@ if ! command -v swift >/dev/null; then
 fi
 
 # Python peers for tests (real WebSocket/HTTP clients, model generator): a project venv, never the product's path.
-PYPKGS=(websockets==13.1 openai==3.57.0 ollama==0.6.3)
+# llm and its llm-ollama plugin: a real application driven against guest serve (LocalAPITests).
+PYPKGS=(websockets==13.1 openai==3.57.0 ollama==0.6.3 anthropic==2.15.0 llm==0.36 llm-ollama==0.19.1)
 VENV=.cache/venv
 if [ ! -x "$VENV/bin/python" ]; then
   echo "setup: creating $VENV (Python test peers)"

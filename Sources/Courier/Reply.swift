@@ -6,7 +6,8 @@ import Wire
 public enum Reply: Equatable, Sendable {
     /// An envelope answering this request: `accept`, `done`, `error` (or a Wire `chunk`).
     case message(AppMessage)
-    /// The data of one opened stream chunk: raw UTF-8 text of the answer (pieces may end inside
+    /// The data of one opened stream chunk: raw UTF-8 text of the answer to a version 1 request,
+    /// typed records (Wire's `ReplyEventReader`) to a version 2 one (text pieces may end inside
     /// a multi-byte character only if the host split there; `ReplyWriter` never does).
     case chunk([UInt8], isFinal: Bool)
     /// A stream chunk was refused (`openFailed`, `duplicate`, `dropped`, `reordered`,

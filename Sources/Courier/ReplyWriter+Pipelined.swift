@@ -42,4 +42,24 @@ extension ReplyWriter {
         }
         return true
     }
+
+    /// Typed reply stream records (Wire's `ReplyEvent`, for a version 2 request) as sealed chunks,
+    /// cut anywhere (the reader reassembles records across chunks); otherwise as `post(text:)`.
+    @discardableResult
+    public func post(events data: [UInt8], then completion: (@Sendable (LiveOutcome) -> Void)? = nil) -> Bool {
+        let done = completion ?? { _ in }
+        let pieces = stride(from: 0, to: data.count, by: StreamSealer.maxChunkData).map {
+            Array(data[$0..<min(data.count, $0 + StreamSealer.maxChunkData)])
+        }
+        if pieces.isEmpty {
+            let open = !isClosed
+            done(open ? .sent : .failed(.stopped))
+            return open
+        }
+        guard handOff(pieces.map { ($0, false) }, closing: false, then: done) else {
+            done(.failed(.stopped))
+            return false
+        }
+        return true
+    }
 }

@@ -7,7 +7,8 @@ import Wire
 /// The host's side of one request: answers it with `accept`, a sealed stream of text chunks,
 /// and `done` or `error`, all live to the requester.
 ///
-/// Chunk data is the raw UTF-8 text of the answer (no Wire message inside): the stream key,
+/// Chunk data is the raw UTF-8 text of the answer for a version 1 request, the typed reply
+/// stream (Wire's `ReplyEvent` records) for a version 2 one; no Wire message inside: the stream key,
 /// exported from the request envelope, already binds every chunk to this request. Text longer
 /// than `StreamSealer.maxChunkData` is split at character boundaries. Each call returns the
 /// outcome of its frames: stop generating when the requester is `.notHere`. Calls after
@@ -54,6 +55,11 @@ public final class ReplyWriter: Sendable {
         defer { wipe(&bytes) }
         let pieces = Self.pieces(of: bytes, max: StreamSealer.maxChunkData)
         return await sendChunks(pieces.map { ($0, false) })
+    }
+
+    /// Sends typed reply stream records (a version 2 request's stream) as sealed chunks.
+    public func chunk(events data: [UInt8]) async -> LiveOutcome {
+        await withCheckedContinuation { c in post(events: data) { c.resume(returning: $0) } }
     }
 
     /// Ends the stream: a final (empty) chunk, then the `done` envelope (not sent when the

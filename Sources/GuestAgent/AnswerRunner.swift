@@ -17,6 +17,8 @@ public struct AnswerRunner: Sendable {
     public let onDevice: @Sendable (LocalModel) -> any ChatProvider
     /// One line per fallback or failure; never a prompt or an answer.
     public let log: @Sendable (String) -> Void
+    /// Where a Homebase that timed out or went silent is cooled down (and cleared once it answers).
+    public var cooldowns: CooldownFile?
 
     public init(router: Router, onDevice: @escaping @Sendable (LocalModel) -> any ChatProvider,
                 log: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -46,6 +48,7 @@ public struct AnswerRunner: Sendable {
         var meta = AnswerMetadata(brain: routed.brain, routeReason: decision.reason)
         onBrain(routed.brain)
         let first = await leg.run(routed, request, onText)
+        noteCooldown(decision, first)
         if case .finished = first { return leg.answer(&meta) }
         if case .cancelled = first { throw CancellationError() }
         guard case .failed(let why) = first else { return leg.answer(&meta) }
@@ -73,6 +76,20 @@ public struct AnswerRunner: Sendable {
                 // The floor never fails; after the on-device brain only the floor is left.
                 current = FloorProvider(why: "\(why); then on-device: \(again)")
             }
+        }
+    }
+}
+
+extension AnswerRunner {
+    /// A Homebase that never accepted or went silent is cooled down; one that answered is heard.
+    func noteCooldown(_ decision: RouteDecision, _ outcome: Leg.Outcome) {
+        guard let cooldowns, let host = decision.homebaseKey else { return }
+        switch outcome {
+        case .finished: cooldowns.clear(host)
+        case .failed(let why) where CooldownFile.coolsDown(why):
+            cooldowns.record(host, because: why, nowMs: SystemWallClock().nowMs())
+            log("cooldown: homebase \(String(host.hex.prefix(8)))… skipped for \(cooldowns.length) unless heard from (\(why))")
+        default: break
         }
     }
 }

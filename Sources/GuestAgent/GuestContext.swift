@@ -26,6 +26,9 @@ public struct GuestConfiguration: Sendable {
     public var keys: (any KeyRing)?
     /// The router's freshness windows (own advert 10 min, joined host 24 h; tests shorten them).
     public var freshness = FreshnessLimits()
+    /// How long a Homebase that timed out (accept) or went silent is skipped unless heard from
+    /// (`cooldowns.json`); zero: never skipped.
+    public var cooldown: Duration = .seconds(60)
 
     public init(paths: GuestPaths, llamaServer: String? = nil, modelPath: String? = nil,
                 environment: [String: String], healthDeadline: Duration = .seconds(120),
@@ -54,6 +57,8 @@ public final class GuestContext: Sendable {
     public let factory: GuestProviderFactory
     public let router: Router
     public let log: EventLog
+    /// Homebases skipped for a while, shared by every request and every process of this guest.
+    public let cooldowns: CooldownFile
 
     public init(_ configuration: GuestConfiguration) throws {
         self.configuration = configuration
@@ -77,16 +82,21 @@ public final class GuestContext: Sendable {
                                        resolver: LocalModelResolver(configuredPath: configuration.modelPath, store: modelStore),
                                        cloud: configuration.cloud ?? CloudDoors(keysDirectory: paths.keys, urls: configuration.cloudURLs),
                                        relay: configuration.relay)
-        router = Router(settings: settings, keys: keys, localEndpoint: runtime,
-                        ownAdverts: AccountAdverts(account: account, database: routingDatabase),
-                        joined: joined, role: FixedHostRole(hostKey: nil), clock: SystemWallClock(), factory: factory,
-                        onDevice: ResolvedOnDeviceAbilities(resolver: factory.resolver), limits: configuration.freshness)
+        cooldowns = CooldownFile(path: paths.cooldowns, length: configuration.cooldown)
+        var router = Router(settings: settings, keys: keys, localEndpoint: runtime,
+                            ownAdverts: AccountAdverts(account: account, database: routingDatabase),
+                            joined: joined, role: FixedHostRole(hostKey: nil), clock: SystemWallClock(), factory: factory,
+                            onDevice: ResolvedOnDeviceAbilities(resolver: factory.resolver), limits: configuration.freshness)
+        if configuration.cooldown > .zero { router.cooldowns = cooldowns }
+        self.router = router
     }
 
     /// The fallback runner on this context's router, logging to `guest.log`.
     public var runner: AnswerRunner {
         let factory = self.factory, log = self.log
-        return AnswerRunner(router: router, onDevice: { factory.onDevice(model: $0) }, log: { log.write($0) })
+        var runner = AnswerRunner(router: router, onDevice: { factory.onDevice(model: $0) }, log: { log.write($0) })
+        if configuration.cooldown > .zero { runner.cooldowns = cooldowns }
+        return runner
     }
 
     /// `guest models` commands on this context's store.

@@ -33,6 +33,8 @@ public struct GuestPaths: Sendable, Equatable {
     public var routingStore: String { dataDirectory + "/routing.sqlite" }
     public var replayStore: String { dataDirectory + "/replay.sqlite3" }
     public var log: String { dataDirectory + "/guest.log" }
+    /// Homebases skipped for a while (`CooldownFile`).
+    public var cooldowns: String { dataDirectory + "/cooldowns.json" }
     public var engineLog: String { dataDirectory + "/llama-server.log" }
     public var catalogCache: String { dataDirectory + "/cache" }
 

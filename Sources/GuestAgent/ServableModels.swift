@@ -1,5 +1,6 @@
 import Inference
 import Routing
+import Wire
 
 /// What `guest serve` lists at `GET /v1/models` and `/api/tags`: every model a brain this
 /// guest can reach right now would answer with, and that brain. `default` (whatever the router
@@ -10,6 +11,9 @@ public enum ServableModels {
     public struct Entry: Sendable, Equatable {
         public var name: String
         public var brain: BrainKind
+        /// What the own Homebase's last advert says of it (family, size, context, capabilities);
+        /// nil for other brains, whose lists name models only.
+        public var info: AppMessage.ModelInfo? = nil
     }
 
     public static func list(_ context: GuestContext) -> [Entry] {
@@ -20,7 +24,11 @@ public enum ServableModels {
             for n in names where !n.isEmpty && !out.contains(where: { $0.name == n }) { out.append(Entry(name: n, brain: brain)) }
         }
         let own = (try? AccountAdverts(account: context.account, database: context.routingDatabase).latestOwnAdvert()) ?? nil
-        if let own, now - own.receiptMs < limits.ownAdvertMaxAgeMs { add(own.chatModelTags, .ownHomebase) }
+        if let own, now - own.receiptMs < limits.ownAdvertMaxAgeMs {
+            for m in own.advert.models where !m.tag.isEmpty && own.chatModelTags.contains(m.tag) && !out.contains(where: { $0.name == m.tag }) {
+                out.append(Entry(name: m.tag, brain: .ownHomebase, info: m))
+            }
+        }
         for joined in (try? context.joined.all()) ?? [] where joined.state == .joined {
             if let heard = joined.lastHeardMs, now - heard < limits.joinedMaxSilenceMs { add(joined.models, .joinedHomebase) }
         }

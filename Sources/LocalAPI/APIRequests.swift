@@ -83,7 +83,8 @@ enum OpenAIRequestReader {
 ///    "stream" (default true), "format": "json" | {schema}, "think": bool | "low" | "medium" | "high",
 ///    "keep_alive", "options": {"temperature", "top_p", "top_k", "min_p", "seed", "stop",
 ///    "num_predict", "num_ctx", "repeat_penalty", "presence_penalty", "frequency_penalty", ...}}
-/// An option or key with no meaning here is named in a 400 (`OllamaOptions`).
+/// An option or key with no meaning here is named in a 400 (`OllamaOptions`). Tool results are
+/// paired with their calls (`ToolResultPairing`); `tool_name` is read for that and not kept.
 enum OllamaRequestReader {
     static let keys: Set<String> = ["model", "messages", "tools", "stream", "format", "think", "keep_alive", "options"]
     static let messageKeys: Set<String> = ["role", "content", "images", "tool_calls", "tool_call_id", "tool_name", "thinking"]
@@ -95,6 +96,7 @@ enum OllamaRequestReader {
         }
         guard let list = o["messages"] as? [JSONObject] else { throw .badRequest("no messages") }
         var messages: [ChatMessage] = []
+        var pairing = ToolResultPairing([])
         for m in list {
             if let k = m.keys.sorted().first(where: { !messageKeys.contains($0) }) {
                 throw .badRequest("unknown message field \"\(k.prefix(40))\"")
@@ -113,7 +115,10 @@ enum OllamaRequestReader {
             case let images as [String]: parts += try images.map { i throws(LocalAPIError) in .image(try ContentReading.base64Image(i)) }
             default: throw .badRequest("images must be a list of base64 strings")
             }
-            messages.append(ChatMessage(role: role, parts: parts, toolCallID: m["tool_call_id"] as? String, toolCalls: calls))
+            var callID = m["tool_call_id"] as? String
+            if role == .tool, callID == nil { callID = pairing.answer(name: m["tool_name"] as? String) }
+            if role == .assistant { pairing = ToolResultPairing(calls) }
+            messages.append(ChatMessage(role: role, parts: parts, toolCallID: callID, toolCalls: calls))
         }
         var chat = ChatRequest(model: o["model"] as? String ?? "", messages: messages)
         chat.tools = try JSONReading.tools(o["tools"]).map {
@@ -125,5 +130,18 @@ enum OllamaRequestReader {
         try OllamaOptions.think(o["think"], into: &opts)
         chat.options = opts
         return APIChatRequest(chat: chat, stream: JSONReading.bool(o["stream"]) ?? true, includeUsage: true)
+    }
+}
+
+/// Ollama's tool results carry no call id (at most the tool's name): each is paired with the
+/// first unanswered call of the assistant turn before it, by name when given, else in order, so
+/// an engine or cloud that needs `tool_call_id` gets it.
+struct ToolResultPairing {
+    private var open: [ToolCall]
+    init(_ calls: [ToolCall]) { open = calls }
+
+    mutating func answer(name: String?) -> String? {
+        guard let at = open.firstIndex(where: { name == nil || $0.name == name }) else { return nil }
+        return open.remove(at: at).id
     }
 }

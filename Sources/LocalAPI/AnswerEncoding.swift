@@ -8,6 +8,10 @@ protocol AnswerEncoding: Sendable {
     var homebase: [String: String] { get set }
     /// Bytes of one event of a streamed answer.
     mutating func stream(_ event: ChatEvent) -> [UInt8]
+    /// Bytes that keep a waiting client from giving up while the first token is slow, valid in
+    /// the stream's shape and meaning nothing (an SSE comment, a `ping`, an empty delta). The
+    /// first one may also open the stream (`message_start`, `response.created`).
+    mutating func keepAlive() -> [UInt8]
     /// The last bytes of a streamed answer that failed after its head.
     func streamError(_ message: String) -> [UInt8]
     /// Non-streamed: one event into the answer being collected.
@@ -20,6 +24,18 @@ protocol AnswerEncoding: Sendable {
 
 extension OpenAIAnswerEncoder: AnswerEncoding {
     static func errorBody(_ message: String) -> [UInt8] { errorBody(message, type: "server_error") }
+    /// An SSE comment: every SSE reader skips it.
+    func keepAlive() -> [UInt8] { Array(": keep-alive\n\n".utf8) }
 }
 
-extension OllamaAnswerEncoder: AnswerEncoding {}
+extension OllamaAnswerEncoder: AnswerEncoding {
+    /// An empty assistant delta with `done: false`: Ollama's clients parse every line as JSON
+    /// (a blank line or a comment would break them) and add the empty content to nothing.
+    func keepAlive() -> [UInt8] {
+        JSONReading.bytes(["model": model, "created_at": Self.timestamp(), "done": false,
+                           "message": ["role": "assistant", "content": ""] as JSONObject]) + [10]
+    }
+}
+
+extension AnthropicMessagesEncoder: AnswerEncoding {}
+extension ResponsesEncoder: AnswerEncoding {}

@@ -7,15 +7,24 @@ import Transport
 /// anything is answered with a plain 502 and a JSON error. After the head, a failure ends the
 /// body with the API's error line and no terminator: it never looks like a complete answer.
 /// The client going away cancels the brain's stream (the engine stops generating).
+///
+/// Keep-alives: while a streamed answer has written nothing for `keepAlive` (the first token is
+/// slow, or a fallback is starting over), the head is sent and the encoder's keep-alive written,
+/// so clients that give up on a silent connection after 30 s stay. They decide nothing: the
+/// guest's own first-token rung still ends a brain that never speaks. A failure after a
+/// keep-alive is the stream's error line, not a 502. Non-streamed answers send nothing early.
 enum AnswerRunner {
     static let brainHeader = "X-Homebase-Brain"
+
+    private enum Item: Sendable { case event(ChatEvent), tick }
 
     /// The brain header and the `homebase` object are read when they are written (the head with
     /// the first event, the object with the last): a provider that falls back (`AnswerReporting`)
     /// names the brain that answered, not the one first chosen.
-    /// `extra` (CORS for an allowed origin) goes on every answer.
+    /// `extra` (CORS for an allowed origin) goes on every answer. `keepAlive` nil: none sent.
     static func run<E: AnswerEncoding>(_ request: APIChatRequest, route: RoutedAnswer, encoder: E,
-                                       headers extra: HTTPHeaders = HTTPHeaders(), responder: HTTPResponder) {
+                                       headers extra: HTTPHeaders = HTTPHeaders(), keepAlive: Duration? = nil,
+                                       responder: HTTPResponder) {
         var headers: HTTPHeaders {
             var h = extra
             h.add(brainHeader, route.provider.brain.rawValue)
@@ -24,17 +33,41 @@ enum AnswerRunner {
         let task = Task {
             var enc = encoder
             var started = false
+            func start() {
+                guard !started else { return }
+                var h = headers
+                h.add("Content-Type", E.contentType)
+                h.add("Cache-Control", "no-cache")
+                responder.start(status: .ok, headers: h)
+                started = true
+            }
+            let (items, sink) = AsyncThrowingStream<Item, any Error>.makeStream()
+            let producer = Task {
+                do {
+                    for try await event in route.provider.stream(request.chat) { sink.yield(.event(event)) }
+                    sink.finish()
+                } catch { sink.finish(throwing: error) }
+            }
+            let ticker = Task {
+                guard request.stream, let interval = keepAlive, interval > .zero else { return }
+                while !Task.isCancelled {
+                    do { try await Task.sleep(for: interval) } catch { return }
+                    sink.yield(.tick)
+                }
+            }
+            defer { producer.cancel(); ticker.cancel() }
             do {
                 var done: (String, Usage?)?
-                for try await event in route.provider.stream(request.chat) {
+                var quiet = true
+                for try await item in items {
+                    guard case .event(let event) = item else {
+                        if quiet { start(); responder.write(enc.keepAlive()) }
+                        quiet = true
+                        continue
+                    }
+                    quiet = false
                     if request.stream {
-                        if !started {
-                            var h = headers
-                            h.add("Content-Type", E.contentType)
-                            h.add("Cache-Control", "no-cache")
-                            responder.start(status: .ok, headers: h)
-                            started = true
-                        }
+                        start()
                         if case .done = event { enc.homebase = route.homebaseObject }
                         responder.write(enc.stream(event))
                     } else {

@@ -49,9 +49,14 @@ enum ContentReading {
         return ImageData(mediaType: mediaType, bytes: bytes)
     }
 
-    /// Ollama's `images`: bare base64; the media type is read from the bytes.
-    static func base64Image(_ text: String) throws(LocalAPIError) -> ImageData {
+    /// Ollama's `images`, Anthropic's `source.data`: bare base64; the media type is the one
+    /// given (Anthropic's `media_type`) or read from the bytes.
+    static func base64Image(_ text: String, mediaType given: String? = nil) throws(LocalAPIError) -> ImageData {
         let bytes = try base64(Substring(text))
+        if let given {
+            guard given.lowercased().hasPrefix("image/") else { throw .badRequest("media type \"\(given.prefix(40))\" is not an image") }
+            return ImageData(mediaType: given.lowercased(), bytes: bytes)
+        }
         guard let type = mediaType(of: bytes) else {
             throw .badRequest("an image is not PNG, JPEG, GIF or WebP")
         }

@@ -24,8 +24,10 @@ struct OpenAIAnswerEncoder: Sendable {
     let created = Int(Date().timeIntervalSince1970)
     private var sentRole = false
     private var toolIndex = 0
-    /// Tool-call indexes whose first delta (id, type, name) was written.
-    private var startedCalls: Set<Int> = []
+    /// The brain's tool-call index → (its id, the index written). A delta with a new id at an
+    /// index already used (a fallback brain starting over) is a new call at the next index, so it
+    /// never merges into the call it replaces.
+    private var startedCalls: [Int: (id: String, out: Int)] = [:]
     // Non-streamed answer, collected.
     var text = ""
     var calls: [ToolCall] = []
@@ -50,16 +52,19 @@ struct OpenAIAnswerEncoder: Sendable {
         case .reasoning(let t):
             return sse(chunk(delta: roleFirst(["reasoning_content": t]), finish: nil))
         case .toolCallDelta(let d):
-            var call: JSONObject = ["index": d.index]
-            if startedCalls.insert(d.index).inserted {
-                // OpenAI's first delta of a call carries its id, type and name.
-                call["id"] = d.id ?? "call_\(d.index)"
-                call["type"] = "function"
-                call["function"] = ["name": d.name ?? "", "arguments": d.arguments] as JSONObject
-            } else {
+            let call: JSONObject
+            if let started = startedCalls[d.index], d.id == nil || d.id == started.id {
                 var f: JSONObject = ["arguments": d.arguments]
                 if let n = d.name { f["name"] = n }
-                call["function"] = f
+                call = ["index": started.out, "function": f]
+            } else {
+                // OpenAI's first delta of a call carries its id, type and name.
+                let out = toolIndex
+                toolIndex += 1
+                let id = d.id ?? "call_\(out)"
+                startedCalls[d.index] = (id, out)
+                call = ["index": out, "id": id, "type": "function",
+                        "function": ["name": d.name ?? "", "arguments": d.arguments] as JSONObject]
             }
             return sse(chunk(delta: roleFirst(["tool_calls": [call]]), finish: nil))
         case .done(let reason, let usage):

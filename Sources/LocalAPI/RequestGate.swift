@@ -48,7 +48,7 @@ struct RequestGate: Sendable {
                 cors = HTTPHeaders([("Access-Control-Allow-Origin", raw), ("Vary", "Origin")])
                 if request.method == "OPTIONS" {
                     cors.add("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-                    cors.add("Access-Control-Allow-Headers", "Authorization, Content-Type")
+                    cors.add("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Api-Key, Anthropic-Version, Anthropic-Beta")
                     cors.add("Access-Control-Max-Age", "600")
                     return .preflight(headers: cors)
                 }

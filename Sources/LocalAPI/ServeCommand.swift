@@ -3,14 +3,28 @@ import Foundation
 import Glibc
 import Transport
 
-/// `guest serve [--listen HOST:PORT] [--allow-remote] [--token-file FILE] [--allow-origin ORIGIN]`: runs the local API until
+/// `guest serve [--listen HOST:PORT] [--allow-remote] [--token-file FILE] [--allow-origin ORIGIN] [--keep-alive-interval S]`: runs the local API until
 /// SIGINT or SIGTERM. The CLI calls `run` in one line with the guest's router.
 public enum ServeCommand {
     public static let help = """
         usage: guest serve [--listen HOST:PORT] [--allow-remote] [--token-file FILE] [--allow-origin ORIGIN]...
+                           [--keep-alive-interval SECONDS]
 
-        Serves the routed brain on an OpenAI-compatible API (POST /v1/chat/completions,
-        GET /v1/models) and an Ollama-compatible one (POST /api/chat, GET /api/tags).
+        Serves the routed brain to local tools on the APIs they speak:
+          OpenAI     POST /v1/chat/completions, POST /v1/responses (previous_response_id: the
+                     last \(ResponseMemory.defaultMaxResponses) stored answers, in memory; store: false keeps none),
+                     POST /v1/completions, GET /v1/models, GET /v1/models/{id}
+          Anthropic  POST /v1/messages, POST /v1/messages/count_tokens (an estimate: UTF-8
+                     bytes / 4, not the model's tokenizer)
+          Ollama     POST /api/chat, POST /api/generate (suffix: fill-in-the-middle and raw:
+                     a continuation, both by prompt on every route), POST /api/show,
+                     GET /api/tags, GET /api/ps, GET /api/version, GET|HEAD /
+          Embeddings POST /v1/embeddings, POST /api/embed, POST /api/embeddings: the on-device
+                     model's vectors (a second llama-server with --embeddings); through a
+                     Homebase: not yet (501, never another model's vectors)
+        /api/pull, /api/push, /api/create, /api/copy, /api/delete answer 501 naming the guest
+        command instead (guest models pull|delete). Probes (show, ps, version, tags, models)
+        answer from what the guest knows, never waiting on the relay.
         Refuses web pages: a Host that is not loopback (403), an Origin not allowed (403),
         a POST that is not Content-Type: application/json (415).
         Takes request bodies up to \(LocalAPIServer.mebibytes(LocalAPIServer.maxRequestBytes)) (413 beyond); images travel inline
@@ -20,8 +34,13 @@ public enum ServeCommand {
           --allow-remote         allow a non-loopback address (requires a token)
           --token-file FILE      require "Authorization: Bearer TOKEN", TOKEN the file's first line
                                  (created 0600 with a random token when missing; default: none,
-                                 or $HOMEBASE_SERVE_TOKEN; clients send it as OPENAI_API_KEY)
+                                 or $HOMEBASE_SERVE_TOKEN; clients send it as OPENAI_API_KEY,
+                                 or x-api-key: ANTHROPIC_API_KEY)
           --token TOKEN          as --token-file, but visible to other users (warned)
+          --keep-alive-interval SECONDS
+                                 a streamed answer silent this long (a slow first token) gets a
+                                 keep-alive its client ignores (SSE comment, Anthropic ping, an
+                                 empty Ollama line); 0: none (default 5)
           --allow-origin ORIGIN  let pages of ORIGIN (http://localhost:3000) call it, with CORS;
                                  repeatable (default: none, only serve's own origin)
 
@@ -44,6 +63,7 @@ public enum ServeCommand {
             case "--token": config.token = try value("--token")
             case "--token-file": config.tokenFile = try value("--token-file")
             case "--allow-origin": try config.allow(origin: try value("--allow-origin"))
+            case "--keep-alive-interval": config.keepAliveInterval = try ServeConfiguration.parseKeepAlive(try value("--keep-alive-interval"))
             default: throw LocalAPIError.badRequest("unknown argument \"\(arguments[i].prefix(40))\"")
             }
             i += 1
@@ -78,7 +98,7 @@ public enum ServeCommand {
     /// Exit codes: 0 after a signal, 1 when the port cannot be bound. `listening` hears the
     /// bound port once requests can arrive (the guest announces it in `serve.json`).
     public static func run(configuration config: ServeConfiguration, output: @escaping @Sendable (String) -> Void,
-                           router: @escaping AnswerRouter, models: @escaping ModelLister,
+                           router: @escaping AnswerRouter, models: @escaping ModelLister, embedder: EmbeddingRouter? = nil,
                            listening: @escaping @Sendable (Int) -> Void = { _ in }) async -> Int32 {
         // A client that hangs up mid-answer must not kill the process.
         signal(SIGPIPE, SIG_IGN)
@@ -87,11 +107,11 @@ public enum ServeCommand {
         let holder = ServerHolder()
         loop.execute {
             do {
-                let server = try LocalAPIServer(loop: loop, configuration: config, router: router, models: models)
+                let server = try LocalAPIServer(loop: loop, configuration: config, router: router, models: models, embedder: embedder)
                 holder.server = server
                 for s in [SIGINT, SIGTERM] { try loop.onSignal(s) { loop.shutdown() } }
                 let shown = config.host.contains(":") ? "[\(config.host)]" : config.host
-                output("guest serve: listening on http://\(shown):\(server.port)  (OpenAI: /v1, Ollama: /api)\n")
+                output("guest serve: listening on http://\(shown):\(server.port)  (OpenAI and Anthropic: /v1, Ollama: /api)\n")
                 listening(Int(server.port))
             } catch {
                 holder.failed = true

@@ -14,6 +14,12 @@ public struct ServeConfiguration: Sendable {
     /// Web origins (`--allow-origin`, `http(s)://HOST[:PORT]`, lowercase) whose pages may call
     /// serve; every other cross-origin request is refused (`RequestGate`).
     public var allowedOrigins: [String] = []
+    /// A streamed answer that has written nothing for this long gets a keep-alive
+    /// (`--keep-alive-interval SECONDS`; nil: never).
+    public var keepAliveInterval: Duration? = ServeConfiguration.defaultKeepAliveInterval
+    public static let defaultKeepAliveInterval: Duration = .seconds(5)
+    /// How many Responses API answers are kept for `previous_response_id` (in memory).
+    public var storedResponses = ResponseMemory.defaultMaxResponses
 
     public init(host: String = "127.0.0.1", port: UInt16 = ServeConfiguration.defaultPort,
                 allowRemote: Bool = false, token: String? = nil, allowedOrigins: [String] = []) {
@@ -47,6 +53,14 @@ public struct ServeConfiguration: Sendable {
         if host == "::1" || host == "[::1]" { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// `--keep-alive-interval SECONDS`: a positive number (fractions allowed), or 0 for none.
+    public static func parseKeepAlive(_ s: String) throws(LocalAPIError) -> Duration? {
+        guard let v = Double(s), v >= 0, v <= 3600 else {
+            throw .badRequest("--keep-alive-interval \(s.prefix(20)): expected seconds from 0 (none) to 3600, e.g. 5")
+        }
+        return v == 0 ? nil : .milliseconds(Int64(v * 1000))
     }
 
     /// `HOST:PORT`, `[V6]:PORT`, or `:PORT` (loopback).

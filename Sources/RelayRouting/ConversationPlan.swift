@@ -1,4 +1,4 @@
-import Inference
+import InferenceWire
 import Sealing
 import Wire
 
@@ -21,8 +21,7 @@ struct ConversationPlan: Equatable {
         var hashes = [Bytes32(unchecked: ConversationHash.empty)]
         hashes.reserveCapacity(messages.count + 1)
         for m in messages {
-            hashes.append(Bytes32(unchecked: ConversationHash.extend(hashes[hashes.count - 1].bytes,
-                                                                     role: m.role.rawValue, content: m.content)))
+            hashes.append(Bytes32(unchecked: ConversationHashing.extend(hashes[hashes.count - 1].bytes, m)))
         }
         self.hashes = hashes
         conversationID = Self.conversationID(messages: messages, hashes: hashes)
@@ -69,18 +68,5 @@ struct ConversationPlan: Equatable {
         let opening = (messages.firstIndex { $0.role == .user }).map { $0 + 1 } ?? messages.count
         let named = ConversationHash.extend(hashes[opening].bytes, role: 0, content: "conversation id")
         return Bytes16(unchecked: Array(named.prefix(16)))
-    }
-}
-
-extension AppMessage.ChatMessage {
-    /// The Wire form of a chat message (tool calls never cross the wire: refused before this).
-    init(_ m: Inference.ChatMessage) {
-        let role: AppMessage.Role = switch m.role {
-        case .system: .system
-        case .user: .user
-        case .assistant: .assistant
-        case .tool: .tool
-        }
-        self.init(role: role, content: m.content)
     }
 }

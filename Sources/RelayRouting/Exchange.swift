@@ -1,5 +1,6 @@
 import Courier
 import Inference
+import InferenceWire
 import Sealing
 import Signing
 import Wire
@@ -14,15 +15,12 @@ struct Exchange: Sendable {
 
     /// Streams the answer into the sink; returns the failure, or nil when answered.
     func answer(_ request: ChatRequest) async -> InferenceError? {
-        // Belt and braces: the router already sends these on-device.
-        if request.carriesTools {
-            return fail(.modelUnavailable("requests that carry tools are answered on-device only, never sent to a Homebase"))
-        }
+        // Whether tools may go to a Homebase is the router's decision alone (#23).
         let key = provider.hostKey
         guard let host = provider.directory.record(for: key) else {
             return fail(.unreachable("no device record for Homebase \(short(key))"))
         }
-        var plan = ConversationPlan(messages: request.messages.map(AppMessage.ChatMessage.init))
+        var plan = ConversationPlan(messages: request.messages.map(WireBridge.wire))
         plan.assume(held: provider.ledger.heldPrefix(host: key, conversation: plan.conversationID))
         var repaired = false
         while true {
@@ -99,7 +97,13 @@ extension Exchange {
         return error
     }
 
-    private func note(_ line: String) {
+    /// An older Homebase answered without options it does not know (SPEC: `ignored-options`).
+    func noteIgnored(_ keys: [UInt16]) {
+        let names = keys.map { "0x" + String($0, radix: 16) }.joined(separator: ", ")
+        note("the Homebase ignored option(s) it does not know: \(names) (it is older than this guest: upgrade homebase)")
+    }
+
+    func note(_ line: String) {
         provider.log?("homebase \(short(provider.hostKey)) (\(provider.brain.rawValue)): \(line)")
     }
 }

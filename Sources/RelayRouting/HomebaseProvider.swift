@@ -8,7 +8,8 @@ import Signing
 ///
 /// Each `stream` sends one sealed `live` request (conversation id, the prefix hash the host is
 /// believed to hold per the ledger, only the messages after it, or the whole conversation
-/// inline) and streams the answer as `.text` while it arrives, then `.done`. Failures are
+/// inline) and streams the answer's events (`.text`, `.reasoning`, `.toolCallDelta`,
+/// `.toolCall`) while they arrive, then `.done`. Failures are
 /// ordinary `InferenceError`s, thrown from the stream, and the caller falls back on-device,
 /// continuing from the text it has already seen:
 ///
@@ -23,8 +24,9 @@ import Signing
 /// Homebase sends the `sync-delta` that rebuilds its replica from the empty prefix
 /// (`ConversationPlan.reconcilingDelta`) and retries once; `cache_miss` from a joined Homebase
 /// retries once with the whole conversation inline. After any failure of a request that may
-/// have arrived, `cancel` goes to the host so its GPU slot is freed. Requests that carry tools
-/// are refused (`.modelUnavailable`) without sending anything.
+/// have arrived, `cancel` goes to the host so its GPU slot is freed. Tools, images and options
+/// travel (request version 2); whether a request may go to a Homebase at all is the router's
+/// decision. A request over `Limits` is refused before sending (`.remote("too_large")`).
 public struct HomebaseProvider: ChatProvider {
     /// Whose Homebase: decides the brain and which repair applies.
     public enum Kind: Sendable, Equatable {

@@ -14,6 +14,8 @@ extension AppMessage.ErrorCode {
         case .cacheMiss: "cache_miss"
         case .revoked: "revoked"
         case .badRequest: "bad_request"
+        case .tooLarge: "too_large"
+        case .unsupported: "unsupported"
         default: "host_error"
         }
     }

@@ -64,9 +64,11 @@ public struct RelayConfig: Sendable, Equatable {
     /// A device that sends nothing (pongs included) for this long is closed with `idle-timeout`
     /// (each connection's own deadline, exact to the loop's timer).
     public var idleTimeout: Duration = .seconds(90)
-    /// A live frame for a device not heard from for this long makes the relay ping it (0: never).
-    /// A second: a device in a conversation is heard from far more often (pongs, frames).
-    public var probeAfter: Duration = .seconds(1)
+    /// A live frame for a device not heard from for this long makes the relay ping it, at once
+    /// or once it has been quiet that long (0: never). 500 ms: with `probeTimeout` a silent
+    /// device is known within 1.25 s of a frame for it, inside the guest's 1.5 s goal, while a
+    /// device a frame is streamed to costs at most two pings a second.
+    public var probeAfter: Duration = .milliseconds(500)
     /// No pong (nor any frame) within this after a probe: the device is closed as silent, the
     /// frames forwarded to it since are answered `not-here`, its correspondents hear `peer-gone`.
     /// 750 ms: above a slow mobile round trip, well under the guest's 1.5 s goal.

@@ -18,6 +18,8 @@ public struct Router: Sendable {
     /// What the on-device brain can do (tools, sight): read by `decide(for:)` only.
     let onDevice: any OnDeviceAbilities
     public let limits: FreshnessLimits
+    /// Homebases to skip for a while (Cooldown.swift); nil: none.
+    public var cooldowns: (any CooldownSource)?
 
     public init(settings: any SettingsSource, keys: any KeyRing, localEndpoint: any LocalEndpointSource,
                 ownAdverts: any OwnAdvertSource, joined: any JoinedHomebaseSource, role: any HostRole,
@@ -119,6 +121,7 @@ extension Router {
         let heardWords = "last heard \(freshness.words(limitMs: limits.joinedMaxSilenceMs, "ago"))"
         guard freshness.isFresh else { return .unusable("\(name) \(heardWords)") }
         guard !record.models.isEmpty else { return .unusable("\(name) advertises no models") }
+        if let why = cooledDown(key, heardMs: heard, now: now) { return .unusable("\(name) \(why)") }
         var decision = RouteDecision(route: .external, shape: .joinedHomebase(hostKey: key), model: tag,
                                      localModel: local, reason: "Ollama model \(tag) on \(name), \(heardWords)")
         decision.joined = record
@@ -148,6 +151,8 @@ extension Router {
         let advertWords = "own Homebase advert is \(freshness.words(limitMs: limits.ownAdvertMaxAgeMs))"
         guard freshness.isFresh else { return .unusable("\(noLocal); \(advertWords)") }
         guard !received.advert.models.isEmpty else { return .unusable("\(noLocal); own Homebase advert lists no models") }
+        if let host = PublicKey(bytes: received.advert.hostKey.bytes),
+           let why = cooledDown(host, heardMs: received.receiptMs, now: now) { return .unusable("\(noLocal); own Homebase \(why)") }
         var decision = RouteDecision(route: .external, shape: .ownHomebase, model: tag, localModel: local,
                                      reason: "Ollama model \(tag) on own Homebase, \(advertWords)")
         decision.ownAdvert = received

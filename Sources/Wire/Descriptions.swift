@@ -49,7 +49,7 @@ extension AppMessage: CustomStringConvertible, CustomDebugStringConvertible {
     public var description: String {
         switch self {
         case .advert(let a): "advert(host \(a.hostKey), seq \(a.sequence), \(a.models.count) models)"
-        case .request(let r): "request(\(r.requestID), \(r.messages.count) messages, inline \(r.inline))"
+        case .request(let r): "request v\(r.version)(\(r.requestID), \(r.messages.count) messages, \(r.tools.count) tools, inline \(r.inline))"
         case .accept(let id): "accept(\(id))"
         case .chunk(let id, let text): "chunk(\(id), \(text.utf8.count) B)"
         case .done(let d): "done(\(d.requestID), \(d.promptTokens)+\(d.completionTokens) tokens)"

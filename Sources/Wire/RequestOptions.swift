@@ -100,8 +100,22 @@ enum OptionKey {
     static let continuation: UInt16 = 0x8001, toolChoice: UInt16 = 0x8002
 }
 
+extension AppMessage.RequestOptions {
+    /// The map's entries as written: key order (stable for `extra` and unknown entries), each
+    /// value encoded.
+    public func entries() throws(WireError) -> [(key: UInt16, value: [UInt8])] {
+        try ByteWriter.optionEntries(self)
+    }
+}
+
 extension ByteWriter {
     mutating func requestOptions(_ o: AppMessage.RequestOptions) throws(WireError) {
+        let entries = try Self.optionEntries(o)
+        try count(entries.count, "options")
+        for (key, value) in entries { u16(key); try prefixed(4, value, limit: Int(UInt32.max), "option value") }
+    }
+
+    static func optionEntries(_ o: AppMessage.RequestOptions) throws(WireError) -> [(key: UInt16, value: [UInt8])] {
         var entries: [(UInt16, ByteWriter)] = []
         func entry(_ key: UInt16, _ body: (inout ByteWriter) throws(WireError) -> Void) throws(WireError) {
             var w = ByteWriter()
@@ -157,8 +171,8 @@ extension ByteWriter {
             }
         }
         for u in o.unknown { try entry(u.key) { $0.raw(u.value) } }
-        try count(entries.count, "options")
-        for (key, body) in entries.enumerated().sorted(by: { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }).map(\.element) { u16(key); try prefixed(4, body.bytes, limit: Int(UInt32.max), "option value") }
+        return entries.enumerated().sorted(by: { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) })
+            .map { (key: $0.element.0, value: $0.element.1.bytes) }
     }
 }
 

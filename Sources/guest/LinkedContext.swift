@@ -11,6 +11,7 @@ extension Flag {
         Flag("--first-output-timeout", "TIME", "Homebase watchdog: no first output within TIME (default 90s)"),
         Flag("--stall-timeout", "TIME", "Homebase watchdog: a silence mid-stream of TIME (default 30s)"),
         Flag("--advert-max-age", "TIME", "the own Homebase routes while its last advert is younger (default 10m)"),
+        Flag("--cooldown", "TIME", "skip a Homebase that timed out or went silent for TIME unless heard from (default 60s; 0s: never)"),
         Flag("--join-check", "TIME", "how often a running command looks for a Homebase joined meanwhile (default 2s)"),
         Flag("--retake-after", "TIME", "serve: take a relay link back TIME after another guest command replaced it (default 5s)"),
     ]
@@ -68,6 +69,10 @@ extension Invocation {
             guard let d = Flag.duration(raw), d > .zero else { throw usageError("--advert-max-age takes a duration: 1s, 10m") }
             config.freshness.ownAdvertMaxAgeMs = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
         }
+        if let raw = arguments.value("--cooldown") {
+            guard let d = Flag.duration(raw) else { throw usageError("--cooldown takes a duration: 0s, 30s, 2m") }
+            config.cooldown = d
+        }
         let joinCheck = try positiveDuration("--join-check") ?? .seconds(2)
         let retake = try positiveDuration("--retake-after") ?? .seconds(5)
         let context = try GuestContext(config)
@@ -93,9 +98,11 @@ extension Invocation {
         links?.watchJoins(every: joinCheck, retakeAfter: serving ? retake : nil)
         let late = links == nil && serving
             ? LateLinks(context, slot: slot, options: options, every: joinCheck, retakeAfter: retake) : nil
+        // serve probes its cooled-down Homebases in the background; a chat is gone too soon.
+        let probe = serving && config.cooldown > .zero ? links.map { CooldownProbe(links: $0, cooldowns: context.cooldowns, log: context.log) } : nil
         // A command beside `guest serve` replaced serve's link: once closed, serve takes it back.
         func close() {
-            links?.stop(); late?.stop()
+            links?.stop(); late?.stop(); probe?.stop()
             if !serving, links?.all.isEmpty == false { ServeAnnouncement.tellServe(context.paths, log: context.log) }
         }
         do {

@@ -34,7 +34,9 @@ extension FaultSuite {
     }
 
     /// A frozen Homebase (SIGSTOP) with a fresh advert: the relay's probe finds it silent on the
-    /// first question (the accept rung is a minute away), and the next question is `not-here`.
+    /// first question (the accept rung is a minute away); the guest cools it down, so the next
+    /// `guest chat` (another process) goes on-device without asking, and `status` says why.
+    /// With the cooldown off, the next question is the relay's `not-here` (it closed the host).
     @Test func aFrozenHomebaseIsFoundSilentByTheRelaysProbe() throws {
         let lb = try Loopback(engine: .standIn(mode: "stall"))
         defer { lb.stopAll() }
@@ -46,16 +48,24 @@ extension FaultSuite {
         let (first, line) = try guest.chat("hello, frozen host", ["--accept-timeout": "60s"], within: 50)
         #expect(line.brain == "on-device", "\(first)")
         #expect(line.line.contains("left the relay mid-answer (it stopped answering the relay)"), "\(line.line)")
+        let status = try guest.status()
+        #expect((status["reason"] as? String)?.contains("own Homebase cooled down since") == true, "\(status)")
+        #expect((status["reason"] as? String)?.contains("it stopped answering the relay") == true, "\(status)")
+        let explained = try guest.run(["status", "--explain", "--relay-wait", "2s", "--connect-timeout", "2s"])
+        #expect(explained.contains("cooled down since"), "\(explained)")
         let (second, again) = try guest.chat("still there?", ["--accept-timeout": "60s"], within: 50)
         #expect(again.brain == "on-device", "\(second)")
-        #expect(again.line.contains("not connected to the relay"), "\(again.line)")
+        #expect(!again.line.contains("fell back"), "the cooled-down Homebase was asked: \(again.line)")
+        let (third, uncooled) = try guest.chat("and now?", ["--accept-timeout": "60s", "--cooldown": "0s"], within: 50)
+        #expect(uncooled.brain == "on-device", "\(third)")
+        #expect(uncooled.line.contains("not connected to the relay"), "\(uncooled.line)")
         #expect(!guest.log.contains("timed out"), "\(guest.log)")
         #expect(lb.metric("homebase_relay_liveness_probes_total{outcome=\"unanswered\"}") ?? 0 >= 1)
     }
 
     /// The Homebase's network goes silent without a FIN (a proxy in its path stops forwarding,
     /// closing nothing), its advert still fresh: the first question is on-device through the
-    /// relay's probe, the next through `not-here`.
+    /// relay's probe, the next without asking it (cooled down).
     @Test func aBlackHoledHomebaseIsAnsweredOnDeviceFromTheFirstQuestion() throws {
         let lb = try Loopback(engine: .standIn(mode: "stall"), viaProxy: true)
         defer { lb.stopAll() }
@@ -67,8 +77,11 @@ extension FaultSuite {
             let (out, line) = try guest.chat(question, ["--accept-timeout": "60s"], within: 50)
             #expect(line.brain == "on-device", "question \(i + 1): \(out)")
             #expect(out.count > line.line.count + 1, "no answer text before the line")
-            let why = i == 0 ? "left the relay mid-answer (it stopped answering the relay)" : "not connected to the relay"
-            #expect(line.line.contains(why), "question \(i + 1): \(line.line)")
+            if i == 0 {
+                #expect(line.line.contains("left the relay mid-answer (it stopped answering the relay)"), "\(line.line)")
+            } else {
+                #expect(!line.line.contains("fell back"), "the cooled-down Homebase was asked: \(line.line)")
+            }
         }
         #expect(!guest.log.contains("timed out"), "\(guest.log)")
     }

@@ -43,8 +43,9 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
         switch engine {
         case .llama:
             model = "tiny"
+            // --jinja: the model's own chat template, which renders tools (plain chat is unchanged).
             try procs.start(bin.engine, ["--model", bin.model, "--host", "127.0.0.1", "--port", "\(enginePort)",
-                                         "--alias", "tiny"], log: "engine.log")
+                                         "--alias", "tiny", "--jinja"], log: "engine.log")
         case .standIn(let mode):
             model = "standin"
             try Self.startStandIn(procs, port: enginePort, mode: mode, log: "engine.log")

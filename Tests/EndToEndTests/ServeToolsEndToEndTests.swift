@@ -35,12 +35,42 @@ import Testing
     }
 }
 
-/// The same round trip with the model turns on the laptop's own Homebase, through the relay.
-/// Disabled until the relay carries tools (the wire half of #23): today the router answers any
-/// request with tools on-device, so the brain would be "on-device", not "homebase".
+/// Options a client sends through a real `guest serve` reach the on-device engine: a JSON Schema
+/// shapes the answer, a seed repeats it, a stop string ends it (both clients).
+@Suite(.serialized) struct ServeOptionsEndToEndTests {
+    @Test(arguments: ["openai-format", "ollama-format", "openai-seed", "ollama-seed"])
+    func optionsReachTheEngine(_ scenario: String) throws {
+        let bin = try Binaries.locate()
+        let procs = try Processes()
+        defer { procs.stopAll() }
+        let port = try Processes.freePort()
+        let flags = ["--data-dir", procs.work + "/g", "--llama-server", bin.engine, "--model-path", bin.model]
+        #expect(try procs.run(bin.path("guest"), ["init", "--name", "options"] + flags).status == 0)
+        _ = try procs.start(bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(port)"] + flags, log: "serve.log")
+        try procs.waitUntil(60, "guest serve") { Processes.canConnect(port) }
+        let line = try runJSONPeer(testsFile("EndToEndTests/peers/serve_options_client.py"), ["http://127.0.0.1:\(port)", scenario])
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let why = "\(line)\n\(procs.read("serve.log").suffix(2000))"
+        #expect(o["raised"] == nil, "\(why)")
+        #expect(o["finish"] as? String == "stop", "\(why)")
+        if scenario.hasSuffix("format") {
+            let content = try #require(o["content"] as? String, "\(why)")
+            let object = try JSONSerialization.jsonObject(with: Data(content.utf8)) as? [String: Any]
+            #expect(object.map { Set($0.keys) } == ["ok"], "\(why)")
+        } else {
+            let first = try #require(o["first"] as? String, "\(why)"), stop = try #require(o["stop"] as? String, "\(why)")
+            #expect(first.count >= 12, "\(why)")
+            #expect(o["again"] as? String == first, "the same seed gave another answer: \(why)")
+            let cut = try #require(first.range(of: stop), "\(why)")
+            #expect(o["stopped"] as? String == String(first[..<cut.lowerBound]), "\(why)")
+        }
+    }
+}
+
+/// The same round trip with the model turns on the laptop's own Homebase, through the relay
+/// (request v2: the tools, the call's deltas and the result cross the wire; #23).
 @Suite(.serialized) struct RelayedToolsEndToEndTests {
-    @Test(.disabled("the relay does not carry tools yet (#23, wire half): requests with tools are answered on-device"),
-          arguments: ["openai-whole", "openai-stream", "ollama-whole", "ollama-stream"])
+    @Test(arguments: ["openai-whole", "openai-stream", "ollama-whole", "ollama-stream"])
     func toolCallRoundTripOnTheHomebase(_ scenario: String) throws {
         let (lb, guest, _) = try ServeLinkEndToEndTests.laptopWithServe()
         defer { lb.stopAll() }

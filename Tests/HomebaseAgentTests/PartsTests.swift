@@ -14,33 +14,33 @@ struct BatcherTests {
         var b = ChunkBatcher(policy: .init(maxDelay: .milliseconds(20), maxBytes: 100))
         #expect(b.next(nowNs: 0) == .idle)
         b.append("He")
-        #expect(b.next(nowNs: 1 * ms) == .send("He"))
+        #expect(b.next(nowNs: 1 * ms) == .send([.text("He")]))
         b.append("l")
         b.append("lo")
         #expect(b.next(nowNs: 5 * ms) == .wait(untilNs: 21 * ms))
-        #expect(b.next(nowNs: 21 * ms) == .send("llo"))
+        #expect(b.next(nowNs: 21 * ms) == .send([.text("llo")]))
         b.append("!")
         b.finish()
-        #expect(b.next(nowNs: 22 * ms) == .send("!"))  // the end flushes at once
+        #expect(b.next(nowNs: 22 * ms) == .send([.text("!")]))  // the end flushes at once
         #expect(b.next(nowNs: 23 * ms) == .finished)
     }
 
     @Test func enoughBytesFlushBeforeTheDelay() {
         var b = ChunkBatcher(policy: .init(maxDelay: .seconds(1), maxBytes: 4))
         b.append("a")
-        #expect(b.next(nowNs: 0) == .send("a"))
+        #expect(b.next(nowNs: 0) == .send([.text("a")]))
         b.append("bc")
         #expect(b.next(nowNs: ms) == .wait(untilNs: 1000 * ms))
         b.append("de")
-        #expect(b.next(nowNs: 2 * ms) == .send("bcde"))
+        #expect(b.next(nowNs: 2 * ms) == .send([.text("bcde")]))
     }
 
     @Test func aTokenAfterAPauseGoesAtOnce() {
         var b = ChunkBatcher(policy: .init(maxDelay: .milliseconds(20), maxBytes: 100))
         b.append("a")
-        #expect(b.next(nowNs: 0) == .send("a"))
+        #expect(b.next(nowNs: 0) == .send([.text("a")]))
         b.append("b")
-        #expect(b.next(nowNs: 500 * ms) == .send("b"))
+        #expect(b.next(nowNs: 500 * ms) == .send([.text("b")]))
     }
 }
 

@@ -3,6 +3,7 @@ import Inference
 import PeerLink
 import Synchronization
 import Testing
+import Wire
 @testable import HomebaseAgent
 
 /// TEST FAKE link for the pump: records every frame handed to it (`accept` and chunks, in
@@ -27,7 +28,7 @@ final class HeldLink: Sendable {
         { [self] heard in hand("accept", heard); return true }
     }
 
-    var post: StreamPump.Post { { [self] text, heard in hand(text, heard) } }
+    var post: StreamPump.Post { { [self] events, heard in hand(joined(events), heard) } }
 }
 
 /// The pipelined pump: a scripted engine stream (a stand-in, not a model) and `HeldLink`.

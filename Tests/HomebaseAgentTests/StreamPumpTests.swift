@@ -3,7 +3,13 @@ import Inference
 import PeerLink
 import Synchronization
 import Testing
+import Wire
 @testable import HomebaseAgent
+
+/// The text of the events a pump handed out (what a version 1 requester is sent).
+func joined(_ events: [ReplyEvent]) -> String {
+    events.reduce(into: "") { if case .text(let t) = $1 { $0 += t } }
+}
 
 /// The pump between the engine and the link, with a scripted event stream (a stand-in for the
 /// engine, not a model) and a recording `send`.
@@ -34,7 +40,7 @@ struct StreamPumpTests {
         }
         let result = try await firstOf(seconds: 30) {
             await StreamPump.run(events, policy: policy) { t in
-                sent.withLock { $0.append(t) }
+                sent.withLock { $0.append(joined(t)) }
                 firstSentSignal.yield()
                 return .sent
             }
@@ -51,7 +57,7 @@ struct StreamPumpTests {
             order.withLock { $0.append("accept") }
             return true
         }) { t in
-            order.withLock { $0.append(t) }
+            order.withLock { $0.append(joined(t)) }
             return .sent
         }
         #expect(result == .done(finishReason: "stop", usage: nil, text: "ab"))

@@ -157,4 +157,22 @@ import Testing
         guard case .done(let reason, _)? = stopped.events.last else { Issue.record("no .done"); return }
         #expect(reason == "stop")
     }
+
+    /// `response_format` json_schema reaches llama-server as a grammar: even random weights give
+    /// exactly an object of the schema, and the answer ends there.
+    @Test func jsonSchemaResponseFormatShapesTheAnswer() async throws {
+        let engine = try RealEngine.get()
+        let client = OpenAIChatClient(.init(baseURL: engine.url))
+        var o = GenerationOptions()
+        o.responseFormat = .jsonSchema(name: "flag", schemaJSON: #"{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}"#, strict: true)
+        let r = await drain(client.stream(ChatRequest(model: "tiny", messages: [ChatMessage(role: .user, content: "ok?")],
+                                                     maxTokens: 64, temperature: 0, options: o)))
+        #expect(r.error == nil)
+        let answer = text(of: r.events)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any], "not JSON: \(answer)")
+        #expect(Set(object.keys) == ["ok"])
+        #expect(object["ok"] is Bool || object["ok"] is NSNumber)
+        guard case .done(let reason, _)? = r.events.last else { Issue.record("no .done"); return }
+        #expect(reason == "stop")
+    }
 }

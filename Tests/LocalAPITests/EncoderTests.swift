@@ -117,4 +117,17 @@ import Testing
         let think = try JSONSerialization.jsonObject(with: Data(enc.stream(.reasoning("hm")).dropLast())) as! [String: Any]
         #expect((think["message"] as? [String: Any])?["thinking"] as? String == "hm")
     }
+
+    /// A fallback brain that starts its call over at index 0 with a new id gets the next index:
+    /// its pieces never merge into the call of the brain that failed.
+    @Test func openAIRestartedCallGetsItsOwnIndex() {
+        var enc = OpenAIAnswerEncoder(model: "m", includeUsage: false, homebase: [:])
+        var bytes = enc.stream(.toolCallDelta(ToolCallDelta(index: 0, id: "first", name: "f", arguments: "{")))
+        bytes += enc.stream(.toolCallDelta(ToolCallDelta(index: 0, id: "second", name: "f")))
+        bytes += enc.stream(.toolCallDelta(ToolCallDelta(index: 0, arguments: "{}")))
+        let calls = sseObjects(bytes).map { (($0 as! [String: Any])["choices"] as! [[String: Any]])[0]["delta"] as! [String: Any] }
+            .compactMap { ($0["tool_calls"] as? [[String: Any]])?.first }
+        #expect(calls.map { $0["index"] as? Int } == [0, 1, 1])
+        #expect(calls.map { $0["id"] as? String } == ["first", "second", nil])
+    }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Inference
 import Testing
+import Transport
 @testable import LocalAPI
 
 /// Requests of several MB (images) on real sockets: taken up to the documented limit, answered
@@ -63,5 +64,24 @@ import Testing
             out += buf[0..<n]
         }
         return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// The refusal of a request the parser would not take speaks the endpoint's error shape.
+@Suite struct RefusalShapeTests {
+    @Test func ollamaAndOpenAIShapes() throws {
+        var limits = HTTPRequestParser.Limits()
+        limits.maxBodyBytes = 1
+        var parser = HTTPRequestParser(limits: limits)
+        _ = parser.parse(Array("POST /api/chat HTTP/1.1\r\nHost: h\r\nContent-Length: 9\r\n\r\n".utf8))
+        #expect(parser.refusedHead?.path == "/api/chat")
+        let ollama = LocalAPIServer.refusal(.payloadTooLarge, parser.refusedHead, maxBody: 32 * 1024 * 1024)
+        #expect(ollama.status.code == 413)
+        let o = try JSONSerialization.jsonObject(with: Data(ollama.body)) as? [String: Any]
+        let message = o?["error"] as? String
+        #expect(message == "the request body is larger than the 32 MiB limit of guest serve (images count as their base64 text)")
+        let openAI = LocalAPIServer.refusal(.badRequest, nil, maxBody: 1000)
+        let e = (try JSONSerialization.jsonObject(with: Data(openAI.body)) as? [String: Any])?["error"] as? [String: Any]
+        #expect(e?["message"] as? String == "the request could not be read (HTTP 400 Bad Request)")
     }
 }

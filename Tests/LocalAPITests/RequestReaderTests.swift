@@ -100,7 +100,7 @@ import Testing
         var want = ChatRequest(model: "q", messages: [
             ChatMessage(role: .user, parts: [.text("look"), .image(ImageData(mediaType: "image/png", bytes: Self.png))]),
             ChatMessage(role: .assistant, content: "", toolCalls: [ToolCall(id: "call_0", name: "f", argumentsJSON: #"{"a":1}"#)]),
-            ChatMessage(role: .tool, content: "ok"),
+            ChatMessage(role: .tool, content: "ok", toolCallID: "call_0"),
         ], tools: [ToolDefinition(name: "f", description: "", parametersJSON: #"{"type":"object"}"#)],
            maxTokens: 64, temperature: 0.3)
         want.options.topP = 0.8; want.options.topK = 30; want.options.minP = 0.1; want.options.seed = 3
@@ -134,5 +134,16 @@ import Testing
         #expect(throws: LocalAPIError.badRequest("an image data URL must be base64")) { _ = try ContentReading.dataURL("data:image/png,abc") }
         #expect(ContentReading.mediaType(of: Array("GIF89a".utf8)) == "image/gif")
         #expect(ContentReading.mediaType(of: Array("RIFF\0\0\0\0WEBPVP8 ".utf8)) == "image/webp")
+    }
+
+    /// Ollama's tool results name no call: each answers the first open call of the turn before,
+    /// by tool name when given, else in order.
+    @Test func ollamaToolResultsArePairedWithTheirCalls() throws {
+        let r = try ollama("""
+            {"model":"q","messages":[{"role":"user","content":"x"},
+             {"role":"assistant","content":"","tool_calls":[{"function":{"name":"a","arguments":{}}},{"id":"k","function":{"name":"b","arguments":{}}}]},
+             {"role":"tool","content":"B","tool_name":"b"},{"role":"tool","content":"A"},{"role":"tool","content":"extra"}]}
+            """)
+        #expect(r.chat.messages.map(\.toolCallID) == [nil, nil, "k", "call_0", nil])
     }
 }

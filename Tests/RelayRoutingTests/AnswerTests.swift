@@ -1,5 +1,6 @@
 import Courier
 import Inference
+import InferenceWire
 @testable import RelayRouting
 import Sealing
 import Testing
@@ -27,11 +28,11 @@ struct AnswerTests {
         let again = try await read(p, ChatRequest(model: "tiny", messages: second, continuation: "Well"))
         #expect(again.done && again.text == "Hello, wörld")
         let r2 = try #require(scene.host.requests.last)
-        let plan = ConversationPlan(messages: second.map(AppMessage.ChatMessage.init))
+        let plan = ConversationPlan(messages: second.map(WireBridge.wire))
         #expect(!r2.inline && r2.conversationID == r1.conversationID && r2.conversationID == plan.conversationID)
         #expect(r2.prefixHash == plan.hashes[1])
         #expect(r2.messages.map(\.content) == ["Hello, wörld", "and then?"])
-        #expect(r2.continuation == "Well" && r2.maxTokens == 0 && r2.temperaturePerMille == 700)
+        #expect(r2.continuation == "Well" && r2.options.maxTokens == nil && r2.options.temperature == nil)
         #expect(scene.host.cancels.isEmpty && scene.host.deltas.isEmpty)
         #expect(scene.ledger.heldPrefix(host: scene.host.record.signingKey, conversation: plan.conversationID) == plan.fullHash)
     }
@@ -45,24 +46,61 @@ struct AnswerTests {
         #expect(seen.done && seen.text == "ok" && scene.host.requests.count == 1)
     }
 
-    @Test func requestsThatCarryToolsAreNeverSent() async throws {
-        let scene = try await Scene([.answer(["plain"])])
+    @Test func toolsImagesAndToolTurnsCrossAndToolCallsComeBack() async throws {
+        let call = AppMessage.ToolCall(id: "call_1", name: "now", argumentsJSON: "{\"tz\":\"UTC\"}")
+        let scene = try await Scene([
+            .events([.reasoning("time?"), .toolCallDelta(.init(index: 0, id: "call_1", name: "now")),
+                     .toolCallDelta(.init(index: 0, arguments: "{\"tz\":\"UTC\"}")), .toolCall(call)], finishReason: "tool_calls"),
+            .events([.text("It is noon.")], finishReason: "stop"),
+        ])
         defer { scene.stop() }
         let p = scene.provider()
-        let tool = ToolDefinition(name: "now", description: "the time", parametersJSON: "{}")
-        let offered = try await read(p, ChatRequest(model: "tiny", messages: chat("what time is it?"), tools: [tool]))
-        guard case .modelUnavailable? = offered.inferenceError else {
-            Issue.record("expected an ordinary failure, got \(String(describing: offered.failure))")
-            return
+        let tool = ToolDefinition(name: "now", description: "the time", parametersJSON: "{\"type\":\"object\"}")
+        let image = ImageData(mediaType: "image/png", bytes: [0x89, 0x50, 0x4E, 0x47])
+        let ask = [ChatMessage(role: .user, parts: [.text("what time is it here?"), .image(image)])]
+        let first = try await read(p, ChatRequest(model: "tiny", messages: ask, tools: [tool], toolChoice: .required))
+        #expect(first.failure == nil)
+        let whole = ToolCall(id: "call_1", name: "now", argumentsJSON: "{\"tz\":\"UTC\"}")
+        #expect(first.events == [.reasoning("time?"), .toolCallDelta(ToolCallDelta(index: 0, id: "call_1", name: "now")),
+                                 .toolCallDelta(ToolCallDelta(index: 0, arguments: "{\"tz\":\"UTC\"}")), .toolCall(whole),
+                                 .done(finishReason: "tool_calls", usage: Usage(promptTokens: 5, completionTokens: 6))])
+        let r1 = try #require(scene.host.requests.first)
+        #expect(r1.version == 2 && r1.tools == [.init(name: "now", description: "the time", parametersJSON: "{\"type\":\"object\"}")])
+        #expect(r1.options.toolChoice == .required && r1.messages == ask.map(WireBridge.wire) && r1.imageBytes == 4)
+
+        // The caller ran the tool: its call and result are the next turn, on the Homebase again.
+        let turn = ask + [ChatMessage(role: .assistant, content: "", toolCalls: [whole]),
+                          ChatMessage(role: .tool, content: "12:00", toolCallID: "call_1")]
+        let second = try await read(p, ChatRequest(model: "tiny", messages: turn, tools: [tool]))
+        #expect(second.done && second.text == "It is noon.")
+        let r2 = try #require(scene.host.requests.last)
+        #expect(scene.host.requests.count == 2 && !r2.inline && r2.prefixHash == ConversationPlan(messages: turn.map(WireBridge.wire)).hashes[1])
+        #expect(r2.messages.map(\.toolCalls) == [[call], []] && r2.messages.last?.toolCallID == "call_1")
+    }
+
+    @Test func aFiveMegabyteImageTravelsAsPartsAndArrivesByteForByte() async throws {
+        let scene = try await Scene([.answer(["a cat"])])
+        defer { scene.stop() }
+        var rng = SplitMix64(seed: 23)
+        let bytes = (0..<(5 << 20)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        let ask = [ChatMessage(role: .user, parts: [.text("what is this?"), .image(ImageData(mediaType: "image/jpeg", bytes: bytes))])]
+        let seen = try await read(scene.provider(), ChatRequest(model: "tiny", messages: ask))
+        #expect(seen.done && seen.text == "a cat", "\(String(describing: seen.failure))")
+        let r = try #require(scene.host.requests.first)
+        #expect(r.messages.first?.parts.last == .image(mediaType: "image/jpeg", bytes: bytes))
+    }
+
+    @Test func anImageOverTheLimitIsRefusedBeforeAnythingIsSent() async throws {
+        let scene = try await Scene([.answer(["never"])])
+        defer { scene.stop() }
+        let big = [UInt8](repeating: 1, count: Limits.maxImageBytes + 1)
+        let ask = [ChatMessage(role: .user, parts: [.image(ImageData(mediaType: "image/png", bytes: big))])]
+        let seen = try await read(scene.provider(), ChatRequest(model: "tiny", messages: ask))
+        guard case .remote(let code, let message)? = seen.inferenceError else {
+            Issue.record("expected too_large, got \(String(describing: seen.failure))"); return
         }
-        var exchange = chat("what time is it?")
-        exchange.append(ChatMessage(role: .assistant, content: "", toolCalls: [ToolCall(id: "1", name: "now", argumentsJSON: "{}")]))
-        exchange.append(ChatMessage(role: .tool, content: "noon", toolCallID: "1"))
-        let continued = try await read(p, ChatRequest(model: "tiny", messages: exchange))
-        #expect(continued.inferenceError != nil && continued.events.isEmpty)
-        // A plain request afterwards is the first thing the host ever receives.
-        #expect(try await read(p, ChatRequest(model: "tiny", messages: chat("hello"))).done)
-        #expect(scene.host.seen.count == 1 && scene.host.requests.first?.messages.map(\.content) == ["hello"])
+        #expect(code == "too_large" && message.contains("10 MiB per image"))
+        #expect(scene.host.seen.isEmpty)
     }
 
     @Test func notHereFailsAtOnceAsUnreachableAndSendsNothingMore() async throws {

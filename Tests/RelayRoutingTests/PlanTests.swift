@@ -1,4 +1,5 @@
 import Inference
+import InferenceWire
 @testable import RelayRouting
 import Sealing
 import Signing
@@ -7,7 +8,7 @@ import Wire
 
 @Suite("what a request sends of its conversation")
 struct PlanTests {
-    let messages = chat("hi", "hello", "more", "sure", "go on").map(AppMessage.ChatMessage.init)
+    let messages = chat("hi", "hello", "more", "sure", "go on").map(WireBridge.wire)
 
     @Test func hashesFoldTheSpecsConversationHash() {
         let plan = ConversationPlan(messages: messages)
@@ -47,16 +48,24 @@ struct PlanTests {
         #expect(a.bytes != Array(ConversationPlan(messages: messages).hashes[1].bytes.prefix(16)))
     }
 
-    @Test func wireOptions() {
-        #expect(WireOptions.maxTokens(nil) == 0 && WireOptions.maxTokens(-5) == 0 && WireOptions.maxTokens(4096) == 4096)
-        #expect(WireOptions.maxTokens(Int.max) == UInt32.max)
-        #expect(WireOptions.temperature(nil) == 700 && WireOptions.temperature(.nan) == 700)
-        #expect(WireOptions.temperature(0.25) == 250 && WireOptions.temperature(-1) == 0 && WireOptions.temperature(1e9) == 65_535)
+    @Test func optionsAreAbsentUnlessTheCallerSetThem() throws {
+        func options(maxTokens: Int?, temperature: Double?) throws -> AppMessage.RequestOptions {
+            let r = ChatRequest(model: "m", messages: chat("hi"), maxTokens: maxTokens, temperature: temperature)
+            return try WireBridge.request(r, requestID: .zero, conversationID: .zero, prefixHash: .zero,
+                                          messages: r.messages.map(WireBridge.wire), inline: true).options
+        }
+        // No temperature is sent as none: the engine's default applies, never 0.7 of ours.
+        #expect(try options(maxTokens: nil, temperature: nil) == AppMessage.RequestOptions())
+        #expect(try options(maxTokens: -5, temperature: nil).maxTokens == nil)
+        #expect(try options(maxTokens: 4096, temperature: 0.25) .maxTokens == 4096)
+        #expect(try options(maxTokens: Int.max, temperature: 0.25).maxTokens == UInt32.max)
+        #expect(try options(maxTokens: nil, temperature: 0.25).temperature == 0.25)
     }
 
     @Test func errorCodesReadAsTheSpecNamesThem() {
-        let names = (1...8).map { AppMessage.ErrorCode(rawValue: $0).name }
-        #expect(names == ["model_unavailable", "host_error", "busy", "diverged", "cache_miss", "revoked", "bad_request", "host_error"])
+        let names = (1...10).map { AppMessage.ErrorCode(rawValue: $0).name }
+        #expect(names == ["model_unavailable", "host_error", "busy", "diverged", "cache_miss", "revoked", "bad_request",
+                          "too_large", "unsupported", "host_error"])
         let e = AppMessage.InferenceError(requestID: .zero, code: .modelUnavailable, message: "no such tag")
         #expect(e.asInferenceError == .modelUnavailable("no such tag"))
     }

@@ -1,4 +1,5 @@
 import Courier
+import Inference
 @testable import RelayRouting
 import Testing
 import Wire
@@ -15,7 +16,7 @@ struct ReaderTests {
         // first-output rung starts again from now.
         #expect(r.read(.chunk([], isFinal: false)) == .init(arm: .firstOutput))
         #expect(!r.producedText)
-        #expect(r.read(.chunk(Array("Hi".utf8), isFinal: false)) == .init(text: "Hi", arm: .stall))
+        #expect(r.read(.chunk(record(.text("Hi")), isFinal: false)) == .init(events: [.text("Hi")], arm: .stall))
         #expect(r.read(.chunk([], isFinal: false)) == .init(arm: .stall))  // any chunk after output is life
         #expect(r.producedText)
         let done = AppMessage.Done(requestID: id, promptTokens: 1, completionTokens: 2, finishReason: "stop")
@@ -26,7 +27,7 @@ struct ReaderTests {
     @Test func aChunkBeforeAcceptImpliesIt() {
         var r = ReplyReader()
         #expect(r.read(.chunk([], isFinal: false)) == .init(arm: .firstOutput))
-        #expect(r.read(.chunk(Array("x".utf8), isFinal: false)) == .init(text: "x", arm: .stall))
+        #expect(r.read(.chunk(record(.text("x")), isFinal: false)) == .init(events: [.text("x")], arm: .stall))
     }
 
     @Test func errorsAndRefusedChunksEndTheAttempt() {
@@ -38,15 +39,42 @@ struct ReaderTests {
         #expect(s.read(.message(.cancel(requestID: id))) == .init())  // never routed here; ignored
     }
 
-    @Test func aCharacterSplitAcrossChunksIsHeldUntilWhole() {
+    @Test func aRecordSplitAcrossChunksIsHeldUntilWhole() {
         var r = ReplyReader()
-        let bytes = Array("é😀!".utf8)  // 2 + 4 + 1 bytes
-        var out: [String] = []
-        for b in bytes { out.append(r.read(.chunk([b], isFinal: false)).text) }
-        #expect(out == ["", "é", "", "", "", "😀", "!"])
-        var carry = UTF8Carry()
-        #expect(carry.append([0xE2, 0x82]) == "" && carry.flush() == "\u{FFFD}")  // a cut tail at the end
-        #expect(carry.append([0x80, 0x41]) == "\u{FFFD}A")  // a stray continuation byte does not wait
+        let bytes = record(.text("é😀!"))
+        var out: [[ChatEvent]] = []
+        for b in bytes { out.append(r.read(.chunk([b], isFinal: false)).events) }
+        #expect(out.dropLast().allSatisfy(\.isEmpty) && out.last == [.text("é😀!")])
+    }
+
+    @Test func typedEventsReachTheCallerAndIgnoredOptionsAreReported() {
+        var r = ReplyReader()
+        let call = AppMessage.ToolCall(id: "c1", name: "look", argumentsJSON: "{}")
+        let data = record(.ignoredOptions([0x42]), .reasoning("hm"), .toolCallDelta(.init(index: 0, id: "c1", name: "look")),
+                          .toolCallDelta(.init(index: 0, arguments: "{}")), .toolCall(call), .unknown(kind: 0))
+        let step = r.read(.chunk(data, isFinal: false))
+        #expect(step.ignoredOptions == [0x42])
+        #expect(step.events == [.reasoning("hm"), .toolCallDelta(ToolCallDelta(index: 0, id: "c1", name: "look")),
+                                .toolCallDelta(ToolCallDelta(index: 0, arguments: "{}")),
+                                .toolCall(ToolCall(id: "c1", name: "look", argumentsJSON: "{}"))])
+        #expect(r.producedText && step.arm == .stall)
+    }
+
+    @Test func aDoneInsideAHalfRecordOrAMalformedRecordInterrupts() {
+        var r = ReplyReader()
+        _ = r.read(.chunk(Array(record(.text("cut")).dropLast()), isFinal: false))
+        let done = AppMessage.Done(requestID: id, promptTokens: 1, completionTokens: 2, finishReason: "stop")
+        #expect(r.read(.message(.done(done))).end == .interrupted)
+        var s = ReplyReader()
+        #expect(s.read(.chunk([1, 0, 0, 0, 1, 0xFF], isFinal: false)).end == .interrupted)
+    }
+
+    /// The typed stream's records for `events` (`.unknown` as an empty record of kind 0x7F).
+    func record(_ events: ReplyEvent...) -> [UInt8] {
+        events.flatMap { e -> [UInt8] in
+            if case .unknown = e { return [0x7F, 0, 0, 0, 0] }
+            return (try? ReplyEvent.encode([e])) ?? []
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The project venv's Python (scripts/setup.sh creates it, with websockets, openai, ollama).
+/// The project venv's Python (scripts/setup.sh creates it, with websockets, openai, ollama, anthropic).
 public func pythonPath() throws -> String {
     let p = packageRoot.appendingPathComponent(".cache/venv/bin/python").path
     guard FileManager.default.isExecutableFile(atPath: p) else {

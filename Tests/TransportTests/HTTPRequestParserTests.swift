@@ -92,3 +92,18 @@ private let upgrade = "GET /v1/connect?x=1 HTTP/1.1\r\nHost: relay.example\r\nUp
     #expect(p.parse(Array("BAD\r\n\r\n".utf8)) == .reject(.badRequest))
     #expect(p.parse(Array("GET / HTTP/1.1\r\nHost: h\r\n\r\n".utf8)) == .needMore)
 }
+
+/// A body over the limit: 413, with the head kept and the bytes still to come counted (those
+/// already received with the head excluded), so the server can drain them and be heard.
+@Test func bodyTooLargeKeepsTheHeadAndCountsTheRest() {
+    var limits = HTTPRequestParser.Limits()
+    limits.maxBodyBytes = 10
+    var p = HTTPRequestParser(limits: limits)
+    #expect(p.parse(Array("POST /api/chat HTTP/1.1\r\nHost: h\r\nContent-Length: 100\r\n\r\n0123456789abc".utf8)) == .reject(.payloadTooLarge))
+    #expect(p.refusedHead?.path == "/api/chat")
+    #expect(p.refusedHead?.method == "POST")
+    #expect(p.refusedBodyRemaining == 87)
+    var bad = HTTPRequestParser(limits: limits)
+    #expect(bad.parse(Array("GET / HTTP/2.0\r\nHost: h\r\n\r\n".utf8)) == .reject(.versionNotSupported))
+    #expect(bad.refusedHead == nil && bad.refusedBodyRemaining == 0)
+}

@@ -8,6 +8,7 @@ typealias VectorChecker = @Sendable (VectorFile) throws -> Void
 
 let allCheckers: [String: VectorChecker] = wireCheckers.merging(sealingCheckers) { a, _ in a }
     .merging(derivationCheckers) { a, _ in a }.merging(pairingCheckers) { a, _ in a }
+    .merging(inferenceV2Checkers) { a, _ in a }
 
 func vectorDirectory() -> URL {
     URL(fileURLWithPath: #filePath)

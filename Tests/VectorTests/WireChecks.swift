@@ -119,10 +119,16 @@ private let messageKeys: Set<String> = Set([
     "total-length", "bytes", "code-id", "proof", "roster", "advert", "unproven-bytes", "tries-left", "relay-proof",
     "valid-ms", "max-tries", "result", "outcome", "wrong-tries", "tools",
 ]).union(indexed("model", ["", "tag", "family", "parameter-size", "quantization", "context-length", "capabilities"]))
-    .union(indexed("message", ["role", "content"])).union(indexed("device", [""]))
+    .union(indexed("message", ["role", "content", ""])).union(indexed("device", [""]))
+    .union(indexed("tool", ["name", "description", "parameters"])).union(indexed("option", ["key", "value"]))
 
 private func chat(_ list: [AppMessage.ChatMessage]) -> [(String, String)] {
     list.enumerated().flatMap { i, m in [("message.\(i).role", be(m.role.rawValue)), ("message.\(i).content", str(m.content))] }
+}
+
+/// Version 2 messages, each as its whole encoding (its fields: the chat-message vectors).
+private func richChat(_ list: [AppMessage.ChatMessage]) throws -> [(String, String)] {
+    try list.enumerated().map { ("message.\($0.offset)", hx(try $0.element.encoded())) }
 }
 
 private func tags(_ list: [String]) -> [(String, String)] { list.enumerated().map { ("model.\($0.offset)", str($0.element)) } }
@@ -138,6 +144,18 @@ private func messageFields(_ m: AppMessage) throws -> [(String, String)] {
                     ("model.\(i).quantization", str(x.quantization)), ("model.\(i).context-length", be(x.contextLength)),
                     ("model.\(i).capabilities", be(x.capabilities.rawValue))]
         }
+    case .request(let r) where r.version >= 2:
+        out += [("request-id", hx(r.requestID.bytes)), ("version", be(r.version))]
+        guard r.version == 2 else { break }  // a later layout: nothing else was read
+        out += [("model", str(r.model)), ("conversation-id", hx(r.conversationID.bytes)), ("prefix-hash", hx(r.prefixHash.bytes)),
+                ("inline", r.inline ? "01" : "00")] + (try richChat(r.messages))
+        for (i, t) in r.tools.enumerated() {
+            out += [("tool.\(i).name", str(t.name)), ("tool.\(i).description", str(t.description)), ("tool.\(i).parameters", str(t.parametersJSON))]
+        }
+        for (i, e) in try r.options.entries().enumerated() { out += [("option.\(i).key", be(e.key)), ("option.\(i).value", hx(e.value))] }
+    case .syncDelta(let d) where d.version == 2:
+        out += [("conversation-id", hx(d.conversationID.bytes)), ("base-prefix-hash", hx(d.basePrefixHash.bytes)),
+                ("resulting-prefix-hash", hx(d.resultingPrefixHash.bytes))] + (try richChat(d.appended))
     case .request(let r):
         out += [("request-id", hx(r.requestID.bytes)), ("model", str(r.model)), ("conversation-id", hx(r.conversationID.bytes)),
                 ("prefix-hash", hx(r.prefixHash.bytes)), ("inline", r.inline ? "01" : "00"), ("max-tokens", be(r.maxTokens)),

@@ -1,6 +1,8 @@
 // Time to the first fallback token for each fault, with the real Homebase process made to
-// fail as a machine would: frozen (SIGSTOP), stalled mid-stream (SIGSTOP after its first
-// text), gone (SIGKILL: the relay answers not-here), silent past the advert window.
+// fail as a machine would: frozen (SIGSTOP: the relay's liveness probe finds it), killed
+// mid-answer (SIGKILL: the relay's peer-gone), stalled mid-stream (SIGSTOP after its first
+// text: the stall rung), gone (SIGKILL: the relay answers not-here), silent past the advert
+// window, and black-holed (BlackHole.swift).
 import BenchSupport
 import Foundation
 import Inference
@@ -26,24 +28,48 @@ enum Faults {
         ChatRequest(model: "default", messages: [.init(role: .user, content: "Fault run \(i): say something.")], maxTokens: tokens)
     }
 
-    static func run(_ o: Options, world: World, host: Child, guest: BenchGuest,
+    static func run(_ o: Options, world: World, host first: Child, guest: BenchGuest,
+                    restartHost: () throws -> Child,
                     reopen: () async throws -> BenchGuest) async throws -> (rows: [FaultRow], guest: BenchGuest) {
         var rows: [FaultRow] = []
         let procs = world.procs
         let runner = guest.runner()
+        var host = first
 
-        // Frozen: connected to the relay, reading nothing. The accept rung fires.
-        var frozen = FaultRow(fault: "Homebase frozen (SIGSTOP) → accept rung", limit: "accept \(o.acceptMs) ms", from: "send")
-        frozen.limitMs = Double(o.acceptMs)
-        guest.use(WatchdogLimits(accept: .milliseconds(o.acceptMs)))
+        // Frozen, with the guest's default rungs (accept 10 s): the relay's liveness probe
+        // finds it silent (ping, no pong) and says peer-gone; the relay closes it, so it
+        // reconnects once thawed. Measured from the send: the probe waits until the Homebase
+        // has been quiet for probe-after, then probe-timeout.
+        var frozen = FaultRow(fault: "Homebase frozen (SIGSTOP), advert fresh → relay's liveness probe, peer-gone silent",
+                              limit: "probe-after 500 ms + probe-timeout 750 ms (accept rung 10 s)", from: "send")
+        guest.use(WatchdogLimits())
         for i in 0..<o.faultRuns {
+            let connected = connections(procs)
             procs.freeze(host)
             let t = try await guest.ask(runner, request(16, i))
             procs.thaw(host)
             record(&frozen, t, from: t.start)
-            try await Task.sleep(for: .milliseconds(500))  // the Homebase drains the stale request and the cancel
+            try await settle(procs, after: connected)
         }
         rows.append(frozen)
+
+        // Killed mid-answer (SIGKILL right after its first text reached the guest), default
+        // rungs (stall 30 s): the relay sees the socket close and says peer-gone; the answer is
+        // continued on-device from the text shown. Measured from the kill; restarted after each.
+        var killed = FaultRow(fault: "Homebase killed mid-answer (SIGKILL after first text) → relay's peer-gone",
+                              limit: "none (stall rung 30 s)", from: "kill")
+        for i in 0..<o.faultRuns {
+            let killedAt = Stamps()
+            let victim = host
+            let t = try await guest.ask(runner, request(400, i)) {
+                procs.kill(victim)
+                killedAt.add(.now)
+            }
+            record(&killed, t, from: killedAt.all.first ?? t.start)
+            host = try restartHost()
+        }
+        rows.append(killed)
+        let live = host
 
         // Stalled: frozen right after its first text reached the guest. The stall rung fires and
         // the answer is continued on-device from the text already shown.
@@ -53,22 +79,23 @@ enum Faults {
         guest.use(WatchdogLimits(stall: .milliseconds(o.stallMs)))
         for i in 0..<o.faultRuns {
             let frozeAt = Stamps()
+            let connected = connections(procs)
             let t = try await guest.ask(runner, request(400, i)) {
-                procs.freeze(host)
+                procs.freeze(live)
                 frozeAt.add(.now)
             }
-            procs.thaw(host)
+            procs.thaw(live)
             // The last Homebase text: everything that arrived before the fallback began.
             let fellBackAt = t.fallbackAt ?? t.end
             let last = t.texts.last(where: { text in text < fellBackAt }) ?? frozeAt.all.first ?? t.start
             record(&stall, t, from: last)
-            try await Task.sleep(for: .milliseconds(500))
+            try await settle(procs, after: connected)
         }
         rows.append(stall)
 
         // Gone: the process is killed; its advert is still fresh, so the router picks it and the
         // relay answers not-here at once.
-        procs.kill(host)
+        procs.kill(live)
         try await Task.sleep(for: .milliseconds(300))
         guest.use(WatchdogLimits())
         var gone = FaultRow(fault: "Homebase gone (SIGKILL) → not-here", limit: "none (relay answers)", from: "send")
@@ -101,6 +128,19 @@ enum Faults {
         return (rows, current)
     }
 
+    /// How many times the Homebase has connected to the relay (its log).
+    static func connections(_ procs: Processes) -> Int {
+        procs.read("homebase.log").components(separatedBy: "connected to the relay").count
+    }
+
+    /// After a thaw: the relay may have closed the frozen Homebase (its probe), which then
+    /// reconnects; wait for that (up to 10 s, not an error if it never comes), then a moment
+    /// for it to drain the stale request and the cancel.
+    static func settle(_ procs: Processes, after connected: Int) async throws {
+        for _ in 0..<100 where connections(procs) <= connected { try await Task.sleep(for: .milliseconds(100)) }
+        try await Task.sleep(for: .milliseconds(500))
+    }
+
     /// `from`: when the fault began for the reader (nil: the call).
     static func record(_ row: inout FaultRow, _ t: Timed, from: ContinuousClock.Instant?) {
         row.runs += 1
@@ -121,7 +161,7 @@ enum Faults {
 
             The guest's on-device llama-server (the same tiny model) was started once before these runs \
             (cold start: \(fmt(cold, 0)) ms), except in the cold row. "detect" is the part before the \
-            fallback began (the watchdog rung or not-here); the rest is the on-device engine's first token.
+            fallback began (the watchdog rung, the relay's peer-gone or not-here); the rest is the on-device engine's first token.
 
             | fault | limit | measured from | answered on-device | first fallback token p50 ms | p99 ms | detect p50 ms | over the limit p50 ms |
             |---|---|---|---:|---:|---:|---:|---:|

@@ -87,11 +87,14 @@ import Sealing
         }
         var last = guest
         if o.sections.contains("faults") {
-            let (rows, g) = try await Faults.run(o, world: world, host: homebase, guest: guest) {
+            let restart = { try host.run(relay: relay.url, ["--max-concurrent", "\(o.slots)", "--queue-length", "\(o.streams)",
+                                                            "--queue-wait", "\(o.crowdWaitS)s"]) }
+            let (rows, g) = try await Faults.run(o, world: world, host: homebase, guest: guest, restartHost: restart) {
                 try await BenchGuest(world, dataDir: guestDir, watchdog: WatchdogLimits())
             }
             last = g
-            Faults.print(rows, cold: ms(cold))
+            let blackHoled = try await BlackHole.run(o, world: world, engineURL: engineURL)
+            Faults.print(rows + [blackHoled], cold: ms(cold))
         }
         print("load average at end: \(Machine.loadAverage)  ")
         print("logs: \(procs.work)")

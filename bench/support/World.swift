@@ -2,6 +2,7 @@
 // Homebase set up through its own CLI (`init`, `runtime add`, `devices add`) then `run`.
 import Foundation
 import Inference
+import TestSupport
 
 public struct World: Sendable {
     public let procs: Processes
@@ -10,14 +11,24 @@ public struct World: Sendable {
     public init(procs: Processes, bin: Binaries) { self.procs = procs; self.bin = bin }
 
     /// `homebase-relay serve` on a free loopback port; its ws:// URL.
-    public func startRelay(_ extra: [String] = []) throws -> (url: String, child: Child) {
+    public func startRelay(_ extra: [String] = [], name: String = "relay") throws -> (url: String, child: Child) {
         let port = try Processes.freePort()
         let child = try procs.start(bin.path("homebase-relay"),
-                                    ["serve", "--listen", "127.0.0.1:\(port)", "--data-dir", procs.work + "/relay",
+                                    ["serve", "--listen", "127.0.0.1:\(port)", "--data-dir", procs.work + "/" + name,
                                      "--metrics-listen", "off"] + extra,
-                                    log: "relay.log")
+                                    log: name + ".log")
         try procs.waitUntil(30, "the relay") { Processes.canConnect(port) }
         return ("ws://127.0.0.1:\(port)", child)
+    }
+
+    /// The TEST black-hole proxy (Tests/EndToEndTests/peers/blackhole_proxy.py) on `port` in
+    /// front of `target`: writing `newest` to `trigger` makes it stop forwarding the connection
+    /// it accepted last, closing nothing (a network gone silent).
+    public func startBlackHoleProxy(port: Int, target: Int, trigger: String) throws -> Child {
+        let child = try procs.start(anyPython, [testsFile("EndToEndTests/peers/blackhole_proxy.py"), "--port", "\(port)",
+                                                "--target", "\(target)", "--trigger", trigger], log: "proxy.log")
+        try procs.waitUntil(30, "the black-hole proxy") { Processes.canConnect(port) }
+        return child
     }
 
     /// llama-server on the tiny model (alias `tiny`) with `slots` parallel slots sharing
@@ -52,8 +63,9 @@ public struct HomebaseSetup: Sendable {
     var cli: [String] { ["--data-dir", dataDir] }
 
     /// `homebase init` then `runtime add ENGINE` (retried while llama-server is still loading).
-    public static func create(_ world: World, engineURL: String, name: String = "bench-homebase") throws -> HomebaseSetup {
-        let dir = world.procs.work + "/host"
+    public static func create(_ world: World, engineURL: String, name: String = "bench-homebase",
+                              dataDir: String? = nil) throws -> HomebaseSetup {
+        let dir = dataDir ?? world.procs.work + "/host"
         let out = try world.procs.must(world.bin.path("homebase"), ["--data-dir", dir, "init", "--name", name])
         func field(_ prefix: String) throws -> String {
             guard let line = out.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else {
@@ -76,10 +88,10 @@ public struct HomebaseSetup: Sendable {
 
     /// `homebase run --relay URL FLAGS...`; returns once it has sent an advert (`minDevices`
     /// recipients at least).
-    public func run(relay: String, _ flags: [String], minDevices: Int = 1) throws -> Child {
-        let child = try world.procs.start(world.bin.path("homebase"), cli + ["run", "--relay", relay] + flags, log: "homebase.log")
+    public func run(relay: String, _ flags: [String], minDevices: Int = 1, log: String = "homebase.log") throws -> Child {
+        let child = try world.procs.start(world.bin.path("homebase"), cli + ["run", "--relay", relay] + flags, log: log)
         try world.procs.waitUntil(60, "the Homebase's first advert") {
-            world.procs.read("homebase.log").split(separator: "\n").contains { line in
+            world.procs.read(log).split(separator: "\n").contains { line in
                 guard line.contains("advert "), let r = line.range(of: " to ") else { return false }
                 return Int(line[r.upperBound...].prefix { $0.isNumber }).map { $0 >= minDevices } ?? false
             }

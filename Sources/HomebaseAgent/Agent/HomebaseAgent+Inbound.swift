@@ -1,5 +1,6 @@
 import Courier
 import Inference
+import InferenceWire
 import PeerLink
 import Signing
 import Wire
@@ -109,21 +110,29 @@ extension HomebaseAgent {
         // without waiting for its confirmation (or each other's): a bounce ends the request.
         let events = client.stream(plan.chat)
         trace?.mark(.engineCalled)
+        let typed = plan.typed
+        let preamble: [ReplyEvent] = typed && !plan.ignoredOptions.isEmpty ? [.ignoredOptions(plan.ignoredOptions)] : []
         let result = await StreamPump.run(events, policy: configuration.batchPolicy,
-                                          probe: configuration.chunkProbe, trace: trace, opening: { heard in
+                                          probe: configuration.chunkProbe, trace: trace, typed: typed, preamble: preamble,
+                                          opening: { heard in
             defer { trace?.mark(.acceptPosted); early?.start() }
             return writer.postAccept(then: heard)
-        }) { text, heard in
+        }) { events, heard in
             // The pump's empty piece is its keep-alive (the engine works, nothing to say yet).
-            if text.isEmpty { writer.postKeepAlive(then: heard) } else { writer.post(text: text, then: heard) }
+            if events.isEmpty {
+                writer.postKeepAlive(then: heard)
+            } else if !typed {
+                writer.post(text: events.reduce(into: "") { if case .text(let t) = $1 { $0 += t } }, then: heard)
+            } else if let data = try? ReplyEvent.encode(events) {
+                writer.post(events: data, then: heard)
+            } else {
+                heard(.failed(.stopped))  // unencodable (a name over 64 KiB): the stream cannot go on
+            }
         }
         switch result {
-        case .done(let reason, let usage, let text):
-            remember(plan, answer: text)
-            _ = await writer.finish(done: .init(requestID: r.requestID,
-                                                promptTokens: UInt32(clamping: usage?.promptTokens ?? 0),
-                                                completionTokens: UInt32(clamping: usage?.completionTokens ?? 0),
-                                                finishReason: reason))
+        case .done(let reason, let usage, let text, let calls):
+            remember(plan, answer: text, toolCalls: calls)
+            _ = await writer.finish(done: WireBridge.done(requestID: r.requestID, finishReason: reason, usage: usage))
             count("done")
         case .engineFailed(let e, _):
             // The message names the failure kind, never the prompt; the engine's own text may
@@ -149,9 +158,13 @@ extension HomebaseAgent {
     /// With the answer, a sibling's replica is on disk when this returns (`done` follows it);
     /// without, the write to do is returned (nil for a grantee: their cache stays in memory).
     @discardableResult
-    private func remember(_ plan: ServePlan, answer: String?) -> ReplicaWriter.Pending? {
+    private func remember(_ plan: ServePlan, answer: String?, toolCalls: [ToolCall] = []) -> ReplicaWriter.Pending? {
         var messages = plan.conversation
-        if let answer { messages.append(.init(role: .assistant, content: (plan.chat.continuation ?? "") + answer)) }
+        if let answer {
+            let text = (plan.chat.continuation ?? "") + answer
+            messages.append(.init(role: .assistant, parts: text.isEmpty ? [] : [.text(text)],
+                                  toolCalls: toolCalls.map { .init(id: $0.id, name: $0.name, argumentsJSON: $0.argumentsJSON) }))
+        }
         let pending = state.withLock { s -> ReplicaWriter.Pending? in
             guard plan.isSibling else { s.cache.hold(plan.memoryKey, messages); return nil }
             s.replica.hold(plan.memoryKey, messages)
@@ -204,6 +217,8 @@ extension HomebaseAgent {
         case .cacheMiss: "cache_miss"
         case .revoked: "revoked"
         case .badRequest: "bad_request"
+        case .tooLarge: "too_large"
+        case .unsupported: "unsupported"
         default: "host_error"
         }
     }

@@ -1,4 +1,5 @@
 import Inference
+import InferenceWire
 import Sealing
 import Signing
 import Wire
@@ -13,6 +14,10 @@ struct ServePlan: Sendable {
     var isSibling: Bool
     /// The whole conversation the answer extends.
     var conversation: [AppMessage.ChatMessage]
+    /// The requester reads the typed reply stream (it sent a version 2 request).
+    var typed: Bool = false
+    /// Option keys of a later version this host skipped: told to the requester first.
+    var ignoredOptions: [UInt16] = []
 }
 
 /// What the serving path knows of the world when a request arrives (one consistent snapshot).
@@ -23,10 +28,12 @@ struct AdmissionView: Sendable {
     var nowMs: Int64
 }
 
-/// Decides a request, in this order: who asks (a sibling, or a grantee with a grant in force:
-/// else `revoked`), whether it is well formed (`bad_request`), whether the model is served and
-/// granted (`model_unavailable`), and whether the conversation prefix is held (`diverged` for a
-/// sibling, `cache_miss` for a grantee). The concurrency gate (`busy`) comes after, in the agent.
+/// Decides a request, in this order: whether its layout is one this host reads (`unsupported`),
+/// who asks (a sibling, or a grantee with a grant in force: else `revoked`), whether it is well
+/// formed (`bad_request`, an unknown critical option included), whether the model is served and
+/// granted (`model_unavailable`), whether the conversation prefix is held (`diverged` for a
+/// sibling, `cache_miss` for a grantee), and whether its images fit the limits (`too_large`).
+/// The concurrency gate (`busy`) comes after, in the agent.
 enum Admission {
     enum Decision: Sendable {
         case serve(ServePlan)
@@ -43,6 +50,10 @@ enum Admission {
         func fail(_ code: AppMessage.ErrorCode, _ message: String) -> Decision {
             .refuse(AppMessage.InferenceError(requestID: r.requestID, code: code, message: message))
         }
+        guard r.version <= AppMessage.Request.newestVersion else {
+            return fail(.unsupported, "this Homebase reads requests up to version \(AppMessage.Request.newestVersion); "
+                        + "the guest sent version \(r.version): upgrade homebase")
+        }
         let isSibling = view.siblings.contains(sender)
         // A grantee may hold several grants: the models of those in force add up.
         var granted: Set<String>?
@@ -58,6 +69,9 @@ enum Admission {
         guard !r.messages.isEmpty else { return fail(.badRequest, "a request carries at least one new message") }
         guard !r.model.isEmpty else { return fail(.badRequest, "a request names a model") }
         guard r.maxTokens <= maxTokensCap else { return fail(.badRequest, "max tokens above \(maxTokensCap)") }
+        if let key = r.options.unknownCritical.first {
+            return fail(.badRequest, "option 0x\(String(key, radix: 16)) must not be ignored and this Homebase does not know it: upgrade homebase")
+        }
         if r.inline && r.prefixHash != .zero { return fail(.badRequest, "an inline request extends no prefix") }
         if let granted, !granted.contains(r.model) {
             return fail(.modelUnavailable, "model not granted to this device")
@@ -77,25 +91,15 @@ enum Admission {
                              : fail(.cacheMiss, "conversation not cached: resend it inline")
         }
         let conversation = prefix + r.messages
-        let chat = ChatRequest(model: r.model, messages: conversation.map(chatMessage),
-                               maxTokens: r.maxTokens == 0 ? nil : Int(r.maxTokens),
-                               temperature: Double(r.temperaturePerMille) / 1000, continuation: r.continuation)
+        // The engine is sent the whole conversation: its images count, the replica's too.
+        if let why = WireBridge.limitProblem(conversation) { return fail(.tooLarge, why) }
+        let chat = WireBridge.chatRequest(r, conversation: conversation)
         // #23 (route23): tools under grants that do not allow them (`homebase share --tools`).
         if !isSibling, let refusal = GrantTools.refusal(chat, active: (view.grants[sender] ?? []).filter { $0.isActive(nowMs: view.nowMs) }) {
             return fail(.badRequest, refusal)
         }
-        return .serve(ServePlan(chat: chat, runtimeURL: url, memoryKey: key, isSibling: isSibling,
-                                  conversation: conversation))
-    }
-
-    static func chatMessage(_ m: AppMessage.ChatMessage) -> ChatMessage {
-        let role: ChatMessage.Role = switch m.role {
-        case .system: .system
-        case .user: .user
-        case .assistant: .assistant
-        case .tool: .tool
-        }
-        return ChatMessage(role: role, content: m.content)
+        return .serve(ServePlan(chat: chat, runtimeURL: url, memoryKey: key, isSibling: isSibling, conversation: conversation,
+                                typed: r.version >= 2, ignoredOptions: r.options.unknownKeys))
     }
 
     /// The inference error code for an engine failure.

@@ -1,5 +1,10 @@
-/// When answer text leaves as a sealed chunk: latency first, frame count second.
+import Wire
+
+/// When answer events leave as a sealed chunk: latency first, frame count second.
 ///
+/// Events are the typed reply stream's (`ReplyEvent`); a version 1 requester gets the text ones
+/// as raw text. Adjacent pieces of one kind merge (text with text, reasoning with reasoning,
+/// argument pieces of the same tool call), so coalescing costs no record per token.
 /// The first text of an answer is sent at once (time to first token is what a reader feels).
 /// After that, text arriving within `maxDelay` of the last flush is coalesced into one chunk,
 /// which is sent when the delay has passed or `maxBytes` have gathered, whichever is first. A
@@ -26,8 +31,8 @@ struct ChunkBatcher: Sendable {
     }
 
     enum Action: Equatable, Sendable {
-        /// Send this text now.
-        case send(String)
+        /// Send these events now.
+        case send([ReplyEvent])
         /// Nothing due before this instant (ns on the caller's monotonic clock); call again then.
         case wait(untilNs: UInt64)
         /// Nothing pending: wait for more text or the end.
@@ -37,17 +42,38 @@ struct ChunkBatcher: Sendable {
     }
 
     let policy: Policy
-    private var pending = ""
+    private var pending: [ReplyEvent] = []
     private var pendingBytes = 0
     private var lastFlushNs: UInt64?
     private var ended = false
 
     init(policy: Policy = Policy()) { self.policy = policy }
 
-    mutating func append(_ text: String) {
-        guard !text.isEmpty else { return }
-        pending += text
-        pendingBytes += text.utf8.count
+    mutating func append(_ text: String) { append(.text(text)) }
+
+    mutating func append(_ event: ReplyEvent) {
+        switch (pending.last, event) {
+        case (_, .text("")), (_, .reasoning("")): return
+        case (.text(let a)?, .text(let b)): pending[pending.count - 1] = .text(a + b)
+        case (.reasoning(let a)?, .reasoning(let b)): pending[pending.count - 1] = .reasoning(a + b)
+        case (.toolCallDelta(var a)?, .toolCallDelta(let b)) where a.index == b.index && b.id == nil && b.name == nil:
+            a.arguments += b.arguments
+            pending[pending.count - 1] = .toolCallDelta(a)
+        default:
+            pending.append(event)  // (its 5 record header bytes are not counted: text is what the limit measures)
+        }
+        pendingBytes += Self.size(event)
+    }
+
+    /// About what `event` adds to a record's body.
+    static func size(_ event: ReplyEvent) -> Int {
+        switch event {
+        case .text(let t), .reasoning(let t): t.utf8.count
+        case .toolCallDelta(let d): 3 + (d.id?.utf8.count ?? 0) + (d.name?.utf8.count ?? 0) + d.arguments.utf8.count
+        case .toolCall(let c): 8 + c.id.utf8.count + c.name.utf8.count + c.argumentsJSON.utf8.count
+        case .ignoredOptions(let k): 2 + 2 * k.count
+        case .unknown: 0
+        }
     }
 
     /// Nothing is pending.
@@ -66,7 +92,7 @@ struct ChunkBatcher: Sendable {
             return .wait(untilNs: last &+ delayNs)
         }
         let out = pending
-        pending = ""
+        pending = []
         pendingBytes = 0
         lastFlushNs = nowNs
         return .send(out)

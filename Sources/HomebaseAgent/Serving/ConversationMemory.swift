@@ -1,3 +1,4 @@
+import InferenceWire
 import Sealing
 import Wire
 
@@ -22,7 +23,7 @@ struct HeldConversation: Sendable {
 
     mutating func append(_ more: [AppMessage.ChatMessage]) {
         for m in more {
-            hashes.append(ConversationHash.extend(hash, role: m.role.rawValue, content: m.content))
+            hashes.append(ConversationHashing.extend(hash, m))
             messages.append(m)
         }
     }

@@ -1,11 +1,12 @@
 import Dispatch
 import PeerLink
 import Synchronization
+import Wire
 
 extension StreamPump {
     /// The batcher, the engine's ending and the link's verdicts, shared by the tasks.
     final class Shared: Sendable {
-        enum Next { case send(String, sinceNs: UInt64), wait(UInt64), idle, finished(PumpResult) }
+        enum Next { case send([ReplyEvent], sinceNs: UInt64), wait(UInt64), idle, finished(PumpResult) }
         private struct State {
             var batcher: ChunkBatcher
             var firstPendingNs: UInt64?
@@ -31,11 +32,11 @@ extension StreamPump {
 
         /// Wakes the send loop only when that changes what it should do: the first pending text
         /// (it may be idle) or a full batch (it may be waiting out the window), not every token.
-        func append(_ text: String) {
+        func append(_ event: ReplyEvent) {
             let now = DispatchTime.now().uptimeNanoseconds
             let wakeUp = state.withLock { s in
                 let wasEmpty = s.firstPendingNs == nil
-                s.batcher.append(text)
+                s.batcher.append(event)
                 if wasEmpty { s.firstPendingNs = now }
                 return wasEmpty || s.batcher.isFull
             }

@@ -2,11 +2,14 @@ import Dispatch
 import Inference
 import PeerLink
 import Synchronization
+import Wire
+import InferenceWire
 
 /// How one streamed answer ended.
 enum PumpResult: Sendable, Equatable {
-    /// The engine finished and every chunk was handed to the link.
-    case done(finishReason: String, usage: Usage?, text: String)
+    /// The engine finished and every chunk was handed to the link. `text` and `toolCalls` are
+    /// the answer as the conversation keeps it.
+    case done(finishReason: String, usage: Usage?, text: String, toolCalls: [ToolCall] = [])
     /// The engine failed (after the text so far was sent).
     case engineFailed(InferenceError, text: String)
     /// A chunk came back `notHere` (or the link is gone): the engine request was aborted.
@@ -26,18 +29,19 @@ enum StreamPump {
     typealias Probe = @Sendable (_ bytes: Int, _ waitedNs: UInt64) -> Void
 
     /// Hands one chunk to the link and returns at once, without waiting for the relay to confirm
-    /// it; `outcome` (any thread) hears its fate later. Chunks must leave in call order.
-    typealias Post = @Sendable (_ text: String, _ outcome: @escaping @Sendable (LiveOutcome) -> Void) -> Void
+    /// it; `outcome` (any thread) hears its fate later. Chunks must leave in call order. No
+    /// events: the keep-alive (an empty chunk).
+    typealias Post = @Sendable (_ events: [ReplyEvent], _ outcome: @escaping @Sendable (LiveOutcome) -> Void) -> Void
 
     /// The confirmed form: each chunk's outcome awaited before the next is sent. `opening` (the
     /// `accept`) runs while the engine already works on the prompt: nothing is sent before it
     /// returns, and false (the requester is gone) ends the engine request.
     static func run(_ events: AsyncThrowingStream<ChatEvent, Error>, policy: ChunkBatcher.Policy,
-                    probe: Probe? = nil, opening: (@Sendable () async -> Bool)? = nil,
-                    send: @escaping @Sendable (String) async -> LiveOutcome) async -> PumpResult {
+                    probe: Probe? = nil, typed: Bool = false, opening: (@Sendable () async -> Bool)? = nil,
+                    send: @escaping @Sendable ([ReplyEvent]) async -> LiveOutcome) async -> PumpResult {
         var open: Opening?
         if let opening { open = { @Sendable _ in await opening() } }
-        return await run(events, policy: policy, probe: probe, sender: .awaited(send), opening: open)
+        return await run(events, policy: policy, probe: probe, typed: typed, preamble: [], sender: .awaited(send), opening: open)
     }
 
     /// The pipelined form: chunks are posted without waiting for the confirmation of the ones
@@ -46,25 +50,32 @@ enum StreamPump {
     /// returns at once, so the first chunk follows `accept` on the link instead of waiting a
     /// relay round trip for it. A `notHere`, `linkDown` or `stopped` heard for any frame ends
     /// the engine request (`.requesterGone`).
+    ///
+    /// `typed`: the requester reads the typed reply stream (a version 2 request): reasoning and
+    /// tool-call events are forwarded; otherwise only text is (an older guest could not show
+    /// them). `preamble` goes first (the `ignored-options` event).
     static func run(_ events: AsyncThrowingStream<ChatEvent, Error>, policy: ChunkBatcher.Policy,
-                    probe: Probe? = nil, trace: TimingTrace? = nil,
+                    probe: Probe? = nil, trace: TimingTrace? = nil, typed: Bool = false, preamble: [ReplyEvent] = [],
                     opening: (@Sendable (_ outcome: @escaping @Sendable (LiveOutcome) -> Void) -> Bool)?,
                     post: @escaping Post) async -> PumpResult {
         var open: Opening?
         if let opening { open = { @Sendable heard in opening(heard) } }
-        return await run(events, policy: policy, probe: probe, trace: trace, sender: .posted(post), opening: open)
+        return await run(events, policy: policy, probe: probe, trace: trace, typed: typed, preamble: preamble,
+                         sender: .posted(post), opening: open)
     }
 
     private typealias Opening = @Sendable (_ outcome: @escaping @Sendable (LiveOutcome) -> Void) async -> Bool
 
     private enum Sender {
-        case awaited(@Sendable (String) async -> LiveOutcome)
+        case awaited(@Sendable ([ReplyEvent]) async -> LiveOutcome)
         case posted(Post)
     }
 
     private static func run(_ events: AsyncThrowingStream<ChatEvent, Error>, policy: ChunkBatcher.Policy, probe: Probe?,
-                            trace: TimingTrace? = nil, sender: Sender, opening: Opening?) async -> PumpResult {
+                            trace: TimingTrace? = nil, typed: Bool, preamble: [ReplyEvent], sender: Sender,
+                            opening: Opening?) async -> PumpResult {
         let shared = Shared(policy: policy, pipelined: { if case .posted = sender { true } else { false } }())
+        for e in preamble { shared.append(e) }
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
@@ -72,8 +83,10 @@ enum StreamPump {
                         switch event {
                         case .text(let t):
                             if !t.isEmpty { trace?.mark(.firstEngineText) }
-                            shared.append(t)
-                        case .toolCall, .toolCallDelta, .reasoning: break  // the text stream carries text only (#23)
+                            shared.append(.text(t))
+                        case .toolCall, .toolCallDelta, .reasoning:
+                            // A version 1 requester reads text only: it never sent tools.
+                            if typed, let e = WireBridge.replyEvent(event) { shared.append(e) }
                         case .done(let reason, let usage): shared.end(.done(finishReason: reason, usage: usage, text: ""))
                         }
                     }
@@ -102,6 +115,7 @@ enum StreamPump {
     private static func sendLoop(_ shared: Shared, probe: Probe?, trace: TimingTrace?, sender: Sender) async -> PumpResult {
         var wakeups = shared.wakeups.makeAsyncIterator()
         var text = ""
+        var calls: [ToolCall] = []
         // Since the last frame of this stream left: a silence of `keepAlive` sends an empty chunk.
         var lastSentNs = DispatchTime.now().uptimeNanoseconds
         let keepAliveNs = shared.policy.keepAlive.map { UInt64(max(1, $0.nanoseconds)) }
@@ -113,15 +127,18 @@ enum StreamPump {
                 // Nothing to say: the engine works (a long prompt's prefill) or pauses. An empty
                 // chunk tells the requester we are alive; its watchdog restarts its rung.
                 if now &- lastSentNs >= keepAliveNs, shared.keepAlive() {
-                    next = .send("", sinceNs: now)
+                    next = .send([], sinceNs: now)
                 } else if now &- lastSentNs < keepAliveNs {
                     next = .wait(lastSentNs &+ keepAliveNs)
                 }
             }
             switch next {
             case .send(let piece, let since):
-                if !piece.isEmpty { probe?(piece.utf8.count, DispatchTime.now().uptimeNanoseconds &- since) }
-                text += piece
+                if !piece.isEmpty { probe?(piece.reduce(0) { $0 + ChunkBatcher.size($1) }, DispatchTime.now().uptimeNanoseconds &- since) }
+                for e in piece {
+                    if case .text(let t) = e { text += t }
+                    if case .toolCall(let c) = e { calls.append(ToolCall(id: c.id, name: c.name, argumentsJSON: c.argumentsJSON)) }
+                }
                 lastSentNs = DispatchTime.now().uptimeNanoseconds
                 switch sender {
                 case .awaited(let send):
@@ -142,7 +159,7 @@ enum StreamPump {
                 _ = await wakeups.next()
             case .finished(let end):
                 switch end {
-                case .done(let r, let u, _): return .done(finishReason: r, usage: u, text: text)
+                case .done(let r, let u, _, _): return .done(finishReason: r, usage: u, text: text, toolCalls: calls)
                 case .engineFailed(let e, _): return .engineFailed(e, text: text)
                 default: return end
                 }

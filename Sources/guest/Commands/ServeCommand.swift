@@ -1,22 +1,37 @@
 import GuestAgent
 import Inference
 import LocalAPI
+import Wire
 
 /// `guest serve`: the routed brain for every local tool, on an OpenAI- and an Ollama-compatible
 /// API. Each request goes through the router and the fallback runner, exactly like `guest chat`
 /// (the relay link open, so the Homebase answers when it is the route).
 enum ServeCommandLine {
     static let command = Command(
-        name: "serve", summary: "serve the routed brain to local tools (OpenAI and Ollama compatible API)",
-        usage: "[--listen HOST:PORT] [--allow-remote] [--token-file FILE] [--allow-origin ORIGIN]...",
-        details: "Endpoints: POST /v1/chat/completions, GET /v1/models (OpenAI); POST /api/chat, GET /api/tags (Ollama).\n"
+        name: "serve", summary: "serve the routed brain to local tools (OpenAI, Anthropic and Ollama compatible API)",
+        usage: "[--listen HOST:PORT] [--allow-remote] [--token-file FILE] [--allow-origin ORIGIN]... [--keep-alive-interval SECONDS]",
+        details: "Endpoints:\n"
+            + "  OpenAI     POST /v1/chat/completions, POST /v1/responses, POST /v1/completions, GET /v1/models, GET /v1/models/{id}\n"
+            + "  Anthropic  POST /v1/messages, POST /v1/messages/count_tokens (an estimate: UTF-8 bytes / 4)\n"
+            + "  Ollama     POST /api/chat, POST /api/generate, POST /api/show, GET /api/tags, GET /api/ps, GET /api/version, GET|HEAD /\n"
+            + "  Embeddings POST /v1/embeddings, POST /api/embed, POST /api/embeddings: the on-device model's vectors (a second\n"
+            + "             llama-server with --embeddings, started on first use); through a Homebase: not yet (501)\n"
+            + "/v1/responses keeps the last \(ServeConfiguration().storedResponses) stored answers in memory for previous_response_id "
+            + "(store: false keeps none).\n"
+            + "/api/generate's suffix (fill-in-the-middle) and raw (continuation) are done by prompt, the same on every route.\n"
+            + "/api/pull, push, create, copy and delete answer 501 naming the guest command instead (guest models pull|delete).\n"
+            + "Probes (show, ps, version, tags, models) answer from what the guest knows, never waiting on the relay.\n"
+            + "Clients: Claude Code ANTHROPIC_BASE_URL=http://127.0.0.1:11435; Codex a provider with base_url .../v1 and\n"
+            + "wire_api = \"responses\"; Continue provider ollama with apiBase http://127.0.0.1:11435; Open WebUI\n"
+            + "OLLAMA_BASE_URL=http://127.0.0.1:11435 (README: \"The guest's other doors\").\n"
             + "Every answer names its brain: the X-Homebase-Brain header and a final `homebase` object. Loopback only\n"
             + "unless --allow-remote with a token (--token-file or HOMEBASE_SERVE_TOKEN). Runs until SIGINT or SIGTERM.\n"
             + "Web pages are refused: a Host that is not localhost, 127.x or [::1] (403, DNS rebinding), an Origin not\n"
             + "serve's own nor allowed with --allow-origin (403), a POST not sent as Content-Type: application/json (415).\n"
             + "Request bodies up to \(LocalAPIServer.mebibytes(LocalAPIServer.maxRequestBytes)) are taken (images inline: data URLs, Ollama \"images\"); a larger one is\n"
             + "answered 413 naming the limit. Image URLs are never fetched (400).\n"
-            + "With --token-file, clients send the file's token: OPENAI_API_KEY=$(cat FILE) for the openai library;\n"
+            + "With --token-file, clients send the file's token: OPENAI_API_KEY=$(cat FILE) for the openai library,\n"
+            + "ANTHROPIC_API_KEY (x-api-key) for the anthropic one;\n"
             + "guest chat reads it through serve.json.\n"
             + "Other guest commands of this data directory (chat, status) find serve through serve.json and open no\n"
             + "relay link of their own (the relay keeps one per device key); commands that must send mail link briefly.\n"
@@ -26,6 +41,8 @@ enum ServeCommandLine {
                 Flag("--token-file", "FILE", "require Authorization: Bearer with the file's first line; a missing file is made 0600 "
                      + "with a random token (default: none, or $HOMEBASE_SERVE_TOKEN)"),
                 Flag("--token", "TOKEN", "as --token-file, but visible to other users in the process list (warned)"),
+                Flag("--keep-alive-interval", "SECONDS", "a streamed answer silent this long (a slow first token) gets a "
+                     + "keep-alive the client ignores; 0: none (default 5)"),
                 Flag("--allow-origin", "ORIGIN", repeatable: true, "let web pages of ORIGIN (http://localhost:3000) call serve, "
                      + "with CORS; repeatable (default: none)")]
             + Flag.relayLink,
@@ -38,14 +55,36 @@ enum ServeCommandLine {
             let runner = context.runner, paths = context.paths, log = context.log
             let retake = ServeAnnouncement.onRetakeSignal(links, log: log)
             defer { retake.cancel() }
+            let embeddings = LocalEmbeddings(context: context)
             let status = await ServeCommand.run(
                 configuration: config, output: { Console.out($0) },
                 router: { _ in RoutedAnswer(provider: RunnerBrain(runner: runner)) },
-                models: { ServableModels.list(context).map { ListedModel(name: $0.name, brain: $0.brain) } },
+                models: { ServableModels.list(context).map { ListedModel(name: $0.name, brain: $0.brain, details: details($0)) } },
+                embedder: { request in
+                    switch await embeddings.embed(model: request.model, inputs: request.inputs) {
+                    case .vectors(let v, let tokens, let model):
+                        .success(EmbeddingAnswer(model: model, vectors: v, promptTokens: tokens, brain: .onDevice))
+                    case .unavailable(let why): .failure(.unavailable(why))
+                    case .failed(let why): .failure(.failed(why))
+                    }
+                },
                 listening: { ServeAnnouncement.announce(paths, host: config.host, port: $0, tokenFile: config.tokenFile, log: log) })
             ServeAnnouncement.withdraw()
+            await embeddings.stop()
             return status
         }
+    }
+
+    /// `/api/show`'s facts of a listed model: the advert's, when its Homebase advertised it; the
+    /// on-device model answers tool calls (requests with tools go on-device).
+    static func details(_ e: ServableModels.Entry) -> ModelDetails? {
+        guard let m = e.info else { return e.brain == .onDevice ? ModelDetails(capabilities: ["completion", "tools"]) : nil }
+        var caps: [String] = []
+        if m.capabilities.contains(.completion) || m.capabilities.isEmpty { caps.append("completion") }
+        if m.capabilities.contains(.tools) { caps.append("tools") }
+        if m.capabilities.contains(.vision) { caps.append("vision") }
+        return ModelDetails(family: m.family, parameterSize: m.parameterSize, quantization: m.quantization,
+                            contextLength: m.contextLength > 0 ? Int(m.contextLength) : nil, capabilities: caps)
     }
 
     static func configuration(_ inv: Invocation) throws -> ServeConfiguration {
@@ -54,6 +93,9 @@ enum ServeCommandLine {
             do { (c.host, c.port) = try ServeConfiguration.parseListen(listen) } catch { throw inv.usageError(error.description) }
         }
         c.allowRemote = inv.arguments.has("--allow-remote")
+        if let k = inv.arguments.value("--keep-alive-interval") {
+            do { c.keepAliveInterval = try ServeConfiguration.parseKeepAlive(k) } catch { throw inv.usageError(error.description) }
+        }
         for origin in inv.arguments.all("--allow-origin") {
             do { try c.allow(origin: origin) } catch { throw inv.usageError(error.description) }
         }

@@ -2,7 +2,8 @@
 """A TCP proxy the fault suite controls (EndToEndTests/FaultSuite+PeerGone): TEST code.
 
 Forwards every connection on --port to --target. When the file --trigger appears (the test
-creates it; the proxy deletes it), every connection open at that moment is black-holed: nothing more is forwarded either way and nothing is closed, the way a
+creates it; the proxy deletes it), every connection open at that moment is black-holed (or,
+when the file says `newest`, only the connection accepted last): nothing more is forwarded either way and nothing is closed, the way a
 peer looks whose network went silent (Wi-Fi gone, a machine asleep) without a FIN. Connections
 made later are forwarded normally. Logs one line per event to stdout.
 
@@ -19,6 +20,7 @@ ARGS = None
 SEL = selectors.DefaultSelector()
 PAIRS = {}       # socket -> its partner
 HOLED = set()    # sockets no longer forwarded (kept open)
+ACCEPTED = []    # client sockets, oldest first
 
 
 def log(line):
@@ -32,6 +34,7 @@ def accept(listener):
         s.setblocking(False)
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     PAIRS[client], PAIRS[upstream] = upstream, client
+    ACCEPTED.append(client)
     SEL.register(client, selectors.EVENT_READ, "conn")
     SEL.register(upstream, selectors.EVENT_READ, "conn")
     log(f"forwarding connection {len(PAIRS) // 2}")
@@ -66,8 +69,12 @@ def forward(s):
 
 
 def hole_everything():
+    with open(ARGS.trigger) as f:
+        newest = f.read().strip() == "newest"
     os.unlink(ARGS.trigger)
-    for s in list(PAIRS):
+    live = [c for c in ACCEPTED if c in PAIRS]
+    chosen = ([live[-1], PAIRS[live[-1]]] if live else []) if newest else list(PAIRS)
+    for s in chosen:
         if s not in HOLED:
             HOLED.add(s)
             SEL.unregister(s)

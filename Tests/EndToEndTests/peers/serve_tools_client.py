@@ -38,11 +38,16 @@ def first_call(client, stream):
     if not stream:
         c = client.chat.completions.create(**kwargs)
         tc = c.choices[0].message.tool_calls[0]
-        out["brain"] = ((c.model_extra or {}).get("homebase") or {}).get("brain")
+        homebase = (c.model_extra or {}).get("homebase") or {}
+        out["brain"], out["route_reason"] = homebase.get("brain"), homebase.get("route_reason")
+        out["fallback_reason"] = homebase.get("fallback_reason")
         return {"id": tc.id, "name": tc.function.name, "arguments": tc.function.arguments}, c.choices[0].finish_reason, 1
     calls, finish, chunks = {}, None, 0
     for chunk in client.chat.completions.create(stream=True, **kwargs):
-        out["brain"] = ((chunk.model_extra or {}).get("homebase") or {}).get("brain") or out.get("brain")
+        homebase = (chunk.model_extra or {}).get("homebase") or {}
+        out["brain"] = homebase.get("brain") or out.get("brain")
+        out["route_reason"] = homebase.get("route_reason") or out.get("route_reason")
+        out["fallback_reason"] = homebase.get("fallback_reason") or out.get("fallback_reason")
         for choice in chunk.choices:
             for tc in choice.delta.tool_calls or []:
                 chunks += 1

@@ -10,6 +10,7 @@ POST /v1/chat/completions      OpenAI Chat Completions SSE (role, content deltas
 POST /v1/messages              Anthropic Messages SSE (message_start, ping, text_delta, message_delta,
                                message_stop); 401 for a bad key
 GET  /record                   every request so far: path, the key's last 4 characters, model
+GET  /bodies                   the JSON body of every POST so far, whole (what a brain was sent)
 """
 import json
 import os
@@ -20,6 +21,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../
 from peer_http import PeerHandler, serve_until_stdin_closes  # noqa: E402
 
 RECORD = []
+BODIES = []
 LOCK = threading.Lock()
 OPENAI_401 = {"error": {"message": "Incorrect API key provided: sk-proj-********.", "type": "invalid_request_error",
                         "param": None, "code": "invalid_api_key"}}
@@ -57,6 +59,9 @@ class Handler(PeerHandler):
         if self.path == "/record":
             with LOCK:
                 return self.reply(200, RECORD)
+        if self.path == "/bodies":
+            with LOCK:
+                return self.reply(200, BODIES)
         if self.path == "/v1/models":
             self.record()
             if self.headers.get("x-api-key") and self.headers.get("anthropic-version") != "2023-06-01":
@@ -70,6 +75,8 @@ class Handler(PeerHandler):
     def do_POST(self):
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
         self.record(body.get("model"))
+        with LOCK:
+            BODIES.append(body)
         key = self.key()
         if self.path == "/v1/chat/completions":
             if "good" not in key:

@@ -1,5 +1,6 @@
 import Courier
 import Inference
+import InferenceWire
 @testable import RelayRouting
 import Sealing
 import Signing
@@ -32,7 +33,7 @@ final class Scene: Sendable {
 
     /// Tells the ledger the host holds the first `count` messages of `messages`.
     func believeHostHolds(_ count: Int, of messages: [ChatMessage]) -> ConversationPlan {
-        var plan = ConversationPlan(messages: messages.map(AppMessage.ChatMessage.init))
+        var plan = ConversationPlan(messages: messages.map(WireBridge.wire))
         ledger.record(host: host.record.signingKey, conversation: plan.conversationID, prefix: plan.hashes[count])
         plan.assume(held: plan.hashes[count])
         return plan

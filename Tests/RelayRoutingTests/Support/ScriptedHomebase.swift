@@ -24,6 +24,8 @@ final class ScriptedHomebase: Sendable {
         case outputThenTruncatedDone([String])
         /// accept, then `error` with this code.
         case error(AppMessage.ErrorCode)
+        /// accept, these typed events in one chunk (a version 2 request), final chunk and done.
+        case events([ReplyEvent], finishReason: String)
     }
 
     let identity: DeviceIdentity
@@ -50,33 +52,41 @@ final class ScriptedHomebase: Sendable {
                 guard case .request = d.message, let writer = try? courier.replyWriter(for: d) else { continue }
                 let n = requests.count - 1
                 let behaviour = script[min(n, script.count - 1)]
-                Task { await self.play(behaviour, writer) }
+                let typed = if case .request(let r) = d.message { r.version >= 2 } else { false }
+                Task { await self.play(behaviour, writer, typed: typed) }
             }
         }
     }
 
-    private func play(_ behaviour: Behaviour, _ w: ReplyWriter) async {
+    private func play(_ behaviour: Behaviour, _ w: ReplyWriter, typed: Bool) async {
         let id = w.requestID
+        // A version 2 request reads the typed reply stream; version 1, raw text.
+        let send: @Sendable (String) async -> Void = { p in
+            if typed { _ = await w.chunk(events: (try? ReplyEvent.encode([.text(p)])) ?? []) } else { _ = await w.chunk(text: p) }
+        }
         if case .neverAccept = behaviour { return }
         _ = await w.accept()
         switch behaviour {
         case .neverAccept, .acceptThenSilence:
             return
         case .answer(let pieces):
-            for p in pieces { _ = await w.chunk(text: p) }
+            for p in pieces { await send(p) }
             _ = await w.finish(done: .init(requestID: id, promptTokens: 7, completionTokens: UInt32(pieces.count),
                                            finishReason: "stop"))
         case .outputThenSilence(let pieces):
-            for p in pieces { _ = await w.chunk(text: p) }
+            for p in pieces { await send(p) }
         case .outputThenOffline(let pieces):
-            for p in pieces { _ = await w.chunk(text: p) }
+            for p in pieces { await send(p) }
             courier.stop()
         case .outputThenTruncatedDone(let pieces):
-            for p in pieces { _ = await w.chunk(text: p) }
+            for p in pieces { await send(p) }
             _ = await courier.send(.done(.init(requestID: id, promptTokens: 1, completionTokens: 1, finishReason: "stop")),
                                    to: w.requester)
         case .error(let code):
             _ = await w.fail(error: .init(requestID: id, code: code, message: "scripted \(code.rawValue)"))
+        case .events(let events, let reason):
+            _ = await w.chunk(events: (try? ReplyEvent.encode(events)) ?? [])
+            _ = await w.finish(done: .init(requestID: id, promptTokens: 5, completionTokens: 6, finishReason: reason))
         }
     }
 }

@@ -1,0 +1,63 @@
+import Foundation
+import Routing
+import Signing
+
+/// The guest's cooldowns, in `DATA-DIR/cooldowns.json`: a file, not memory, because each
+/// `guest chat` is its own process and the next one should not pay the same wait again;
+/// `guest serve` reads the same file at every request, so its requests share it too. Each entry
+/// expires (`length`, default 60 s): then the next request is the probe. Small (one entry per
+/// host), rewritten whole through a temporary file and a rename.
+public final class CooldownFile: CooldownSource {
+    public let path: String
+    public let length: Duration
+    private let lock = NSLock()
+
+    public init(path: String, length: Duration = .seconds(60)) {
+        self.path = path; self.length = length
+    }
+
+    public func cooldown(of host: PublicKey, nowMs: Int64) -> Cooldown? {
+        read().first { $0.host == host.hex && $0.untilMs > nowMs }
+    }
+
+    /// Every cooldown in force at `nowMs` (for `status`).
+    public func current(nowMs: Int64) -> [Cooldown] { read().filter { $0.untilMs > nowMs } }
+
+    /// `host` failed in a way that says it is gone or silent: cool it down from now.
+    public func record(_ host: PublicKey, because: String, nowMs: Int64) {
+        let until = nowMs + Int64(length.components.seconds) * 1000 + Int64(length.components.attoseconds / 1_000_000_000_000_000)
+        update { list in
+            list.removeAll { $0.host == host.hex || $0.untilMs <= nowMs }
+            list.append(Cooldown(host: host.hex, sinceMs: nowMs, untilMs: until, because: because))
+        }
+    }
+
+    /// `host` answered: it is heard from again.
+    public func clear(_ host: PublicKey) {
+        guard read().contains(where: { $0.host == host.hex }) else { return }
+        update { $0.removeAll { $0.host == host.hex } }
+    }
+
+    private func read() -> [Cooldown] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        return (try? JSONDecoder().decode([Cooldown].self, from: data)) ?? []
+    }
+
+    private func update(_ change: (inout [Cooldown]) -> Void) {
+        lock.lock(); defer { lock.unlock() }
+        var list = read()
+        change(&list)
+        guard let data = try? JSONEncoder().encode(list) else { return }
+        let temp = path + ".tmp-\(getpid())"
+        guard FileManager.default.createFile(atPath: temp, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
+        if rename(temp, path) != 0 { unlink(temp) }
+    }
+}
+
+extension CooldownFile {
+    /// Failures that cool a Homebase down: it never accepted (the accept rung), or the relay
+    /// found it silent. Other failures (its own error, a stall mid-answer) say it is alive.
+    public static func coolsDown(_ why: String) -> Bool {
+        why.contains("timed out: accept") || why.contains("it stopped answering the relay")
+    }
+}

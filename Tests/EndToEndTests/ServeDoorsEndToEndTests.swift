@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// `guest serve`'s doors of #17 with the official clients against a real `guest serve`: on the
+/// on-device engine alone, and routed to a real Homebase on llama-server that is then killed.
+@Suite(.serialized) struct ServeDoorsEndToEndTests {
+    static func peer(_ script: String, _ args: [String]) throws -> [String: Any] {
+        let line = try runJSONPeer(testsFile("LocalAPITests/peers/\(script)"), args)
+        return (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    /// No relay, no Homebase: the on-device tiny model answers every client.
+    @Test func officialClientsOnDevice() throws {
+        let bin = try Binaries.locate(), procs = try Processes()
+        defer { procs.stopAll() }
+        let dir = procs.work + "/laptop"
+        let flags = ["--data-dir", dir, "--llama-server", bin.engine, "--model-path", bin.model]
+        #expect(try procs.run(bin.path("guest"), ["init", "--name", "laptop"] + flags).status == 0)
+        let port = try Processes.freePort()
+        try procs.start(bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(port)"] + flags, log: "serve.log")
+        try procs.waitUntil(60, "guest serve") { Processes.canConnect(port) }
+        let base = "http://127.0.0.1:\(port)"
+        let log = { procs.read("serve.log") }
+
+        let whole = try Self.peer("anthropic_client.py", [base, "k", "whole", "default", "120"])
+        #expect(whole["brain_header"] as? String == "on-device", "\(whole) \(log())")
+        #expect(["end_turn", "max_tokens"].contains(whole["stop_reason"] as? String ?? ""), "\(whole)")
+        let streamed = try Self.peer("anthropic_client.py", [base, "k", "stream", "default", "120"])
+        #expect(["end_turn", "max_tokens"].contains(streamed["stop_reason"] as? String ?? ""), "\(streamed)")
+        #expect((streamed["usage"] as? [Int])?.last ?? 0 > 0, "\(streamed)")
+        let count = try Self.peer("anthropic_client.py", [base, "k", "count", "default", "120"])
+        #expect((count["input_tokens"] as? Int ?? 0) > 0, "\(count)")
+
+        let responses = try Self.peer("responses_client.py", [base + "/v1", "k", "whole", "default", "120"])
+        #expect(responses["brain_header"] as? String == "on-device", "\(responses)")
+        #expect(["completed", "incomplete"].contains(responses["status"] as? String ?? ""), "\(responses)")
+        #expect(responses["second_previous"] as? Bool == true, "\(responses)")
+        let events = try Self.peer("responses_client.py", [base + "/v1", "k", "stream", "default", "120"])
+        #expect((events["types"] as? [String])?.last == "response.completed", "\(events)")
+        let completion = try Self.peer("responses_client.py", [base + "/v1", "k", "completion", "default", "120"])
+        #expect(completion["object"] as? String == "text_completion", "\(completion)")
+        let retrieved = try Self.peer("responses_client.py", [base + "/v1", "k", "retrieve", "default", "120"])
+        #expect(retrieved["id"] as? String == "default", "\(retrieved)")
+
+        let generate = try Self.peer("ollama_probe_client.py", [base, "generate", "default", "120"])
+        #expect(generate["last_done"] as? Bool == true, "\(generate)")
+        #expect(["stop", "length"].contains(generate["done_reason"] as? String ?? ""), "\(generate)")
+        let probes = try Self.peer("ollama_probe_client.py", [base, "probes", "default"])
+        #expect(probes["version"] as? String == "0.14.0", "\(probes)")
+        #expect((probes["running"] as? [String])?.contains("default") == true, "\(probes)")
+        #expect((probes["capabilities"] as? [String])?.contains("tools") == true, "the on-device model answers tools: \(probes)")
+
+        // Embeddings: a second llama-server (--embeddings) on the same tiny model answers.
+        let vectors = try Self.peer("responses_client.py", [base + "/v1", "k", "embeddings", "default", "120"])
+        let sizes = vectors["sizes"] as? [Int] ?? []
+        #expect(sizes.count == 2 && sizes[0] > 0 && sizes[0] == sizes[1] && vectors["base64_size"] as? Int == sizes[0],
+                "\(vectors) \(procs.read("serve.log"))")
+        let embed = try Self.peer("ollama_probe_client.py", [base, "embed", "default", "120"])
+        #expect(embed["sizes"] as? [Int] == sizes && embed["same"] as? Bool == true, "\(embed)")
+        let other = try Self.peer("responses_client.py", [base + "/v1", "k", "embeddings", "some-other-model", "120"])
+        #expect(other["status"] as? Int == 501 && (other["message"] as? String)?.contains("not the on-device model") == true, "\(other)")
+    }
+
+    /// Routed to the own Homebase (`X-Homebase-Brain: homebase`); with the Homebase killed, the
+    /// probes still answer from the last advert (within a 5 s client timeout), and the next
+    /// answer comes from the on-device model.
+    @Test func probesOutliveTheHomebase() throws {
+        let lb = try Loopback(engine: .llama)
+        defer { lb.stopAll() }
+        let guest = try lb.addGuest("laptop")
+        try lb.startHomebase()
+        try guest.waitForAdvert()
+        let port = try Processes.freePort()
+        let waits = Guest.chatWaits.filter { $0.name != "--max-tokens" }.flatMap { [$0.name, $0.value] }
+        try lb.procs.start(lb.bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(port)"] + waits + guest.globalFlags, log: "serve.log")
+        try lb.procs.waitUntil(60, "guest serve and its serve.json") {
+            Processes.canConnect(port) && FileManager.default.fileExists(atPath: guest.directory + "/serve.json")
+        }
+        let base = "http://127.0.0.1:\(port)"
+        let before = try Self.peer("anthropic_client.py", [base, "k", "whole", lb.model, "120"])
+        #expect(before["brain_header"] as? String == "homebase", "\(before) \(lb.procs.read("serve.log"))")
+        let vectors = try Self.peer("responses_client.py", [base + "/v1", "k", "embeddings", lb.model, "120"])
+        #expect(vectors["status"] as? Int == 501, "\(vectors)")
+        #expect((vectors["message"] as? String)?.contains("embeddings through the Homebase: not yet") == true, "\(vectors)")
+
+        lb.killHomebase()
+        let probes = try Self.peer("ollama_probe_client.py", [base, "probes", lb.model, "5"])
+        #expect(probes["version"] as? String == "0.14.0", "\(probes)")
+        #expect((probes["running"] as? [String])?.contains(lb.model) == true, "\(probes)")
+        #expect((probes["capabilities"] as? [String])?.contains("completion") == true, "\(probes)")
+        #expect((probes["context_length"] as? Int ?? 0) > 0, "the advert's context length: \(probes)")
+        let models = try Self.peer("responses_client.py", [base + "/v1", "k", "retrieve", "default", "120"])
+        #expect(models["id"] as? String == "default", "\(models)")
+        let after = try Self.peer("anthropic_client.py", [base, "k", "whole", lb.model, "120"])
+        #expect(after["brain_header"] as? String == "on-device", "\(after) \(lb.procs.read("serve.log"))")
+    }
+}

@@ -1,0 +1,54 @@
+// The Homebase's network goes silent without a FIN (Wi-Fi gone, a machine asleep): a second,
+// small world whose devices reach their relay through the TEST black-hole proxy, so the main
+// world's latency figures carry no proxy hop. Each run the proxy stops forwarding the
+// Homebase's connection (the newest: the guest's link was opened first), the guest asks with
+// its default rungs (accept 10 s), and the relay's liveness probe finds the Homebase silent.
+// The Homebase is restarted after each run (its own link would notice only at 45 s).
+import BenchSupport
+import Foundation
+import Inference
+import RelayRouting
+
+enum BlackHole {
+    static func run(_ o: Options, world: World, engineURL: String) async throws -> FaultRow {
+        let procs = world.procs
+        let proxyPort = try Processes.freePort()
+        let url = "ws://127.0.0.1:\(proxyPort)"
+        let relay = try world.startRelay(["--origin", url], name: "relay-blackhole")
+        guard let relayPort = Int(relay.url.split(separator: ":").last ?? "") else { throw BenchError("relay url \(relay.url)") }
+        let trigger = procs.work + "/black-hole"
+        _ = try world.startBlackHoleProxy(port: proxyPort, target: relayPort, trigger: trigger)
+        let host = try HomebaseSetup.create(world, engineURL: engineURL, name: "bench-blackholed", dataDir: procs.work + "/host-blackhole")
+        let guestDir = procs.work + "/guest-blackhole"
+        try host.addDevice(try BenchGuest.setUp(world, dataDir: guestDir, account: host.accountKey, relay: url, hostRecord: host.recordHex))
+        let guest = try await BenchGuest(world, dataDir: guestDir, watchdog: WatchdogLimits())
+        do {
+            let row = try await measure(o, procs, host, url, trigger, guest)
+            await guest.stop()  // its on-device llama-server too
+            return row
+        } catch {
+            await guest.stop()
+            throw error
+        }
+    }
+
+    private static func measure(_ o: Options, _ procs: Processes, _ host: HomebaseSetup, _ url: String, _ trigger: String,
+                                _ guest: BenchGuest) async throws -> FaultRow {
+        _ = try await guest.warmOnDevice()
+        let runner = guest.runner()
+        var row = FaultRow(fault: "Homebase black-holed (its connection stops forwarding, no FIN), advert fresh → relay's liveness probe",
+                           limit: "probe-after 500 ms + probe-timeout 750 ms (accept rung 10 s)", from: "send")
+        for i in 0..<o.faultRuns {
+            let homebase = try host.run(relay: url, [], log: "homebase-blackhole.log")
+            try await Task.sleep(for: .milliseconds(500))  // its advert reaches the guest
+            let holed = procs.read("proxy.log").components(separatedBy: "black-holed").count
+            guard FileManager.default.createFile(atPath: trigger, contents: Data("newest".utf8)) else {
+                throw BenchError("could not write \(trigger)")
+            }
+            try procs.waitUntil(10, "the proxy to black-hole") { procs.read("proxy.log").components(separatedBy: "black-holed").count > holed }
+            Faults.record(&row, try await guest.ask(runner, Faults.request(16, i)), from: nil)
+            procs.kill(homebase)
+        }
+        return row
+    }
+}
