@@ -43,3 +43,14 @@ if ((${#need[@]})); then
   echo "setup: pip installing ${need[*]} into $VENV"
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${need[@]}"
 fi
+
+# aider-chat: a real application driven by LocalAPITests (AiderApplicationTests), in a venv of
+# its own: it pins its dependencies (openai among them), which would replace the test peers'
+# versions above. Large: about 690 MB and 2.5 min to install on this machine (measured under load).
+AIDER=aider-chat==0.86.2
+AVENV=.cache/aider-venv
+if ! "$AVENV/bin/python" -m pip show aider-chat 2>/dev/null | grep -qx "Version: ${AIDER##*==}"; then
+  echo "setup: pip installing $AIDER into $AVENV (large: a few minutes)"
+  [ -x "$AVENV/bin/python" ] || python3 -m venv "$AVENV"
+  "$AVENV/bin/python" -m pip install -q --disable-pip-version-check "$AIDER"
+fi

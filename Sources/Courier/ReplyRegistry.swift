@@ -84,7 +84,7 @@ final class ReplyRegistry: Sendable {
         return .delivered
     }
 
-    /// Hands an inference reply (accept, chunk, done, error) from `sender` to its request's
+    /// Hands an inference reply (accept, chunk, done, error, embed-result) from `sender` to its request's
     /// stream; `done` and `error` end it. A `done` before the final chunk is preceded by
     /// `.streamFailure(.truncated)`.
     func reply(_ message: AppMessage, from sender: PublicKey) -> MessageResult {
@@ -94,6 +94,7 @@ final class ReplyRegistry: Sendable {
         case .accept(let id), .chunk(let id, _): requestID = id
         case .done(let d): requestID = d.requestID; ends = true
         case .error(let e): requestID = e.requestID; ends = true
+        case .embedResult(let e): requestID = e.requestID; ends = true
         default: return .notAReply
         }
         let found = state.withLock { s -> (MessageID, Bool, AsyncStream<Reply>.Continuation)? in

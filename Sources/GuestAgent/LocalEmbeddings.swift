@@ -5,10 +5,9 @@ import Routing
 /// Embeddings of the on-device model, for `guest serve`'s embeddings doors: a second
 /// llama-server on the same GGUF, started with `--embeddings --pooling mean` on first use (the
 /// chat server cannot serve both: `--embeddings` restricts a server to embeddings), supervised
-/// like the first and stopped with serve. Only the local route makes vectors: the relay carries
-/// no embeddings request yet, so through a Homebase the answer is "not yet", and a request that
-/// names another model than the on-device one is refused rather than answered with vectors of a
-/// different model, which would be useless to the client.
+/// like the first and stopped with serve. `EmbeddingRouting` sends here only requests that name
+/// the on-device model (whatever the chat route); one that names another model is refused
+/// rather than answered with vectors of a different model, which would be useless to the client.
 public actor LocalEmbeddings {
     public enum Outcome: Sendable, Equatable {
         case vectors([[Double]], promptTokens: Int, model: String)
@@ -34,10 +33,6 @@ public actor LocalEmbeddings {
     /// "default" and the on-device model's alias (with or without `:latest`) name it.
     public func embed(model: String, inputs: [String]) async -> Outcome {
         let decision = context.router.resolve()
-        guard decision.route == .onDevice else {
-            return .unavailable("embeddings through the Homebase: not yet (the route is \(decision.route.rawValue)); "
-                                + "only the on-device model makes vectors here, when it is the route")
-        }
         guard case .model(let target) = context.factory.resolver.resolve(decision.localModel) else {
             return .unavailable("no on-device model to make embeddings with (guest models use ID)")
         }

@@ -18,6 +18,9 @@ public final class RelayProviderSlot: RelayProviderMaker {
 
     public var isLinked: Bool { factory.withLock { $0 != nil } }
 
+    /// The installed factory (nil while unlinked): embeddings use its Couriers too.
+    public var relayFactory: HomebaseProviderFactory? { factory.withLock { $0 } }
+
     public func ownHomebase(advert: ReceivedAdvert) -> any ChatProvider {
         factory.withLock { $0 }?.ownHomebase(advert: advert) ?? unlinked.ownHomebase(advert: advert)
     }

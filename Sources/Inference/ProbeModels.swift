@@ -50,13 +50,14 @@ struct ProbeModels: Sendable {
         guard answer.status == 200, let data = answer.object?.objects("data") else {
             throw ProbeStop(step: .models, message: "llama-server at \(config.shownURL) did not list its model (GET /v1/models: \(answer.status))")
         }
+        let embeds: Set<ModelCapability> = await llamaMakesEmbeddings() ? [.embedding] : []
         return data.prefix(config.maxModels).compactMap { m in
             guard let id = m.string("id") else { return nil }
             let meta = m.object("meta") ?? [:]
             return RuntimeModel(tag: id, family: nil, parameterSize: meta.int("n_params").map(Self.count),
                                 quantization: props?.fileType,
                                 contextLength: props?.contextLength ?? meta.int("n_ctx") ?? meta.int("n_ctx_train"),
-                                capabilities: props?.capabilities ?? [.completion])
+                                capabilities: (props?.capabilities ?? [.completion]).union(embeds))
         }
     }
 

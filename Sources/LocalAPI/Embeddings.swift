@@ -23,14 +23,16 @@ public struct EmbeddingAnswer: Sendable, Equatable {
 /// Why no vectors came. Never a silent switch to another model: vectors of another model are
 /// useless to the client, so "always an answer" here means always a clear one.
 public enum EmbeddingFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The route cannot make embeddings of this model (answered 501), e.g. a Homebase route.
+    /// The route cannot make embeddings of this model (answered 501).
     case unavailable(String)
+    /// No brain here makes vectors of the model named (answered 404, naming what is available).
+    case unknownModel(String)
     /// The engine that makes them failed (answered 502).
     case failed(String)
 
     public var description: String {
         switch self {
-        case .unavailable(let m), .failed(let m): m
+        case .unavailable(let m), .unknownModel(let m), .failed(let m): m
         }
     }
 }

@@ -233,8 +233,9 @@ public final class LocalAPIServer: @unchecked Sendable {
         return "guest serve does not \(verb) models: run \(command)"
     }
 
-    /// The three embeddings doors: vectors of the model named, or a clear error (501 when the
-    /// route cannot make them, 502 when its engine failed), never vectors of another model.
+    /// The three embeddings doors: vectors of the model named, or a clear error (404 when no
+    /// brain here has the model, 501 when the route cannot make them, 502 when the brain chosen
+    /// failed), never vectors of another model.
     private func embeddings(_ request: HTTPRequest, _ responder: HTTPResponder, _ cors: HTTPHeaders, _ dialect: Dialect) {
         let path = request.path
         let read: (request: EmbeddingRequest, base64: Bool)
@@ -260,6 +261,7 @@ public final class LocalAPIServer: @unchecked Sendable {
             case .failure(let f):
                 let status = switch f {
                 case .unavailable: HTTPStatus(code: 501, reason: "Not Implemented")
+                case .unknownModel: HTTPStatus(code: 404, reason: "Not Found")
                 case .failed: HTTPStatus(code: 502, reason: "Bad Gateway")
                 }
                 responder.respond(json(status, Self.errorBody(dialect, status, f.description), cors))

@@ -19,9 +19,11 @@ public enum ServeCommand {
           Ollama     POST /api/chat, POST /api/generate (suffix: fill-in-the-middle and raw:
                      a continuation, both by prompt on every route), POST /api/show,
                      GET /api/tags, GET /api/ps, GET /api/version, GET|HEAD /
-          Embeddings POST /v1/embeddings, POST /api/embed, POST /api/embeddings: the on-device
-                     model's vectors (a second llama-server with --embeddings); through a
-                     Homebase: not yet (501, never another model's vectors)
+          Embeddings POST /v1/embeddings, POST /api/embed, POST /api/embeddings: vectors of
+                     the model named, from the Homebase that advertises it as an embedding
+                     model, or the on-device model's (a second llama-server with --embeddings);
+                     404 for a model no brain has, 502 when its brain fails (never another
+                     model's vectors)
         /api/pull, /api/push, /api/create, /api/copy, /api/delete answer 501 naming the guest
         command instead (guest models pull|delete). Probes (show, ps, version, tags, models)
         answer from what the guest knows, never waiting on the relay.

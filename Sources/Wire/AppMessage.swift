@@ -29,6 +29,8 @@
 //   0x3c  roster-ask    version u64: send me the roster if yours is newer (Roster.swift)
 //   0x3d  grant-terms   SharingMessages.swift: what a grant allows beyond chat (tools)
 //   0x40  part          Part.swift: one piece of a message too large for one frame
+//   0x50  embed-request EmbeddingMessages.swift: the vectors of texts from one model
+//   0x51  embed-result  EmbeddingMessages.swift (failure: `error` 0x14)
 //   other unknown       skipped: decoded as .unknown(type:), never an error
 
 /// One application message. Decode with `AppMessage.decode(_:)`, encode with `encode()`.
@@ -62,6 +64,8 @@ public enum AppMessage: Equatable, Sendable {
     case rosterAsk(version: UInt64)
     case grantTerms(GrantTerms)
     case part(Part)
+    case embedRequest(EmbedRequest)
+    case embedResult(EmbedResult)
     /// A type this version does not know; its body was skipped.
     case unknown(type: UInt8)
 
@@ -75,6 +79,7 @@ public enum AppMessage: Equatable, Sendable {
         static let pairRequest: UInt8 = 0x36, pairWelcome: UInt8 = 0x37, pairRefused: UInt8 = 0x38
         static let pairCodeRequest: UInt8 = 0x39, pairCode: UInt8 = 0x3A, pairCodeOutcome: UInt8 = 0x3B
         static let rosterAsk: UInt8 = 0x3C, grantTerms: UInt8 = 0x3D
+        static let embedRequest: UInt8 = 0x50, embedResult: UInt8 = 0x51
     }
 
     /// The type byte of this message.
@@ -103,6 +108,8 @@ public enum AppMessage: Equatable, Sendable {
         case .rosterAsk: TypeCode.rosterAsk
         case .grantTerms: TypeCode.grantTerms
         case .part: TypeCode.part
+        case .embedRequest: TypeCode.embedRequest
+        case .embedResult: TypeCode.embedResult
         case .unknown(let t): t
         }
     }

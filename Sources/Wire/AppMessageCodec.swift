@@ -37,6 +37,8 @@ extension AppMessage {
         case TypeCode.rosterAsk: message = .rosterAsk(version: try r.u64("version"))
         case TypeCode.grantTerms: message = .grantTerms(try .read(&r))
         case TypeCode.part: message = .part(try .read(&r))
+        case TypeCode.embedRequest: message = .embedRequest(try .read(&r))
+        case TypeCode.embedResult: message = .embedResult(try .read(&r))
         default: return .unknown(type: type)  // forward compatibility: skip, never fail
         }
         try r.finish()
@@ -70,6 +72,8 @@ extension AppMessage {
         case .rosterAsk(let v): w.u64(v)
         case .grantTerms(let m): try m.write(to: &w)
         case .part(let m): try m.write(to: &w)
+        case .embedRequest(let m): try m.write(to: &w)
+        case .embedResult(let m): try m.write(to: &w)
         case .unknown: break
         }
         return w.bytes

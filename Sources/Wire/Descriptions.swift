@@ -71,6 +71,8 @@ extension AppMessage: CustomStringConvertible, CustomDebugStringConvertible {
         case .pairCode(let p): "pair-code(\(p.requestID), \(p.result.isIssued ? "issued" : "refused"))"  // never the code
         case .pairCodeOutcome(let p): "pair-code-outcome(\(p.requestID), code \(p.codeID.hex), outcome \(p.outcome.code), \(p.wrongTries) wrong)"
         case .part(let p): "part(\(p.messageID), \(p.index)/\(p.count), \(p.bytes.count) B)"
+        case .embedRequest(let e): "embed-request(\(e.requestID), \(e.inputs.count) inputs)"  // never the texts
+        case .embedResult(let e): "embed-result(\(e.requestID), \(e.vectors.count) × \(e.vectors.first?.count ?? 0))"
         case .unknown(let t): "unknown(type \(t))"
         }
     }

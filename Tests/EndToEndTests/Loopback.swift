@@ -7,7 +7,9 @@ import Glibc
 final class Loopback: @unchecked Sendable {  // used from one test task only
     /// What the Homebase serves: the real llama-server on the tiny model, or the stand-in
     /// engine of `peers/standin_engine.py` (mode `stall` or `error`) for an engine fault.
-    enum Engine { case llama, standIn(mode: String) }
+    /// `visionCapture`: llama-server behind peers/vision_capture_engine.py (it claims vision and
+    /// records the images it is sent, `work/captured.json`).
+    enum Engine { case llama, standIn(mode: String), visionCapture }
 
     let bin: Binaries
     let procs: Processes
@@ -30,7 +32,8 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
 
     /// `viaProxy`: every device reaches the relay through `peers/blackhole_proxy.py`, which
     /// `blackHole()` tells to stop forwarding the connections open at that moment.
-    init(engine: Engine, relayArgs: [String] = [], viaProxy: Bool = false) throws {
+    /// `engineArgs`: extra llama-server flags (a larger `-c` for a client's long prompt).
+    init(engine: Engine, relayArgs: [String] = [], viaProxy: Bool = false, engineArgs: [String] = []) throws {
         let bin = try Binaries.locate(), procs = try Processes()
         self.bin = bin
         self.procs = procs
@@ -45,7 +48,16 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
             model = "tiny"
             // --jinja: the model's own chat template, which renders tools (plain chat is unchanged).
             try procs.start(bin.engine, ["--model", bin.model, "--host", "127.0.0.1", "--port", "\(enginePort)",
+                                         "--alias", "tiny", "--jinja"] + engineArgs, log: "engine.log")
+        case .visionCapture:
+            model = "tiny"
+            let inner = try Processes.freePort()
+            try procs.start(bin.engine, ["--model", bin.model, "--host", "127.0.0.1", "--port", "\(inner)",
                                          "--alias", "tiny", "--jinja"], log: "engine.log")
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/peers/vision_capture_engine.py"
+            try procs.start(Processes.python, [script, "--port", "\(enginePort)", "--target", "\(inner)",
+                                               "--capture", procs.work + "/captured.json"], log: "capture.log")
+            try procs.waitUntil(60, "llama-server behind the capture peer") { Processes.canConnect(inner) }
         case .standIn(let mode):
             model = "standin"
             try Self.startStandIn(procs, port: enginePort, mode: mode, log: "engine.log")

@@ -58,7 +58,7 @@ import Testing
         let embed = try Self.peer("ollama_probe_client.py", [base, "embed", "default", "120"])
         #expect(embed["sizes"] as? [Int] == sizes && embed["same"] as? Bool == true, "\(embed)")
         let other = try Self.peer("responses_client.py", [base + "/v1", "k", "embeddings", "some-other-model", "120"])
-        #expect(other["status"] as? Int == 501 && (other["message"] as? String)?.contains("not the on-device model") == true, "\(other)")
+        #expect(other["status"] as? Int == 404 && (other["message"] as? String)?.contains("no embedding model some-other-model") == true, "\(other)")
     }
 
     /// Routed to the own Homebase (`X-Homebase-Brain: homebase`); with the Homebase killed, the
@@ -80,8 +80,10 @@ import Testing
         let before = try Self.peer("anthropic_client.py", [base, "k", "whole", lb.model, "120"])
         #expect(before["brain_header"] as? String == "homebase", "\(before) \(lb.procs.read("serve.log"))")
         let vectors = try Self.peer("responses_client.py", [base + "/v1", "k", "embeddings", lb.model, "120"])
-        #expect(vectors["status"] as? Int == 501, "\(vectors)")
-        #expect((vectors["message"] as? String)?.contains("embeddings through the Homebase: not yet") == true, "\(vectors)")
+        // The chat engine makes no embeddings (no --embeddings): its model is no embedding model
+        // (EmbeddingsEndToEndTests has the Homebase's embedding engine answer).
+        #expect(vectors["status"] as? Int == 404, "\(vectors)")
+        #expect((vectors["message"] as? String)?.contains("no embedding model \(lb.model)") == true, "\(vectors)")
 
         lb.killHomebase()
         let probes = try Self.peer("ollama_probe_client.py", [base, "probes", lb.model, "5"])

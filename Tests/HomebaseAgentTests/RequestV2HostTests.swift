@@ -89,6 +89,17 @@ struct RequestV2HostTests {
         #expect(old.all.flatMap { $0 } == [.text("a")])
     }
 
+    @Test func theIgnoredOptionsGoFirstInTheTypedStream() async {
+        let seen = LockedEvents()
+        let policy = ChunkBatcher.Policy(maxDelay: .seconds(3_600), maxBytes: 1_000_000)
+        _ = await StreamPump.run(engine([.text("hi"), .done(finishReason: "stop", usage: nil)]), policy: policy, typed: true,
+                                 preamble: [.ignoredOptions([0x0099])], opening: nil) { events, heard in
+            seen.add(events)
+            heard(.sent)
+        }
+        #expect(seen.all.flatMap { $0 } == [.ignoredOptions([0x0099]), .text("hi")])
+    }
+
     @Test func replicasFromBeforeReadAsTextAndRichOnesKeepEverything() throws {
         let files = HostFiles(dataDir: try temporaryDirectory("host"))
         _ = try files.initialize(name: "w", nowMs: nowMs())

@@ -57,6 +57,18 @@ import Testing
         #expect(openAI.status == 501 && openAI.body.contains("embeddings through the Homebase: not yet"))
         let ollama = try await send(h.base + "/api/embed", body: #"{"model":"m","input":"x"}"#)
         #expect(ollama.status == 501 && (object(Array(ollama.body.utf8))["error"] as? String)?.contains("not yet") == true)
+        let unknown = try DoorsHarness(brain: FakeBrain(events: FakeBrain.hello),
+                                       embedder: { r in .failure(.unknownModel("no embedding model \(r.model) here: available e5")) })
+        defer { unknown.stop() }
+        let notFound = try await send(unknown.base + "/v1/embeddings", body: #"{"model":"zz","input":"x"}"#)
+        #expect(notFound.status == 404 && notFound.body.contains("no embedding model zz here: available e5"))
+        let ollamaNotFound = try await send(unknown.base + "/api/embed", body: #"{"model":"zz","input":"x"}"#)
+        #expect(ollamaNotFound.status == 404 && (object(Array(ollamaNotFound.body.utf8))["error"] as? String)?.contains("zz") == true)
+        let failed = try DoorsHarness(brain: FakeBrain(events: FakeBrain.hello),
+                                      embedder: { _ in .failure(.failed("through the own Homebase failed: not connected")) })
+        defer { failed.stop() }
+        let gateway = try await send(failed.base + "/v1/embeddings", body: #"{"model":"zz","input":"x"}"#)
+        #expect(gateway.status == 502 && gateway.body.contains("not connected") && !gateway.body.contains("embedding\""))
         let none = try DoorsHarness(brain: FakeBrain(events: FakeBrain.hello))
         defer { none.stop() }
         let r = try await send(none.base + "/api/embeddings", body: #"{"model":"m","prompt":"x"}"#)

@@ -121,6 +121,7 @@ private let messageKeys: Set<String> = Set([
 ]).union(indexed("model", ["", "tag", "family", "parameter-size", "quantization", "context-length", "capabilities"]))
     .union(indexed("message", ["role", "content", ""])).union(indexed("device", [""]))
     .union(indexed("tool", ["name", "description", "parameters"])).union(indexed("option", ["key", "value"]))
+    .union(indexed("input", [""])).union(indexed("vector", [""])).union(["dimensions"])
 
 private func chat(_ list: [AppMessage.ChatMessage]) -> [(String, String)] {
     list.enumerated().flatMap { i, m in [("message.\(i).role", be(m.role.rawValue)), ("message.\(i).content", str(m.content))] }
@@ -164,6 +165,14 @@ private func messageFields(_ m: AppMessage) throws -> [(String, String)] {
     case .accept(let id), .cancel(let id): out.append(("request-id", hx(id.bytes)))
     case .rosterAsk(let v): out.append(("version", be(v)))
     case .grantTerms(let t): out += [("grant-id", hx(t.grantID.bytes)), ("tools", t.tools ? "01" : "00")]
+    case .embedRequest(let e):
+        out += [("request-id", hx(e.requestID.bytes)), ("model", str(e.model))]
+            + e.inputs.enumerated().map { ("input.\($0.offset)", str($0.element)) }
+    case .embedResult(let e):
+        // Each vector as its IEEE-754 binary32 values, big-endian, concatenated.
+        out += [("request-id", hx(e.requestID.bytes)), ("model", str(e.model)), ("prompt-tokens", be(e.promptTokens)),
+                ("dimensions", be(UInt32(e.vectors.first?.count ?? 0)))]
+            + e.vectors.enumerated().map { ("vector.\($0.offset)", $0.element.map { be($0.bitPattern) }.joined()) }
     case .chunk(let id, let text): out += [("request-id", hx(id.bytes)), ("text", str(text))]
     case .done(let d):
         out += [("request-id", hx(d.requestID.bytes)), ("prompt-tokens", be(d.promptTokens)),

@@ -31,6 +31,15 @@ extension HomebaseAgent {
                     _ = self?.state.withLock { $0.active.removeValue(forKey: key) }
                 }
             }
+        case .embedRequest(let r):  // EmbeddingService.swift; a duplicate id is answered once
+            let key = ActiveRequest(sender: sender, requestID: r.requestID)
+            state.withLock { s in
+                guard s.active[key] == nil else { return }
+                s.active[key] = Task { [weak self] in
+                    await self?.serveEmbedding(d, r)
+                    _ = self?.state.withLock { $0.active.removeValue(forKey: key) }
+                }
+            }
         case .cancel(let id):
             let task = state.withLock { $0.active.removeValue(forKey: ActiveRequest(sender: sender, requestID: id)) }
             task?.cancel()
@@ -184,7 +193,7 @@ extension HomebaseAgent {
     }
 
     /// The highest rate of the grantee's grants in force (0 among them: unlimited).
-    private func admitRate(_ grantee: PublicKey, nowMs: Int64) -> Bool {
+    func admitRate(_ grantee: PublicKey, nowMs: Int64) -> Bool {
         state.withLock { s in
             let active = (s.grants[grantee] ?? []).filter { $0.isActive(nowMs: nowMs) }
             let rate = active.contains { $0.ratePerMinute == 0 } ? 0 : active.map(\.ratePerMinute).max() ?? 0

@@ -14,8 +14,10 @@ enum ServeCommandLine {
             + "  OpenAI     POST /v1/chat/completions, POST /v1/responses, POST /v1/completions, GET /v1/models, GET /v1/models/{id}\n"
             + "  Anthropic  POST /v1/messages, POST /v1/messages/count_tokens (an estimate: UTF-8 bytes / 4)\n"
             + "  Ollama     POST /api/chat, POST /api/generate, POST /api/show, GET /api/tags, GET /api/ps, GET /api/version, GET|HEAD /\n"
-            + "  Embeddings POST /v1/embeddings, POST /api/embed, POST /api/embeddings: the on-device model's vectors (a second\n"
-            + "             llama-server with --embeddings, started on first use); through a Homebase: not yet (501)\n"
+            + "  Embeddings POST /v1/embeddings, POST /api/embed, POST /api/embeddings: vectors of the model named, from the\n"
+            + "             Homebase whose advert lists it as an embedding model (through the relay), else the on-device model's\n"
+            + "             (a second llama-server with --embeddings, started on first use); 404 for a model no brain has, 502\n"
+            + "             when the Homebase fails (not connected, --embedding-timeout, its error): never another model's vectors\n"
             + "/v1/responses keeps the last \(ServeConfiguration().storedResponses) stored answers in memory for previous_response_id "
             + "(store: false keeps none).\n"
             + "/api/generate's suffix (fill-in-the-middle) and raw (continuation) are done by prompt, the same on every route.\n"
@@ -43,6 +45,8 @@ enum ServeCommandLine {
                 Flag("--token", "TOKEN", "as --token-file, but visible to other users in the process list (warned)"),
                 Flag("--keep-alive-interval", "SECONDS", "a streamed answer silent this long (a slow first token) gets a "
                      + "keep-alive the client ignores; 0: none (default 5)"),
+                Flag("--embedding-timeout", "SECONDS", "wait this long for a Homebase's embeddings, then answer 502 "
+                     + "(default \(EmbeddingRouting.defaultTimeout.components.seconds))"),
                 Flag("--allow-origin", "ORIGIN", repeatable: true, "let web pages of ORIGIN (http://localhost:3000) call serve, "
                      + "with CORS; repeatable (default: none)")]
             + Flag.relayLink,
@@ -56,15 +60,16 @@ enum ServeCommandLine {
             let retake = ServeAnnouncement.onRetakeSignal(links, log: log)
             defer { retake.cancel() }
             let embeddings = LocalEmbeddings(context: context)
+            let routing = EmbeddingRouting(context: context, local: embeddings, timeout: try embeddingTimeout(inv))
             let status = await ServeCommand.run(
                 configuration: config, output: { Console.out($0) },
                 router: { _ in RoutedAnswer(provider: RunnerBrain(runner: runner)) },
                 models: { ServableModels.list(context).map { ListedModel(name: $0.name, brain: $0.brain, details: details($0)) } },
                 embedder: { request in
-                    switch await embeddings.embed(model: request.model, inputs: request.inputs) {
-                    case .vectors(let v, let tokens, let model):
-                        .success(EmbeddingAnswer(model: model, vectors: v, promptTokens: tokens, brain: .onDevice))
-                    case .unavailable(let why): .failure(.unavailable(why))
+                    switch await routing.embed(model: request.model, inputs: request.inputs) {
+                    case .vectors(let v, let tokens, let model, let brain):
+                        .success(EmbeddingAnswer(model: model, vectors: v, promptTokens: tokens, brain: brain))
+                    case .unknownModel(let why): .failure(.unknownModel(why))
                     case .failed(let why): .failure(.failed(why))
                     }
                 },
@@ -85,6 +90,13 @@ enum ServeCommandLine {
         if m.capabilities.contains(.vision) { caps.append("vision") }
         return ModelDetails(family: m.family, parameterSize: m.parameterSize, quantization: m.quantization,
                             contextLength: m.contextLength > 0 ? Int(m.contextLength) : nil, capabilities: caps)
+    }
+
+    /// `--embedding-timeout SECONDS`: 1 to 3600.
+    static func embeddingTimeout(_ inv: Invocation) throws -> Duration {
+        guard let v = inv.arguments.value("--embedding-timeout") else { return EmbeddingRouting.defaultTimeout }
+        guard let s = Int(v), (1...3600).contains(s) else { throw inv.usageError("--embedding-timeout: whole seconds, 1 to 3600") }
+        return .seconds(s)
     }
 
     static func configuration(_ inv: Invocation) throws -> ServeConfiguration {

@@ -7,16 +7,12 @@ and then fails the way a real engine can, which llama-server cannot be made to d
 
   --mode stall   a few chunks of the answer, then silence (the connection stays open)
   --mode error   a few chunks, then an in-band error event, then the end of the stream
-  --mode tools   a request offering tools is answered with a streamed call of its first tool
-                 (OpenAI tool_calls deltas, finish "tool_calls"); one whose last message is a
-                 tool result is answered "the tool said: <result>"; GET /last gives the last
-                 request body as received (what the Homebase sent the engine)
   --mode slow    silence for --prefill seconds (a long prompt's prefill: the request is
                  accepted, no token yet), then the whole answer and a proper end
 
 The one-token trial of `runtime add` and of re-verification (max_tokens 1) is always answered
 properly. Every answer starts with PARTIAL (below), which the tests look for.
-Usage: standin_engine.py --port N --mode stall|error|slow|tools [--prefill S] [--model NAME]. Runs until killed.
+Usage: standin_engine.py --port N --mode stall|error|slow [--prefill S] [--model NAME]. Runs until killed.
 """
 import argparse
 import json
@@ -32,7 +28,6 @@ from peer_http import PeerHandler  # noqa: E402
 PARTIAL = ["Stand-in ", "engine, ", "partial ", "answer: "]
 ARGS = None
 SERVED = {"requests": 0, "trials": 0}
-LAST = {"body": None}
 LOCK = threading.Lock()
 
 
@@ -50,9 +45,6 @@ class Handler(PeerHandler):
             return self.reply(200, {"status": "ok"})
         if self.path == "/v1/models":
             return self.reply(200, {"object": "list", "data": [{"id": ARGS.model, "object": "model", "owned_by": "stand-in"}]})
-        if self.path == "/last":
-            with LOCK:
-                return self.reply(200, LAST["body"] or {})
         if self.path == "/served":
             with LOCK:
                 return self.reply(200, SERVED)
@@ -65,12 +57,8 @@ class Handler(PeerHandler):
         trial = body.get("max_tokens") == 1
         with LOCK:
             SERVED["trials" if trial else "requests"] += 1
-            if not trial:
-                LAST["body"] = body
         self.start_chunked()
         try:
-            if ARGS.mode == "tools" and not trial:
-                return self.tools(body)
             if trial:
                 for part in [chunk("ok"), chunk(finish="length"), "data: [DONE]\n\n"]:
                     self.send_chunk(part)
@@ -92,32 +80,12 @@ class Handler(PeerHandler):
             pass
         self.close_connection = True
 
-    def tools(self, body):
-        messages = body.get("messages") or []
-        if messages and messages[-1].get("role") == "tool":
-            parts = [chunk("the tool said: "), chunk(str(messages[-1].get("content"))), chunk(finish="stop")]
-        elif body.get("tools"):
-            name = body["tools"][0]["function"]["name"]
-
-            def call(delta):
-                return "data: " + json.dumps({"object": "chat.completion.chunk", "model": ARGS.model, "choices": [
-                    {"index": 0, "delta": {"tool_calls": [dict(index=0, **delta)]}, "finish_reason": None}]}) + "\n\n"
-            parts = [call({"id": "call_standin", "type": "function", "function": {"name": name, "arguments": ""}}),
-                     call({"function": {"arguments": "{\"tz\": "}}), call({"function": {"arguments": "\"UTC\"}"}}),
-                     "data: " + json.dumps({"object": "chat.completion.chunk", "model": ARGS.model,
-                                            "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}) + "\n\n"]
-        else:
-            parts = [chunk("no tools offered"), chunk(finish="stop")]
-        for part in parts + ["data: [DONE]\n\n"]:
-            self.send_chunk(part)
-        self.send_chunk("")
-
 
 def main():
     global ARGS
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--mode", choices=["stall", "error", "slow", "tools"], required=True)
+    parser.add_argument("--mode", choices=["stall", "error", "slow"], required=True)
     parser.add_argument("--prefill", type=float, default=3.0)
     parser.add_argument("--model", default="standin")
     ARGS = parser.parse_args()

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""A CAPTURE PEER in front of llama-server (EndToEndTests/ImagesThroughRelayEndToEndTests): TEST code.
+
+Forwards every request to --target (the real llama-server), except that:
+- GET /props says the model can see (modalities.vision = true), so the Homebase's probe
+  advertises vision and the guest's router sends images there (the tiny model cannot see);
+- a POST /v1/chat/completions carrying an image (an `image_url` data URL content part) is not
+  forwarded: each image's media type, length and SHA-256 are written to --capture (JSON), and
+  the answer is a short stand-in stream naming them;
+- GET /captured returns what --capture holds.
+Usage: vision_capture_engine.py --port N --target PORT --capture PATH. Runs until killed.
+"""
+import argparse
+import base64
+import hashlib
+import http.client
+import json
+import os
+import sys
+from http.server import ThreadingHTTPServer
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../TestSupport/peers"))
+from peer_http import PeerHandler  # noqa: E402
+
+ARGS = None
+
+
+def images(body):
+    out = []
+    for m in body.get("messages") or []:
+        content = m.get("content")
+        if not isinstance(content, list):
+            continue
+        for part in content:
+            url = (part.get("image_url") or {}).get("url", "") if part.get("type") == "image_url" else ""
+            if url.startswith("data:") and ";base64," in url:
+                head, data = url.split(";base64,", 1)
+                raw = base64.b64decode(data)
+                out.append({"media_type": head[len("data:"):], "length": len(raw), "sha256": hashlib.sha256(raw).hexdigest()})
+    return out
+
+
+class Handler(PeerHandler):
+
+    def forward(self, method, body=None):
+        conn = http.client.HTTPConnection("127.0.0.1", ARGS.target, timeout=120)
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        conn.request(method, self.path, body=body, headers=headers)
+        resp = conn.getresponse()
+        data = resp.read()
+        if self.path == "/props" and resp.status == 200:
+            props = json.loads(data)
+            props.setdefault("modalities", {})["vision"] = True
+            data = json.dumps(props).encode()
+        self.send_response(resp.status)
+        self.send_header("Content-Type", resp.getheader("Content-Type") or "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+        conn.close()
+
+    def do_GET(self):
+        if self.path == "/captured":
+            try:
+                with open(ARGS.capture) as f:
+                    return self.reply(200, json.load(f))
+            except FileNotFoundError:
+                return self.reply(200, [])
+        self.forward("GET")
+
+    def do_POST(self):
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        body = json.loads(raw or b"{}")
+        seen = images(body) if self.path == "/v1/chat/completions" else []
+        if not seen:
+            return self.forward("POST", raw)
+        with open(ARGS.capture, "w") as f:
+            json.dump(seen, f)
+        text = "I got %d image(s)" % len(seen)
+        if body.get("stream"):
+            self.start_chunked()
+            for delta, finish in [({"content": text}, None), ({}, "stop")]:
+                chunk = {"object": "chat.completion.chunk", "model": "tiny",
+                         "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+                self.send_chunk("data: " + json.dumps(chunk) + "\n\n")
+            self.send_chunk("data: [DONE]\n\n")
+            return self.send_chunk("")
+        self.reply(200, {"object": "chat.completion", "model": "tiny", "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]})
+
+
+def main():
+    global ARGS
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--target", type=int, required=True)
+    parser.add_argument("--capture", required=True)
+    ARGS = parser.parse_args()
+    server = ThreadingHTTPServer(("127.0.0.1", ARGS.port), Handler)
+    server.daemon_threads = True
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

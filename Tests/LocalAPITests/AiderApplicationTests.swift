@@ -1,0 +1,29 @@
+import Foundation
+import Inference
+import Testing
+@testable import LocalAPI
+
+/// A real application from PyPI: `aider-chat` (installed by scripts/setup.sh into its own venv)
+/// makes one non-interactive `--message` edit through `guest serve`'s OpenAI door. The brain is
+/// a clearly labelled fake answering in aider's "whole" edit format, so the edit is checked
+/// exactly (EndToEndTests drive aider at a real Homebase, whose tiny model answers noise).
+@Suite struct AiderApplicationTests {
+    static let edit = "hello.py\n```python\ndef greet():\n    return \"hello from homebase\"\n```\n"
+
+    @Test func aiderEditsAFileThroughServe() async throws {
+        let brain = FakeBrain(events: [.text(Self.edit), .done(finishReason: "stop", usage: Usage(promptTokens: 900, completionTokens: 20))])
+        let h = try DoorsHarness(brain: brain, models: [ListedModel(name: "fake-brain", details: ModelDetails(capabilities: ["completion"]))])
+        defer { h.stop() }
+        let work = NSTemporaryDirectory() + "aider-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let o = try await runClient("aider_edit.py", [h.base, "fake-brain", work, "300"])
+        #expect(o["installed"] as? Bool == true, "aider-chat is missing: run scripts/setup.sh (\(o))")
+        #expect(o["status"] as? Int == 0, "\(o)")
+        #expect(o["file"] as? String == "def greet():\n    return \"hello from homebase\"\n", "\(o)")
+        // aider sent the file and the instruction, as its own system and user messages.
+        let asked = try #require(brain.requests.last)
+        #expect(asked.messages.contains { $0.role == .system }, "\(asked.messages.map(\.role))")
+        #expect(asked.messages.contains { $0.content.contains("hello from homebase") && $0.role == .user })
+        #expect(asked.messages.contains { $0.content.contains("def greet():") })
+    }
+}
