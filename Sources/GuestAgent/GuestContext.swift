@@ -86,7 +86,7 @@ public final class GuestContext: Sendable {
         var router = Router(settings: settings, keys: keys, localEndpoint: runtime,
                             ownAdverts: AccountAdverts(account: account, database: routingDatabase),
                             joined: joined, role: FixedHostRole(hostKey: nil), clock: SystemWallClock(), factory: factory,
-                            limits: configuration.freshness)
+                            onDevice: ResolvedOnDeviceAbilities(resolver: factory.resolver), limits: configuration.freshness)
         if configuration.cooldown > .zero { router.cooldowns = cooldowns }
         self.router = router
     }
@@ -116,7 +116,8 @@ public final class GuestContext: Sendable {
     static func loadCheck(_ candidate: LoadCandidate, _ supervisor: LlamaServerSupervisor,
                           engineCheck: EngineCheck = EngineCheck()) async throws {
         do {
-            _ = try await supervisor.endpoint(for: GGUFTarget(path: candidate.modelPath, alias: candidate.id))
+            _ = try await supervisor.endpoint(for: GGUFTarget(path: candidate.modelPath, alias: candidate.id,
+                                                              projector: candidate.projectorPath))
         } catch GuestError.engineExited(let how) {
             let binary = (try? supervisor.configuration.locator.locate()) ?? "llama-server"
             if let problem = await engineCheck.problem(binary: binary) {

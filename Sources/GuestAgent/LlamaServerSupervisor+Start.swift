@@ -8,10 +8,12 @@ extension LlamaServerSupervisor {
         // `--jinja`: the model's own chat template renders tools and parses the calls (the default in
         // newer llama.cpp; accepted by every version we install).
         var args = ["--model", model.path, "--host", "127.0.0.1", "--port", "\(port)", "--alias", model.alias, "--jinja"]
+        if let p = model.projector { args += ["--mmproj", p] }  // the model can see images
         if let t = c.threads { args += ["--threads", "\(t)"] }
         if let n = c.contextSize { args += ["--ctx-size", "\(n)"] }
         let child = try ChildProcess.spawnLeashed(binary, args + c.extraArguments, logPath: c.logPath)
-        let endpoint = Endpoint(url: "http://127.0.0.1:\(port)", alias: model.alias, modelPath: model.path, pid: child.pid)
+        let endpoint = Endpoint(url: "http://127.0.0.1:\(port)", alias: model.alias, modelPath: model.path,
+                                projector: model.projector, pid: child.pid)
         do {
             try await waitHealthy(endpoint.url, child, c)
         } catch {

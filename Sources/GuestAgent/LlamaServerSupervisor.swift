@@ -13,6 +13,8 @@ public actor LlamaServerSupervisor {
         /// The `--alias`: the model name requests carry.
         public var alias: String
         public var modelPath: String
+        /// The projector it was started with (`GGUFTarget.projector`).
+        public var projector: String? = nil
         public var pid: Int32
     }
 
@@ -45,7 +47,7 @@ public actor LlamaServerSupervisor {
             if let status = r.child.exitStatus() {
                 noteCrash(ChildProcess.describe(status), ranFor: ContinuousClock.now - r.startedAt)
                 running = nil
-            } else if r.endpoint.modelPath == model.path {
+            } else if r.endpoint.modelPath == model.path && r.endpoint.projector == model.projector {
                 return r.endpoint
             } else {
                 running = nil
@@ -112,5 +114,9 @@ public struct GGUFTarget: Sendable, Equatable {
     public var path: String
     /// `--alias`: without it llama-server names the model by its file path.
     public var alias: String
-    public init(path: String, alias: String) { self.path = path; self.alias = alias }
+    /// `--mmproj`: the multimodal projector that lets the model see images; nil: text only.
+    public var projector: String?
+    public init(path: String, alias: String, projector: String? = nil) {
+        self.path = path; self.alias = alias; self.projector = projector
+    }
 }

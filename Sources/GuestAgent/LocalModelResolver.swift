@@ -43,12 +43,15 @@ public struct LocalModelResolver: Sendable {
         return .none(why: "no local model is installed")
     }
 
-    /// The store's model `id` when it is ready and its file is on disk.
+    /// The store's model `id` when it is ready and its file is on disk, with its projector when
+    /// it has one on disk (a vision model: the engine then sees images).
     private func ready(_ id: String) -> GGUFTarget? {
         guard let store, let record = try? store.record(id), record.state == .ready,
               let file = record.files.first else { return nil }
         let path = store.path(repo: record.repo, file: file)
-        return access(path, R_OK) == 0 ? GGUFTarget(path: path, alias: id) : nil
+        let projector: String? = record.projector.map { store.path(repo: record.repo, file: $0) }
+            .flatMap { (p: String) -> String? in access(p, R_OK) == 0 ? p : nil }
+        return access(path, R_OK) == 0 ? GGUFTarget(path: path, alias: id, projector: projector) : nil
     }
 
     static func alias(forPath path: String) -> String {

@@ -42,9 +42,10 @@ public protocol OnDeviceAbilities: Sendable {
     func capabilities(_ model: LocalModel) -> Set<ModelCapability>
 }
 
-/// The same answer for every local model. The default, `[.tools]`: the on-device engine renders
-/// tools with the model's chat template and the agent loop parses calls written as text (the
-/// old rule sent every request with tools there); it loads no image projector, so it cannot see.
+/// The same answer for every local model (tests, and routers built without a model resolver;
+/// the guest uses `ResolvedOnDeviceAbilities`). The default, `[.tools]`: the on-device engine
+/// renders tools with the model's chat template and the agent loop parses calls written as text
+/// (the old rule sent every request with tools there); without a projector it cannot see.
 public struct FixedOnDeviceAbilities: OnDeviceAbilities {
     public let abilities: Set<ModelCapability>
     public init(_ abilities: Set<ModelCapability> = [.tools]) { self.abilities = abilities }

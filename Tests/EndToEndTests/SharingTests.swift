@@ -141,7 +141,13 @@ import Testing
         }
         let list = try w.homebase(["grants", "list"]).split(separator: "\n")
         #expect(list.filter { $0.contains("  tools") }.count == 1 && list.filter { $0.contains("  no tools") }.count == 1, "\(list)")
-        // Without the flag the agent loop runs its turns on the friend's own device.
+        // With the flag the agent loop's turns are answered by the friend's Homebase (the tools
+        // run here); without it they run on the friend's own device.
+        let remote = try w.guest("guest", ["chat", "--tools", "--max-tokens", "8"] + w.chatFlags + ["what time is it"])
+        #expect(remote.status == 0, "\(remote.err)")
+        let remoteLine = try AnswerLine(remote.out)
+        #expect(remoteLine.brain == "joined-homebase" && !remoteLine.line.contains("fell back"),
+                "\(remote.out)\nhomebase.log: \(w.procs.read("homebase.log"))")
         let local = try w.guest("guest2", ["chat", "--tools", "--max-tokens", "8"] + w.chatFlags + ["what time is it"])
         #expect(local.status == 0, "\(local.err)")
         #expect(local.out.hasPrefix("[model tiny-seed0, runtime gguf]"), "\(local.out)")
