@@ -60,7 +60,11 @@ extension Courier {
             let failed = ReplyStream(streamID: MessageID.random(), requestID: request.requestID, replies: dead, unregister: {})
             return (.failed((error as? CourierError)?.asLinkError ?? .tooLarge(field: "request", length: 0, limit: 0)), failed)
         }
-        let outcome = await sendLive(sealed.map(\.bytes), to: host.signingKey)
+        // Confirmed on the link's thread as the outcome arrives, in order with `peer-gone`.
+        let registry = replies, id = stream.streamID
+        let outcome = await sendLive(sealed.map(\.bytes), to: host.signingKey) { outcome in
+            if outcome == .sent || outcome == .failed(.timeout) { registry.confirm(id) }
+        }
         switch outcome {
         case .sent, .failed(.timeout): break
         default: replies.remove(stream.streamID, cancelled: false)
@@ -116,11 +120,16 @@ extension Courier {
     }
 
     /// Sends frames live in order; one frame waits for its own outcome, several share the wait.
-    func sendLive(_ payloads: [[UInt8]], to key: PublicKey) async -> LiveOutcome {
-        if payloads.count == 1 { return await link.sendLive(to: key, payload: payloads[0]) }
+    /// `settled` (optional) hears the outcome first, on the link's thread.
+    func sendLive(_ payloads: [[UInt8]], to key: PublicKey,
+                  settled: (@Sendable (LiveOutcome) -> Void)? = nil) async -> LiveOutcome {
         if payloads.isEmpty { return .sent }
+        guard payloads.count > 1 || settled != nil else { return await link.sendLive(to: key, payload: payloads[0]) }
         return await withCheckedContinuation { c in
-            let gather = OutcomeGather(count: payloads.count) { c.resume(returning: $0) }
+            let gather = OutcomeGather(count: payloads.count) { outcome in
+                settled?(outcome)
+                c.resume(returning: outcome)
+            }
             for p in payloads { link.sendLive(to: key, payload: p) { gather.add($0) } }
         }
     }

@@ -65,6 +65,9 @@ public final class Courier: Sendable {
             of: Delivery.self, bufferingPolicy: .bufferingOldest(max(1, configuration.deliveryBuffer)))
         (events, eventSink) = AsyncStream.makeStream(of: CourierEvent.self, bufferingPolicy: .bufferingNewest(64))
         replies = ReplyRegistry(cancelledMemory: configuration.cancelledMemory, bufferSize: configuration.replyBuffer)
+        // On the link's thread, in order with live outcomes (Courier+PeerGone.swift).
+        let registry = replies
+        link.onPeerGone { key, reason in registry.hostGone(key, reason) }
         written = Mutex(StreamLedger(capacity: configuration.writtenStreamMemory))
         let c = configuration
         inbound = Mutex(InboundState(
@@ -77,7 +80,11 @@ public final class Courier: Sendable {
     }
 
     /// The counters so far.
-    public var stats: CourierStats { inbound.withLock { $0.stats } }
+    public var stats: CourierStats {
+        var s = inbound.withLock { $0.stats }
+        s.requestsEndedByPeerGone = replies.endedByPeerGone
+        return s
+    }
 
     /// Starts reading the link's streams and starts the link. Once; after `stop()` it does nothing.
     public func start() {
@@ -91,7 +98,7 @@ public final class Courier: Sendable {
                         switch event {
                         case .queueEmpty: self.eventSink.yield(.queueEmpty)
                         case .frame(let frame): self.handle(frame)
-                        case .peerGone(let key, let reason): self.peerGone(key, reason)
+                        case .peerGone: self.inbound.withLock { $0.stats.peerGone += 1 }
                         }
                     }
                 },

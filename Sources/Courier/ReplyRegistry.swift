@@ -15,6 +15,9 @@ final class ReplyRegistry: Sendable {
         let opener: StreamOpener
         let sink: AsyncStream<Reply>.Continuation
         var finalSeen = false
+        /// The request's live outcome said it reached the relay (`confirm`): a `peer-gone`
+        /// heard before that is about an earlier departure of the host, not about this request.
+        var confirmed = false
     }
 
     private struct State {
@@ -22,6 +25,8 @@ final class ReplyRegistry: Sendable {
         /// Recently cancelled (host, request id), oldest first: their late replies are dropped.
         var cancelled: [(host: PublicKey, requestID: Bytes16)] = []
         var stopped = false
+        /// Requests ended by `hostGone`.
+        var endedByPeerGone = 0
     }
 
     enum ChunkResult { case delivered, failed, unexpected, overflow }
@@ -114,11 +119,20 @@ final class ReplyRegistry: Sendable {
         return overflow ? .overflow : .delivered
     }
 
-    /// The relay said `host` left: every request waiting on it hears `.hostGone` and ends.
-    /// Returns how many ended.
+    /// The request's outcome says it reached the relay (called on the link's thread).
+    func confirm(_ streamID: MessageID) {
+        state.withLock { s in s.entries[streamID]?.confirmed = true }
+    }
+
+    /// The relay said `host` left: every confirmed request waiting on it hears `.hostGone` and
+    /// ends. Called on the link's thread. Returns how many ended.
     @discardableResult
     func hostGone(_ host: PublicKey, _ reason: PeerGoneReason) -> Int {
-        let ended = state.withLock { s in s.entries.filter { $0.value.host == host }.map { ($0.key, $0.value.sink) } }
+        let ended = state.withLock { s in
+            let e = s.entries.filter { $0.value.host == host && $0.value.confirmed }.map { ($0.key, $0.value.sink) }
+            s.endedByPeerGone += e.count
+            return e
+        }
         for (id, sink) in ended {
             sink.yield(.hostGone(reason))
             remove(id, cancelled: true)  // a late reply from a replaced connection is dropped
@@ -138,4 +152,5 @@ final class ReplyRegistry: Sendable {
 
     /// Requests waiting for replies.
     var count: Int { state.withLock { $0.entries.count } }
+    var endedByPeerGone: Int { state.withLock { $0.endedByPeerGone } }
 }

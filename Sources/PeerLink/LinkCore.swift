@@ -43,6 +43,9 @@ final class LinkCore: @unchecked Sendable {
     var nextPing: UInt64 = 1
     var barrierQueued = false
 
+    /// Told of each `peer-gone` on the loop thread, in order with the live outcomes (PeerLink.onPeerGone).
+    let peerGoneHook = PeerGoneHook()
+
     init(loop: EventLoop, configuration: PeerLink.Configuration, tls: TLSClientContext?,
          makeSession: @escaping @Sendable () -> LinkSession,
          orders: @escaping @Sendable (String) -> [RelayFrame.AccountOrder], publish: @escaping @Sendable (LinkState) -> Void,

@@ -33,7 +33,10 @@ extension LinkCore {
         case .pong(let value): ponged(value)
         case .queueEmpty: inbound.yield(.queueEmpty)
         case .peerGone(let g):
-            if let key = PublicKey(bytes: g.peer.bytes) { inbound.yield(.peerGone(key, g.reason)) }
+            if let key = PublicKey(bytes: g.peer.bytes) {
+                peerGoneHook.call(key, g.reason)
+                inbound.yield(.peerGone(key, g.reason))
+            }
         case .restarting(let ms): relayRestarting(ms)
         case .refuse(let refusal, let frame): refuse(refusal, send: frame)
         case .drop(let why, let frame): lose(why: why, send: frame)

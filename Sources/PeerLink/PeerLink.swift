@@ -186,6 +186,13 @@ final class StateBox: Sendable {
     }
 }
 
+/// The `peer-gone` handler, settable from any thread, called on the loop thread.
+final class PeerGoneHook: Sendable {
+    private let handler = Mutex<(@Sendable (PublicKey, PeerGoneReason) -> Void)?>(nil)
+    func set(_ h: @escaping @Sendable (PublicKey, PeerGoneReason) -> Void) { handler.withLock { $0 = h } }
+    func call(_ key: PublicKey, _ reason: PeerGoneReason) { handler.withLock { $0 }?(key, reason) }
+}
+
 /// Orders a mail send against its task's cancellation (see `PeerLink.sendMail`).
 final class CancelGate: Sendable {
     private let cancelled = Mutex(false)
@@ -203,6 +210,13 @@ final class CancelGate: Sendable {
 }
 
 extension PeerLink {
+    /// `handler` hears each `peer-gone` on the link's thread, before the live outcomes that the
+    /// relay settled after it: a frame whose outcome comes later reached the relay after the
+    /// peer left, so the notice is not about it. Keep it short. Replaces any earlier handler.
+    public func onPeerGone(_ handler: @escaping @Sendable (PublicKey, PeerGoneReason) -> Void) {
+        core.peerGoneHook.set(handler)
+    }
+
     /// Sends the account's orders (`LinkAdmission.orders`) now if connected; they go again after
     /// each `auth-ok` anyway. Call it when they changed (a new code, invite or removal).
     public func sendOrders() {

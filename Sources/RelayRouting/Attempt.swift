@@ -39,9 +39,12 @@ extension Exchange {
         }
         // A firing rung ends the reply stream; the loop below then sees its end.
         let guardTask = Task { await watchdog.watch { replies.cancel() } }
-        defer { guardTask.cancel() }
+        let nudge = Nudge(), courier = provider.courier, every = provider.limits.nudge
+        let nudgeTask = Task { await nudge.run(courier: courier, host: host.signingKey, every: every) }
+        defer { guardTask.cancel(); nudgeTask.cancel() }
         var reader = ReplyReader()
         for await reply in replies {
+            nudge.heard()
             let step = reader.read(reply)
             if let rung = step.arm { watchdog.arm(rung) }
             if !step.ignoredOptions.isEmpty { noteIgnored(step.ignoredOptions) }

@@ -10,11 +10,17 @@ public struct WatchdogLimits: Sendable, Equatable {
     public var firstOutput: Duration
     /// The longest silence between chunks once text has begun (30 s).
     public var stall: Duration
+    /// After this much silence from the host an empty live frame goes to it, so the relay
+    /// probes it (Nudge.swift): 2 s, well above a live host's gaps between chunks and under its
+    /// 5 s keep-alive; zero: never.
+    public var nudge: Duration
 
-    public init(accept: Duration = .seconds(10), firstOutput: Duration = .seconds(90), stall: Duration = .seconds(30)) {
+    public init(accept: Duration = .seconds(10), firstOutput: Duration = .seconds(90), stall: Duration = .seconds(30),
+                nudge: Duration = .seconds(2)) {
         self.accept = accept
         self.firstOutput = firstOutput
         self.stall = stall
+        self.nudge = nudge
     }
 
     func limit(_ rung: Watchdog.Rung) -> Duration {

@@ -32,13 +32,14 @@ extension Hub {
 
     /// `s` stopped being the route for its key: every device that exchanged a live frame with
     /// it within the window hears `peer-gone` at once, so an open exchange ends now instead of
-    /// at its timeout.
+    /// at its timeout. Behind the frames already queued for that device (a slow reader's), so
+    /// a `done` the leaver sent just before it left is read before the news that it left.
     func announceGone(_ s: Session, key: Bytes32, reason: PeerGoneReason) {
         let now = monotonicNs()
         let window = UInt64(config.peerGoneWindow.milliseconds) * 1_000_000
         for k in s.correspondents.recent(now: now, window: window) {
             guard let other = byKey[k], other !== s, !other.isClosing else { continue }
-            other.control(.peerGone(.init(peer: key, reason: reason)))
+            deliver(ForwardCodec.control(.peerGone(.init(peer: key, reason: reason))), to: other, force: true)
             metrics.peerGone[reason.description, default: 0] += 1
         }
         s.correspondents = Correspondents()

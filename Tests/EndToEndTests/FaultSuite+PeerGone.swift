@@ -86,3 +86,31 @@ extension FaultSuite {
         #expect(!guest.log.contains("timed out"), "\(guest.log)")
     }
 }
+
+extension FaultSuite {
+    /// The Homebase freezes (SIGSTOP) while its answer is on screen; the stall rung is a minute
+    /// away. After 2 s of silence the guest sends the Homebase an empty live frame, the relay
+    /// probes it, finds it silent and says so: the answer is continued on-device.
+    @Test func aHomebaseFrozenMidAnswerIsFoundByTheRelayAfterTheGuestsNudge() throws {
+        let lb = try Loopback(engine: .standIn(mode: "stall"))
+        defer { lb.stopAll() }
+        let guest = try lb.addGuest("laptop")
+        try lb.startHomebase(["--engine-idle-timeout", "5m", "--keep-alive", "1h"])
+        try guest.waitForAdvert()
+        let conversation = try guest.startConversation(["--stall-timeout": "60s"], log: "laptop-chat.log")
+        try conversation.input.write(contentsOf: Data("tell me a story\n".utf8))
+        try lb.procs.waitUntil(60, "the Homebase's partial answer on screen") {
+            lb.procs.read("laptop-chat.log").contains(standInPartial)
+        }
+        lb.signalHomebase(SIGSTOP)
+        defer { lb.signalHomebase(SIGCONT) }
+        try lb.procs.waitUntil(50, "the answer line") { !conversation.answers.isEmpty }
+        let shown = lb.procs.read("laptop-chat.log")
+        let line = try #require(conversation.answers.first)
+        #expect(line.brain == "on-device", "\(shown)")
+        #expect(line.line.contains("left the relay mid-answer (it stopped answering the relay)"), "\(line.line)")
+        #expect(shown.components(separatedBy: standInPartial).count == 2, "the answer restarted: \(shown)")
+        #expect(!guest.log.contains("timed out"), "\(guest.log)")
+        try conversation.end()
+    }
+}

@@ -1,5 +1,5 @@
 import Courier
-import Glibc
+import Dispatch
 @testable import GuestAgent
 import PeerLink
 import Sealing
@@ -30,7 +30,7 @@ import Transport
     }
 
     func relay() throws -> LiveRelay {
-        try LiveRelay { $0.probeAfter = .milliseconds(50); $0.probeTimeout = .milliseconds(200) }
+        try LiveRelay { $0.probeAfter = .milliseconds(50); $0.probeTimeout = .seconds(1) }
     }
 
     @Test func aHomebaseThatAnswersTheRelayIsHeardFrom() async throws {
@@ -39,7 +39,7 @@ import Transport
         let guest = try await Side("guest", knows: [], relay: r)
         let host = try await Side("host", knows: [guest.identity.record], relay: r)
         defer { guest.stop(); host.stop() }
-        #expect(await CooldownProbe.answers(guest.courier, host.identity.record, gap: .milliseconds(600)))
+        #expect(await CooldownProbe.answers(guest.courier, host.identity.record, gap: .milliseconds(1500)))
     }
 
     @Test func aHomebaseThatLeftIsNotHeardFrom() async throws {
@@ -49,7 +49,7 @@ import Transport
         let guest = try await Side("guest", knows: [host.identity.record], relay: r)
         defer { guest.stop() }
         host.stop()
-        #expect(await !CooldownProbe.answers(guest.courier, host.identity.record, gap: .milliseconds(600)))
+        #expect(await !CooldownProbe.answers(guest.courier, host.identity.record, gap: .milliseconds(1500)))
     }
 
     /// The host's loop is blocked (a frozen process): the relay's probe closes it between the
@@ -61,7 +61,10 @@ import Transport
         let guest = try await Side("guest", knows: [host.identity.record], relay: r)
         defer { guest.stop(); host.stop() }
         try await Task.sleep(for: .milliseconds(100))  // quiet past probe-after
-        host.loop.execute { usleep(1_500_000) }  // frozen for longer than the probe and the gap
-        #expect(await !CooldownProbe.answers(guest.courier, host.identity.record, gap: .milliseconds(600)))
+        let thaw = DispatchSemaphore(value: 0)
+        host.loop.execute { thaw.wait() }  // frozen until the probe has judged
+        let heard = await CooldownProbe.answers(guest.courier, host.identity.record, gap: .milliseconds(1500))
+        thaw.signal()
+        #expect(!heard)
     }
 }

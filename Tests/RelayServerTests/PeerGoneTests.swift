@@ -71,6 +71,28 @@ func isGone(_ key: Bytes32, _ reason: PeerGoneReason) -> (RelayFrame) -> Bool {
         #expect(try new.next() == .queueEmpty)
     }
 
+    /// A slow reader has frames of the leaver still queued at the relay: `peer-gone` comes after
+    /// them (a `done` sent just before leaving must not be overtaken by the news of leaving).
+    @Test func peerGoneComesAfterTheFramesQueuedBeforeIt() throws {
+        let h = try RelayHarness { $0.sendQueueFrames = 64; $0.socketBufferBytes = 64 * 1024; $0.rate = 1e6; $0.burst = 1e6 }
+        defer { h.stop() }
+        let host = try h.device(), guest = try h.device()
+        for c in [host, guest] { #expect(try c.next() == .queueEmpty) }
+        let ws = guest.ws
+        try h.clients.sync { ws.connection.pauseReading() }
+        let payload = Array(repeating: UInt8(0x5A), count: 60_000)
+        for _ in 0..<200 { host.live(to: guest.key!.publicKey, id: frameID(), payload) }
+        _ = try framesUntilMarker(host)  // the relay has handled every frame (some were dropped)
+        #expect(try h.onRelay { $0.hub.byKey[Bytes32(unchecked: guest.key!.publicKey.bytes)]?.queue.count ?? 0 } > 0)
+        host.close()
+        try waitUntilUnrouted(h, host.key!.publicKey)
+        try h.clients.sync { ws.connection.resumeReading() }
+        let seen = try awaitFrame(guest, "peer-gone", isGone(host.key!.publicKey, .closed))
+        #expect(seen.filter { if case .receive = $0 { true } else { false } }.count > 64)
+        // Nothing of the leaver's after the news that it left.
+        #expect(!(try framesUntilMarker(guest)).contains { if case .receive = $0 { true } else { false } })
+    }
+
     /// Only exchanges within the window count.
     @Test func oldExchangesAreNotAnnounced() throws {
         let h = try RelayHarness { $0.peerGoneWindow = .milliseconds(20) }

@@ -90,6 +90,9 @@ extension RelayConfig {
         // Tests open many loopback connections at once; the per-address limit tests set their own.
         c.limits = .unlimited
         c.limits.metricsPort = 0
+        // A loaded parallel test run can take longer than the 750 ms default to answer a
+        // liveness probe's ping; the tests about the probe set their own.
+        c.probeTimeout = .seconds(5)
         return c
     }
 }

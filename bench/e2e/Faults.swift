@@ -46,6 +46,7 @@ enum Faults {
         for i in 0..<o.faultRuns {
             let connected = connections(procs)
             procs.freeze(host)
+            try await stopped(host)  // frozen before the request, not while it arrives
             let t = try await guest.ask(runner, request(16, i))
             procs.thaw(host)
             record(&frozen, t, from: t.start)
@@ -126,6 +127,17 @@ enum Faults {
         }
         rows.append(cold)
         return (rows, current)
+    }
+
+    /// Waits until the kernel shows `c` stopped (state T in /proc/PID/stat): SIGSTOP returns
+    /// before every thread has stopped, and a request racing it may still be accepted.
+    static func stopped(_ c: Child) async throws {
+        for _ in 0..<1000 {
+            if let stat = try? String(contentsOfFile: "/proc/\(c.pid)/stat", encoding: .utf8),
+               let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)] == "T" { return }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        throw BenchError("\(c.name) did not stop")
     }
 
     /// How many times the Homebase has connected to the relay (its log).
