@@ -92,6 +92,13 @@ public final class PeerLink: Sendable {
         loop.execute { core.start() }
     }
 
+    /// Closes the connection cleanly (the relay tells recent correspondents `peer-gone`) and
+    /// stays down, state `.stopped`, until `start()`. Waiting mail stays queued. Not final.
+    public func suspend() {
+        let core = core
+        loop.execute { core.suspend() }
+    }
+
     /// Closes the link for good: live sends fail `.stopped`, waiting mail throws `.stopped`,
     /// both streams end.
     public func stop() {
