@@ -103,6 +103,7 @@ public final class PeerLink: Sendable {
     /// both streams end.
     public func stop() {
         stopRequested.store(true, ordering: .releasing)
+        current.markFinal()
         let core = core
         loop.execute { core.stop() }
     }
@@ -184,13 +185,16 @@ public final class PeerLink: Sendable {
 final class StateBox: Sendable {
     private let state = Mutex<LinkState>(.stopped)
     private let sink: AsyncStream<LinkState>.Continuation
+    /// Set by `stop()`: only then does `.stopped` end the stream (`suspend()` publishes it too).
+    private let final = Atomic(false)
     init(sink: AsyncStream<LinkState>.Continuation) { self.sink = sink }
     var value: LinkState { state.withLock { $0 } }
     func publish(_ s: LinkState) {
         state.withLock { $0 = s }
         sink.yield(s)
-        if s == .stopped { sink.finish() }
+        if s == .stopped && final.load(ordering: .acquiring) { sink.finish() }
     }
+    func markFinal() { final.store(true, ordering: .releasing) }
 }
 
 /// Orders a mail send against its task's cancellation (see `PeerLink.sendMail`).
