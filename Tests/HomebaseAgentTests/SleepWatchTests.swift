@@ -19,6 +19,19 @@ import Wire
         throw TestSetupError("deliveries ended")
     }
 
+    /// The stand-in logind on its own dbus-daemon: its stdin and the bus address.
+    func startStandIn(_ children: ChildProcesses) async throws -> (FileHandle, String) {
+        let (_, commands) = try children.startInteractive("/usr/bin/python3", [testsFile("HomebaseAgentTests/peers/logind_standin.py")],
+                                                          log: "logind.log")
+        var address = ""
+        try await eventually("the stand-in's bus is up") {
+            guard let line = children.read("logind.log").split(separator: "\n").first(where: { $0.hasPrefix("bus ") }) else { return false }
+            address = String(line.dropFirst(4))
+            return true
+        }
+        return (commands, address)
+    }
+
     @Test func withoutLogindStatusSaysSo() async throws {
         try await HostFixture.with(runtime: nil, configure: { $0.sleep.busAddress = "unix:path=/nonexistent/homebase-test-bus" }) { f in
             try await eventually("status names the missing logind") {
@@ -32,16 +45,8 @@ import Wire
     @Test func sleepSaysGoodbyeBeforeReleasingTheLockAndResumeAdvertises() async throws {
         let children = try ChildProcesses(prefix: "homebase-sleep")
         defer { children.stopAll() }
-        let (_, commands) = try children.startInteractive("/usr/bin/python3", [testsFile("HomebaseAgentTests/peers/logind_standin.py")],
-                                                          log: "logind.log")
-        var address = ""
-        try await eventually("the stand-in's bus is up") {
-            guard let line = children.read("logind.log").split(separator: "\n").first(where: { $0.hasPrefix("bus ") }) else { return false }
-            address = String(line.dropFirst(4))
-            return true
-        }
+        let (commands, bus) = try await startStandIn(children)
         let logged = Mutex<[String]>([])
-        let bus = address
         try await HostFixture.with(runtime: (try ScriptedEngine.url("ok"), ["a"]), configure: {
             $0.sleep.busAddress = bus
             $0.log = { line in logged.withLock { $0.append(line) } }
@@ -77,6 +82,28 @@ import Wire
             let (outcome, answer) = await f.guest.ask(request("a"), to: f.host)
             #expect(outcome == .sent)
             #expect(answer.done != nil && !answer.text.isEmpty)
+        }
+    }
+
+    /// The relay is gone (the away advert cannot be stored): the lock is released all the same
+    /// once the goodbye budget runs out, and the link is closed.
+    @Test func aGoodbyeThatCannotFinishStillReleasesTheLock() async throws {
+        let children = try ChildProcesses(prefix: "homebase-sleep")
+        defer { children.stopAll() }
+        let (commands, bus) = try await startStandIn(children)
+        let logged = Mutex<[String]>([])
+        try await HostFixture.with(runtime: nil, configure: {
+            $0.sleep.busAddress = bus
+            $0.sleep.goodbyeBudget = .milliseconds(200)
+            $0.log = { line in logged.withLock { $0.append(line) } }
+        }) { f in
+            try await eventually("a sleep delay lock taken") { children.read("logind.log").contains("inhibit 1 sleep homebase delay") }
+            await f.relay.shutdown()
+            try await eventually("the host saw the relay go") { !f.agent.courier.link.state.isConnected }
+            commands.write(Data("sleep\n".utf8))
+            try await eventually("the lock released") { children.read("logind.log").contains("released 1") }
+            #expect(logged.withLock { $0.contains("sleep: goodbye unfinished after 0.2 seconds; sleeping anyway") })
+            try await eventually("the link closed") { f.agent.courier.link.state == .stopped }
         }
     }
 }
