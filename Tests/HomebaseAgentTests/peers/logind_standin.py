@@ -7,7 +7,7 @@ stdout, one event a line: `bus ADDRESS`, `inhibit N WHAT WHO MODE`, `released N`
 stdin, one command a line: `sleep` emits PrepareForSleep(true), `wake` PrepareForSleep(false).
 Ends when stdin closes. Needs Debian's dbus-daemon, python3-dbus and python3-gi.
 """
-import os, subprocess, sys
+import ctypes, os, signal, subprocess, sys
 
 import dbus, dbus.service
 from dbus.mainloop.glib import DBusGMainLoop
@@ -47,9 +47,14 @@ class Manager(dbus.service.Object):
         pass
 
 
+def die_with_parent():
+    # The test SIGKILLs this stand-in: the daemon must not outlive it (prctl PR_SET_PDEATHSIG).
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
+
+
 def main():
     daemon = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
-                              stdout=subprocess.PIPE, text=True)
+                              stdout=subprocess.PIPE, text=True, preexec_fn=die_with_parent)
     address = daemon.stdout.readline().strip()
     try:
         DBusGMainLoop(set_as_default=True)
