@@ -32,6 +32,22 @@ import Wire
         return (commands, address)
     }
 
+    @Test func theSleepSettingsAreReadAndCheckedAndOffIsSaid() async throws {
+        var s = Settings()
+        s.values = ["relay": "ws://127.0.0.1:1/v1/connect", "logind-bus": "unix:path=/tmp/x", "sleep-goodbye": "500ms"]
+        let c = try s.configuration()
+        #expect(c.sleep.busAddress == "unix:path=/tmp/x" && c.sleep.goodbyeBudget == .milliseconds(500) && c.sleep.enabled)
+        s.values["sleep-watch"] = "maybe"
+        #expect(throws: HomebaseError.self) { try s.configuration() }
+        s.values["sleep-watch"] = "off"
+        #expect(try s.configuration().sleep.enabled == false)
+        try await HostFixture.with(runtime: nil, configure: { $0.sleep.enabled = false }) { f in
+            try await eventually("status says the watch is off") {
+                StatusText.render(try HostStatus.read(f.files), nowMs: nowMs()).contains("sleep: off (--sleep-watch off)")
+            }
+        }
+    }
+
     @Test func withoutLogindStatusSaysSo() async throws {
         try await HostFixture.with(runtime: nil, configure: { $0.sleep.busAddress = "unix:path=/nonexistent/homebase-test-bus" }) { f in
             try await eventually("status names the missing logind") {
