@@ -3,13 +3,13 @@ import Testing
 import TestSupport
 
 /// A workstation going to sleep says goodbye (issue 18): `homebase run` under a STAND-IN logind
-/// (Tests/HomebaseAgentTests/peers/logind_standin.py, on a dbus-daemon of its own), the real
+/// (Tests/TestSupport/peers/logind_standin.py, on a dbus-daemon of its own), the real
 /// relay, guest and engine. Time bounds only stop a hung test.
 @Suite(.serialized) struct SleepEndToEndTests {
     @Test func aSleepingHomebaseSendsTheGuestOnDeviceAndAnswersAgainOnResume() throws {
         let lb = try Loopback(engine: .llama)
         defer { lb.stopAll() }
-        let (_, logind) = try lb.procs.startInteractive("/usr/bin/python3", [testsFile("HomebaseAgentTests/peers/logind_standin.py")],
+        let (_, logind) = try lb.procs.startInteractive("/usr/bin/python3", [testsFile("TestSupport/peers/logind_standin.py")],
                                                         log: "logind.log")
         var bus = ""
         try lb.procs.waitUntil(30, "the stand-in logind") {

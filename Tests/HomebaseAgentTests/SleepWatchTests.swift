@@ -8,7 +8,7 @@ import Wire
 @testable import HomebaseAgent
 
 /// `homebase run` and logind's sleep: a real dbus-daemon with a STAND-IN logind
-/// (peers/logind_standin.py: Inhibit and PrepareForSleep only), a real relay, a guest device.
+/// (TestSupport/peers/logind_standin.py: Inhibit and PrepareForSleep only), a real relay, a guest device.
 @Suite(.serialized) struct SleepWatchTests {
     /// The next advert delivered, acking everything read.
     func nextAdvert(_ it: inout AsyncStream<Delivery>.Iterator) async throws -> AppMessage.Advert {
@@ -21,7 +21,7 @@ import Wire
 
     /// The stand-in logind on its own dbus-daemon: its stdin and the bus address.
     func startStandIn(_ children: ChildProcesses) async throws -> (FileHandle, String) {
-        let (_, commands) = try children.startInteractive("/usr/bin/python3", [testsFile("HomebaseAgentTests/peers/logind_standin.py")],
+        let (_, commands) = try children.startInteractive("/usr/bin/python3", [testsFile("TestSupport/peers/logind_standin.py")],
                                                           log: "logind.log")
         var address = ""
         try await eventually("the stand-in's bus is up") {
