@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEBS=(pkg-config libsodium-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev)
+DEBS=(pkg-config libsodium-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev libsystemd-dev)
+# Tests only: a private D-Bus daemon and a stand-in logind (HomebaseAgentTests.SleepWatchTests).
+DEBS+=(dbus-daemon python3-dbus python3-gi)
 # Extra packages a caller asks for (the demo, benchmarks): scripts/setup.sh mosquitto nats-server
 DEBS+=("$@")
 

@@ -80,6 +80,16 @@ final class LinkCore: @unchecked Sendable {
         inbound.finish()
     }
 
+    /// Closes the connection cleanly and stays down until `start()` (a workstation going to
+    /// sleep). Unlike `stop()` it is not final: waiting mail stays in the outbox.
+    func suspend() {
+        guard !finished, running else { return }
+        running = false
+        closeConnection(send: nil)
+        cancel(&retryTimer)
+        publish(.stopped)
+    }
+
     private func connect() {
         guard running, ws == nil else { return }
         generation &+= 1

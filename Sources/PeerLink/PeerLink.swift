@@ -92,10 +92,18 @@ public final class PeerLink: Sendable {
         loop.execute { core.start() }
     }
 
+    /// Closes the connection cleanly (the relay tells recent correspondents `peer-gone`) and
+    /// stays down, state `.stopped`, until `start()`. Waiting mail stays queued. Not final.
+    public func suspend() {
+        let core = core
+        loop.execute { core.suspend() }
+    }
+
     /// Closes the link for good: live sends fail `.stopped`, waiting mail throws `.stopped`,
     /// both streams end.
     public func stop() {
         stopRequested.store(true, ordering: .releasing)
+        current.markFinal()
         let core = core
         loop.execute { core.stop() }
     }
@@ -177,13 +185,16 @@ public final class PeerLink: Sendable {
 final class StateBox: Sendable {
     private let state = Mutex<LinkState>(.stopped)
     private let sink: AsyncStream<LinkState>.Continuation
+    /// Set by `stop()`: only then does `.stopped` end the stream (`suspend()` publishes it too).
+    private let final = Atomic(false)
     init(sink: AsyncStream<LinkState>.Continuation) { self.sink = sink }
     var value: LinkState { state.withLock { $0 } }
     func publish(_ s: LinkState) {
         state.withLock { $0 = s }
         sink.yield(s)
-        if s == .stopped { sink.finish() }
+        if s == .stopped && final.load(ordering: .acquiring) { sink.finish() }
     }
+    func markFinal() { final.store(true, ordering: .releasing) }
 }
 
 /// The `peer-gone` handler, settable from any thread, called on the loop thread.

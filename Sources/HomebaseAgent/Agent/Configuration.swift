@@ -77,6 +77,9 @@ extension HomebaseAgent {
         /// "Authentication"); the relay refuses one past it. Default 365 days.
         public var proofLifetime: Duration = .seconds(365 * 86_400)
 
+        /// logind's sleep delay lock: the system bus, the goodbye's budget (2 s). See `SleepWatch`.
+        public var sleep = SleepSettings()
+
         public init(link: PeerLink.Configuration) { self.link = link }
 
         /// From a relay URL (`ws://` or `wss://`).

@@ -35,6 +35,8 @@ public final class HomebaseAgent: Sendable {
     /// Its proof and the account's orders at the relay.
     let relayAdmission: RelayAdmission
     private let tasks = Mutex<[Task<Void, Never>]>([])
+    /// logind's sleep notice (HomebaseAgent+Sleep); set by `start()`.
+    let sleepWatch = Mutex<SleepWatch?>(nil)
 
     /// Loads the identity and opens the store; does not connect yet.
     public init(configuration: Configuration, files: HostFiles) throws(HomebaseError) {
@@ -98,6 +100,7 @@ public final class HomebaseAgent: Sendable {
         ]
         tasks.withLock { $0 = loops }
         courier.start()
+        startSleepWatch()
         log("homebase \(identity.signingKey.publicKey.hex.prefix(16))… connecting to \(c.link.relay)")
     }
 
@@ -106,6 +109,7 @@ public final class HomebaseAgent: Sendable {
     public func stop() async {
         let running = tasks.withLock { t in defer { t = [] }; return t }
         for t in running { t.cancel() }
+        stopSleepWatch()
         mail.finish()
         let active = state.withLock { s in defer { s.active = [:] }; return Array(s.active.values) }
         for t in active { t.cancel() }

@@ -55,6 +55,8 @@ public struct HostStatus: Codable, Sendable, Equatable {
         public var outcomes: [String: Int]
         /// Messages refused since start (nil from an older agent).
         public var refused: Refused? = nil
+        /// The sleep watch: a delay lock held, or why not (nil from an older agent).
+        public var sleep: String? = nil
     }
 
     public var device: Device
@@ -82,7 +84,7 @@ extension HomebaseAgent {
         return HostStatus.Live(pid: getpid(), running: running, updatedMs: now, staleAfterMs: now + max(3 * reload, 3000),
                                relay: configuration.link.relay.description, link: Self.describe(link),
                                activeRequests: active, queuedRequests: gate.counts.waiting, outcomes: outcomes,
-                               refused: HostStatus.Refused(courier.stats))
+                               refused: HostStatus.Refused(courier.stats), sleep: sleepStatus)
     }
 
     /// Rewrites `status.json` atomically (temp file + rename).

@@ -22,7 +22,11 @@ enum RunCommand {
                 + "--trace-timings (or HOMEBASE_TRACE_TIMINGS=1): one `timing:` line per request on stderr, even\n"
                 + "  with --quiet: the uptime clock (ns) when the request arrived, then ns after it for admitted,\n"
                 + "  engine-called, accept-posted, replica-written, first-engine-text, first-chunk-posted.\n"
-                + "  Times only: no prompt, answer, key or sender.")
+                + "  Times only: no prompt, answer, key or sender.\n"
+                + "--logind-bus ADDRESS (default $DBUS_SYSTEM_BUS_ADDRESS, else the system bus): where logind is; the\n"
+                + "  agent holds a sleep delay lock and, before the machine sleeps, mails an away advert (no models)\n"
+                + "  and closes its relay link within --sleep-goodbye (default 2s; logind waits 5s at most); on resume\n"
+                + "  it reconnects and advertises. --sleep-watch off: no bus at all. Without logind `status` says so.")
             return 0
         }
         guard f.positional.isEmpty else { throw Flags.UsageError(description: "run takes no arguments") }

@@ -9,6 +9,7 @@ struct Settings {
         "relay", "pin", "ca-file", "advert-pulse", "advert-ttl", "reverify-interval", "reload-interval",
         "max-concurrent", "queue-length", "queue-wait", "max-per-grantee", "batch-delay", "batch-bytes", "replica-size",
         "cache-size", "default-runtime", "engine-idle-timeout", "mail-retry", "mail-retry-max", "keep-alive",
+        "logind-bus", "sleep-goodbye", "sleep-watch",
     ]
 
     var values: [String: String] = [:]
@@ -66,6 +67,12 @@ struct Settings {
         try int("replica-size", min: 1) { c.replicaCapacity = $0 }
         try int("cache-size", min: 1) { c.cacheCapacity = $0 }
         if let url = values["default-runtime"] { c.defaultRuntimeURL = url }
+        if let bus = values["logind-bus"] { c.sleep.busAddress = bus }
+        try duration("sleep-goodbye") { c.sleep.goodbyeBudget = $0 }
+        if let w = values["sleep-watch"] {
+            guard w == "on" || w == "off" else { throw .invalidSetting(key: "sleep-watch", reason: "\(w) is not on or off") }
+            c.sleep.enabled = w == "on"
+        }
         return c
     }
 

@@ -9,6 +9,7 @@ enum StatusText {
                 lines.append("since start: " + l.outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             }
             if let r = l.refused { lines.append(r.line) }
+            if let s = l.sleep { lines.append("sleep: " + s) }
         } else {
             lines.append("agent: not running")
         }
