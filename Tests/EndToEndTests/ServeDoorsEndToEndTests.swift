@@ -9,6 +9,13 @@ import Testing
         return (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
     }
 
+    /// The base URL of the laptop's running serve, from its serve.json.
+    static func serveBase(_ guest: Guest) throws -> String {
+        let file = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: guest.directory + "/serve.json"))) as? [String: Any]
+        let port = try #require(file?["port"] as? Int)
+        return "http://127.0.0.1:\(port)"
+    }
+
     /// No relay, no Homebase: the on-device tiny model answers every client.
     @Test func officialClientsOnDevice() throws {
         let bin = try Binaries.locate(), procs = try Processes()
@@ -65,18 +72,9 @@ import Testing
     /// probes still answer from the last advert (within a 5 s client timeout), and the next
     /// answer comes from the on-device model.
     @Test func probesOutliveTheHomebase() throws {
-        let lb = try Loopback(engine: .llama)
+        let (lb, guest, _) = try ServeLinkEndToEndTests.laptopWithServe()
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase()
-        try guest.waitForAdvert()
-        let port = try Processes.freePort()
-        let waits = Guest.chatWaits.filter { $0.name != "--max-tokens" }.flatMap { [$0.name, $0.value] }
-        try lb.procs.start(lb.bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(port)"] + waits + guest.globalFlags, log: "serve.log")
-        try lb.procs.waitUntil(60, "guest serve and its serve.json") {
-            Processes.canConnect(port) && FileManager.default.fileExists(atPath: guest.directory + "/serve.json")
-        }
-        let base = "http://127.0.0.1:\(port)"
+        let base = try Self.serveBase(guest)
         let before = try Self.peer("anthropic_client.py", [base, "k", "whole", lb.model, "120"])
         #expect(before["brain_header"] as? String == "homebase", "\(before) \(lb.procs.read("serve.log"))")
         let vectors = try Self.peer("responses_client.py", [base + "/v1", "k", "embeddings", lb.model, "120"])
@@ -95,5 +93,30 @@ import Testing
         #expect(models["id"] as? String == "default", "\(models)")
         let after = try Self.peer("anthropic_client.py", [base, "k", "whole", lb.model, "120"])
         #expect(after["brain_header"] as? String == "on-device", "\(after) \(lb.procs.read("serve.log"))")
+    }
+
+    /// Every door's official client routed to the own Homebase (`X-Homebase-Brain: homebase`),
+    /// then, with the Homebase killed, answered by the on-device model: Anthropic Messages whole
+    /// and streamed, OpenAI Responses whole (with previous_response_id) and streamed, and the
+    /// legacy completions.
+    @Test func officialClientsThroughTheHomebaseThenOnDevice() throws {
+        let (lb, guest, _) = try ServeLinkEndToEndTests.laptopWithServe()
+        defer { lb.stopAll() }
+        let base = try Self.serveBase(guest)
+        let doors: [(String, [String])] = [
+            ("anthropic_client.py", [base, "k", "whole", lb.model, "120"]),
+            ("anthropic_client.py", [base, "k", "stream", lb.model, "120"]),
+            ("responses_client.py", [base + "/v1", "k", "whole", lb.model, "120"]),
+            ("responses_client.py", [base + "/v1", "k", "stream", lb.model, "120"]),
+            ("responses_client.py", [base + "/v1", "k", "completion", lb.model, "120"]),
+        ]
+        for expected in ["homebase", "on-device"] {
+            if expected == "on-device" { lb.killHomebase() }
+            for (script, args) in doors {
+                let o = try Self.peer(script, args)
+                #expect(o["raised"] == nil, "\(script) \(args[2]): \(o) \(lb.procs.read("serve.log").suffix(1500))")
+                #expect(o["brain_header"] as? String == expected, "\(script) \(args[2]) expected \(expected): \(o)")
+            }
+        }
     }
 }

@@ -37,7 +37,8 @@ try:
             for text in s.text_stream:
                 deltas.append(text)
             m = s.get_final_message()
-        out = {"text": "".join(deltas), "deltas": len(deltas), "stop_reason": m.stop_reason,
+            brain = s.response.headers.get("x-homebase-brain")
+        out = {"text": "".join(deltas), "deltas": len(deltas), "stop_reason": m.stop_reason, "brain_header": brain,
                "usage": [m.usage.input_tokens, m.usage.output_tokens],
                "tool_uses": [{"id": b.id, "name": b.name, "input": b.input} for b in m.content if b.type == "tool_use"]}
     elif scenario == "image":

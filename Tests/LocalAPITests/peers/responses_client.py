@@ -37,7 +37,9 @@ try:
     elif scenario in ("stream", "tools"):
         kwargs = {"tools": tools} if scenario == "tools" else {}
         types, text, usage, calls = [], "", None, []
-        for ev in client.responses.create(model=model, input="Say hello", stream=True, **kwargs):
+        stream = client.responses.create(model=model, input="Say hello", stream=True, **kwargs)
+        brain = stream.response.headers.get("x-homebase-brain")
+        for ev in stream:
             types.append(ev.type)
             if ev.type == "response.output_text.delta":
                 text += ev.delta
@@ -46,12 +48,14 @@ try:
             elif ev.type == "response.completed":
                 u = ev.response.usage
                 usage = [u.input_tokens, u.output_tokens] if u else None
-        out = {"types": types, "text": text, "usage": usage, "calls": calls}
+        out = {"types": types, "text": text, "usage": usage, "calls": calls, "brain_header": brain}
     elif scenario == "completion":
-        c = client.completions.create(model=model, prompt="Once upon a time", max_tokens=8)
+        raw = client.completions.with_raw_response.create(model=model, prompt="Once upon a time", max_tokens=8)
+        c = raw.parse()
         streamed = "".join(ch.choices[0].text for ch in client.completions.create(
             model=model, prompt="Once", max_tokens=8, stream=True) if ch.choices)
-        out = {"text": c.choices[0].text, "finish_reason": c.choices[0].finish_reason, "object": c.object, "streamed": streamed}
+        out = {"text": c.choices[0].text, "finish_reason": c.choices[0].finish_reason, "object": c.object, "streamed": streamed,
+               "brain_header": raw.headers.get("x-homebase-brain")}
     elif scenario == "retrieve":
         first = next(iter(client.models.list())).id
         out = {"id": client.models.retrieve(first).id}
