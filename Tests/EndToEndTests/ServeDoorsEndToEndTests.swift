@@ -119,4 +119,26 @@ import Testing
             }
         }
     }
+
+    /// The `llm` application with its `llm-ollama` plugin (PyPI, as a user installs them):
+    /// answered by the Homebase's engine (its done count rises), then, with the Homebase killed,
+    /// by the on-device model (the only brain left: no cloud key here; not the floor's notice).
+    @Test func llmThroughTheHomebaseThenOnDevice() throws {
+        let (lb, guest, _) = try ServeLinkEndToEndTests.laptopWithServe()
+        defer { lb.stopAll() }
+        let base = try Self.serveBase(guest)
+        let status = lb.procs.work + "/host/status.json"
+        let before = AiderEndToEndTests.done(status)
+        let first = try Self.peer("llm_app.py", [base, "ollama/\(lb.model)"])
+        let logs = { "\(lb.procs.read("serve.log").suffix(2000))" }
+        #expect(first["models_status"] as? Int == 0 && first["answer_status"] as? Int == 0, "\(first) \(logs())")
+        #expect((first["models"] as? [String])?.contains("ollama/\(lb.model)") == true, "\(first)")
+        try lb.procs.waitUntil(10, "the Homebase's done count to rise") { AiderEndToEndTests.done(status) > before }
+
+        lb.killHomebase()
+        let after = try Self.peer("llm_app.py", [base, "ollama/\(lb.model)"])
+        #expect(after["answer_status"] as? Int == 0, "\(after) \(logs())")
+        let answer = after["answer"] as? String ?? ""
+        #expect(!answer.isEmpty && !answer.contains("No brain was reachable"), "\(after)")
+    }
 }

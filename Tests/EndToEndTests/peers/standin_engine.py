@@ -9,10 +9,13 @@ and then fails the way a real engine can, which llama-server cannot be made to d
   --mode error   a few chunks, then an in-band error event, then the end of the stream
   --mode slow    silence for --prefill seconds (a long prompt's prefill: the request is
                  accepted, no token yet), then the whole answer and a proper end
+  --mode slow-tools  as slow, but a minute of silence, and GET /props says it is a llama-server
+                 whose chat template takes tools (so the Homebase advertises tool use); GET
+                 /served counts the requests it took (tests kill the Homebase while it "works")
 
 The one-token trial of `runtime add` and of re-verification (max_tokens 1) is always answered
 properly. Every answer starts with PARTIAL (below), which the tests look for.
-Usage: standin_engine.py --port N --mode stall|error|slow [--prefill S] [--model NAME]. Runs until killed.
+Usage: standin_engine.py --port N --mode stall|error|slow|slow-tools [--prefill S] [--model NAME]. Runs until killed.
 """
 import argparse
 import json
@@ -43,6 +46,9 @@ class Handler(PeerHandler):
     def do_GET(self):
         if self.path == "/health":
             return self.reply(200, {"status": "ok"})
+        if self.path == "/props" and ARGS.mode == "slow-tools":
+            return self.reply(200, {"default_generation_settings": {"n_ctx": 4096}, "total_slots": 1,
+                                    "chat_template_caps": {"supports_tools": True}, "build_info": "stand-in"})
         if self.path == "/v1/models":
             return self.reply(200, {"object": "list", "data": [{"id": ARGS.model, "object": "model", "owned_by": "stand-in"}]})
         if self.path == "/served":
@@ -65,10 +71,12 @@ class Handler(PeerHandler):
                 return self.send_chunk("")  # the empty chunk ends the chunked body
             if ARGS.mode == "slow":
                 time.sleep(ARGS.prefill)
+            if ARGS.mode == "slow-tools":
+                time.sleep(60)
             for text in PARTIAL:
                 self.send_chunk(chunk(text))
                 time.sleep(0.02)
-            if ARGS.mode == "slow":
+            if ARGS.mode in ("slow", "slow-tools"):
                 for part in [chunk("the end."), chunk(finish="stop"), "data: [DONE]\n\n"]:
                     self.send_chunk(part)
                 return self.send_chunk("")
@@ -85,7 +93,7 @@ def main():
     global ARGS
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--mode", choices=["stall", "error", "slow"], required=True)
+    parser.add_argument("--mode", choices=["stall", "error", "slow", "slow-tools"], required=True)
     parser.add_argument("--prefill", type=float, default=3.0)
     parser.add_argument("--model", default="standin")
     ARGS = parser.parse_args()
