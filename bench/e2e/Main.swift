@@ -47,7 +47,7 @@ import Sealing
 
         // The three programs, set up through their CLIs as a user would.
         let relay = try world.startRelay(o.relayRate.map { ["--rate", "\($0)", "--burst", "\($0)"] } ?? [])
-        let engine = try await world.startEngine(slots: o.slots, context: o.slots * 512, jinja: o.sections.contains("payloads"))
+        let engine = try await world.startEngine(slots: o.slots, context: o.slots * o.slotContext, jinja: o.sections.contains("payloads"))
         let host = try HomebaseSetup.create(world, engineURL: engine.url)
         let guestDir = procs.work + "/guest"
         let guestRecord = try BenchGuest.setUp(world, dataDir: guestDir, account: host.accountKey, relay: relay.url,
@@ -74,7 +74,7 @@ import Sealing
         let decision = guest.context.router.resolve()
         print("setup: relay `homebase-relay serve` (ws, loopback\(o.relayRate.map { ", --rate/--burst \($0)" } ?? ", default limits")); "
               + "`homebase run` (max-concurrent \(o.slots), batch-delay 20 ms); llama-server on the tiny model "
-              + "(\(o.slots) slots, ctx \(o.slots * 512)); the guest in this process through its libraries "
+              + "(\(o.slots) slots, ctx \(o.slots * o.slotContext)\(o.sections.contains("payloads") ? ", --jinja" : "")); the guest in this process through its libraries "
               + "(GuestContext, GuestLink, Router, AnswerRunner: what `guest chat` runs). Route: \(decision.reason)  ")
         let cold = try await guest.warmOnDevice()
         print("")

@@ -16,7 +16,7 @@ struct Options {
     /// Concurrent streams through one relay, and the guest devices they come from.
     var streams = 1000
     var devices: Int?
-    /// llama-server slots (= the Homebase's max-concurrent); each slot gets 512 tokens of context.
+    /// llama-server slots (= the Homebase's max-concurrent); each slot gets `slotContext` tokens.
     var slots = 16
     /// max_tokens of each crowd stream.
     var crowdTokens = 16
@@ -88,6 +88,10 @@ struct Options {
         }
         if tokens + 64 > 512 { throw UsageError("--tokens at most 448 (each engine slot holds 512 tokens)") }
     }
+
+    /// Tokens of context per engine slot: 512, or 1024 with payloads (the tool turn's template
+    /// alone is about 600 tokens).
+    var slotContext: Int { sections.contains("payloads") ? 1024 : 512 }
 
     var crowdDevices: Int { min(devices ?? streams, streams) }
 }
