@@ -46,7 +46,7 @@ bench-relay: setup
 
 # The product end to end on loopback (bench/e2e): a real relay, Homebase and llama-server, the
 # guest in-process: TTFT and tokens/s beside the engine alone, time to the first fallback token
-# per fault, 1,000 concurrent streams. BENCH_E2E_FLAGS: see `.build/release/bench-e2e --help`.
+# per fault, 1,000 concurrent streams, a tool round trip and a 5 MB image (#23). BENCH_E2E_FLAGS: see `.build/release/bench-e2e --help`.
 bench-e2e: setup engine
 	swift build -c release --product homebase-relay $(SWIFT_FLAGS)
 	swift build -c release --product homebase $(SWIFT_FLAGS)

@@ -47,7 +47,7 @@ import Sealing
 
         // The three programs, set up through their CLIs as a user would.
         let relay = try world.startRelay(o.relayRate.map { ["--rate", "\($0)", "--burst", "\($0)"] } ?? [])
-        let engine = try await world.startEngine(slots: o.slots, context: o.slots * 512)
+        let engine = try await world.startEngine(slots: o.slots, context: o.slots * o.slotContext, jinja: o.sections.contains("payloads"))
         let host = try HomebaseSetup.create(world, engineURL: engine.url)
         let guestDir = procs.work + "/guest"
         let guestRecord = try BenchGuest.setUp(world, dataDir: guestDir, account: host.accountKey, relay: relay.url,
@@ -74,7 +74,7 @@ import Sealing
         let decision = guest.context.router.resolve()
         print("setup: relay `homebase-relay serve` (ws, loopback\(o.relayRate.map { ", --rate/--burst \($0)" } ?? ", default limits")); "
               + "`homebase run` (max-concurrent \(o.slots), batch-delay 20 ms); llama-server on the tiny model "
-              + "(\(o.slots) slots, ctx \(o.slots * 512)); the guest in this process through its libraries "
+              + "(\(o.slots) slots, ctx \(o.slots * o.slotContext)\(o.sections.contains("payloads") ? ", --jinja" : "")); the guest in this process through its libraries "
               + "(GuestContext, GuestLink, Router, AnswerRunner: what `guest chat` runs). Route: \(decision.reason)  ")
         let cold = try await guest.warmOnDevice()
         print("")
@@ -86,10 +86,32 @@ import Sealing
             Crowd.print(try await crowd.run(o, relayURL: relay.url, engineURL: engineURL, relay: relay.child, host: homebase, hostRecord: hostRecord), o)
         }
         var last = guest
+        var homebase = homebase
+        if o.sections.contains("payloads") {
+            let flags = ["--max-concurrent", "\(o.slots)", "--queue-length", "\(o.streams)", "--queue-wait", "\(o.crowdWaitS)s"]
+            var swaps = 0
+            // The Homebase's runtime swapped (`runtime remove`, `runtime add`), restarted, and a
+            // fresh guest that has read its new advert.
+            let swap: (String, String) async throws -> BenchGuest = { to, from in
+                procs.kill(homebase)
+                await last.stop()
+                _ = try procs.must(world.bin.path("homebase"), ["--data-dir", host.dataDir, "runtime", "remove", from])
+                try procs.waitUntil(60, "homebase runtime add \(to)") {
+                    ((try? procs.run(world.bin.path("homebase"), ["--data-dir", host.dataDir, "runtime", "add", to]))?.status ?? 1) == 0
+                }
+                swaps += 1
+                homebase = try host.run(relay: relay.url, flags, log: "homebase-\(swaps).log")
+                last = try await BenchGuest(world, dataDir: guestDir, watchdog: WatchdogLimits())
+                return last
+            }
+            let (r, g) = try await Payloads.run(o, engineURL: engineURL, guest: last, swap: swap, world: world)
+            last = g
+            Payloads.print(r, o)
+        }
         if o.sections.contains("faults") {
             let restart = { try host.run(relay: relay.url, ["--max-concurrent", "\(o.slots)", "--queue-length", "\(o.streams)",
                                                             "--queue-wait", "\(o.crowdWaitS)s"]) }
-            let (rows, g) = try await Faults.run(o, world: world, host: homebase, guest: guest, restartHost: restart) {
+            let (rows, g) = try await Faults.run(o, world: world, host: homebase, guest: last, restartHost: restart) {
                 try await BenchGuest(world, dataDir: guestDir, watchdog: WatchdogLimits())
             }
             last = g

@@ -16,7 +16,7 @@ struct Options {
     /// Concurrent streams through one relay, and the guest devices they come from.
     var streams = 1000
     var devices: Int?
-    /// llama-server slots (= the Homebase's max-concurrent); each slot gets 512 tokens of context.
+    /// llama-server slots (= the Homebase's max-concurrent); each slot gets `slotContext` tokens.
     var slots = 16
     /// max_tokens of each crowd stream.
     var crowdTokens = 16
@@ -24,12 +24,15 @@ struct Options {
     var crowdWaitS = 300
     /// `homebase-relay --rate/--burst` (frames per second per device key); nil: its defaults.
     var relayRate: Int?
-    var sections: Set<String> = ["latency", "faults", "crowd"]
+    /// Paired runs of each payloads row (tool round trip, 5 MB image).
+    var payloadRuns = 10
+    var sections: Set<String> = ["latency", "faults", "crowd", "payloads"]
 
     static let usage = """
         usage: bench-e2e [--runs N] [--tokens N] [--fault-runs N] [--accept-ms MS] [--stall-ms MS]
                          [--advert-window-ms MS] [--streams N] [--devices N] [--slots N]
-                         [--crowd-tokens N] [--crowd-wait-s S] [--relay-rate N] [--only latency,faults,crowd]
+                         [--crowd-tokens N] [--crowd-wait-s S] [--relay-rate N] [--payload-runs N]
+                         [--only latency,faults,crowd,payloads]
 
         Starts a real relay (homebase-relay), llama-server on the tiny model, and a Homebase
         (homebase run) on loopback; drives a guest in-process through its own libraries (as
@@ -41,6 +44,9 @@ struct Options {
           crowd    --streams concurrent streams from --devices guest devices (default: one each)
                    through one relay: completed, time to first token, relay RSS; a queued
                    stream waits up to --crowd-wait-s (300) for accept and first output
+          payloads a tool round trip (call, result, answer) and a 5 MB image's time to first token,
+                   direct beside relayed (--payload-runs); the image goes to a labelled capture
+                   peer in front of llama-server (the tiny model cannot see)
 
         Binaries: .build/release (HOMEBASE_BIN_DIR) and ~/.cache/homebase/engine (HOMEBASE_ENGINE_DIR);
         `make bench-e2e` builds them. Flags through make: BENCH_E2E_FLAGS="--runs 5".
@@ -68,12 +74,13 @@ struct Options {
             case "--crowd-tokens": crowdTokens = max(1, try int("--crowd-tokens"))
             case "--crowd-wait-s": crowdWaitS = max(1, try int("--crowd-wait-s"))
             case "--relay-rate": relayRate = max(1, try int("--relay-rate"))
+            case "--payload-runs": payloadRuns = max(1, try int("--payload-runs"))
             case "--only":
                 i += 1
-                guard i < args.count else { throw UsageError("--only takes a list: latency,faults,crowd") }
+                guard i < args.count else { throw UsageError("--only takes a list: latency,faults,crowd,payloads") }
                 sections = Set(args[i].split(separator: ",").map(String.init))
-                guard sections.isSubset(of: ["latency", "faults", "crowd"]), !sections.isEmpty else {
-                    throw UsageError("--only takes latency, faults and/or crowd, comma-separated")
+                guard sections.isSubset(of: ["latency", "faults", "crowd", "payloads"]), !sections.isEmpty else {
+                    throw UsageError("--only takes latency, faults, crowd and/or payloads, comma-separated")
                 }
             default: throw UsageError("unknown flag \(args[i])")
             }
@@ -81,6 +88,10 @@ struct Options {
         }
         if tokens + 64 > 512 { throw UsageError("--tokens at most 448 (each engine slot holds 512 tokens)") }
     }
+
+    /// Tokens of context per engine slot: 512, or 1024 with payloads (the tool turn's template
+    /// alone is about 600 tokens).
+    var slotContext: Int { sections.contains("payloads") ? 1024 : 512 }
 
     var crowdDevices: Int { min(devices ?? streams, streams) }
 }

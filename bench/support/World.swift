@@ -31,12 +31,27 @@ public struct World: Sendable {
         return child
     }
 
+    /// The TEST capture peer (Tests/EndToEndTests/peers/vision_capture_engine.py) on a free port
+    /// in front of the engine on `target`: it claims vision and answers an image request itself
+    /// (a short stream, after hashing the image); everything else it forwards. Its URL.
+    public func startCapturePeer(target: Int) throws -> (url: String, child: Child) {
+        let port = try Processes.freePort()
+        let child = try procs.start(anyPython, [testsFile("EndToEndTests/peers/vision_capture_engine.py"), "--port", "\(port)",
+                                                "--target", "\(target)", "--capture", procs.work + "/captured.json"],
+                                    log: "capture.log")
+        try procs.waitUntil(30, "the capture peer") { Processes.canConnect(port) }
+        return ("http://127.0.0.1:\(port)", child)
+    }
+
     /// llama-server on the tiny model (alias `tiny`) with `slots` parallel slots sharing
-    /// `context` tokens; returns once `/health` answers 200.
-    public func startEngine(slots: Int, context: Int, log: String = "engine.log") async throws -> (url: String, child: Child) {
+    /// `context` tokens; returns once `/health` answers 200. `jinja`: the model's own chat
+    /// template, which renders tools (plain chat is unchanged).
+    public func startEngine(slots: Int, context: Int, jinja: Bool = false,
+                            log: String = "engine.log") async throws -> (url: String, child: Child) {
         let port = try Processes.freePort()
         let child = try procs.start(bin.engine, ["--model", bin.model, "--host", "127.0.0.1", "--port", "\(port)",
-                                                 "--alias", "tiny", "--parallel", "\(slots)", "--ctx-size", "\(context)"],
+                                                 "--alias", "tiny", "--parallel", "\(slots)", "--ctx-size", "\(context)"]
+                                                + (jinja ? ["--jinja"] : []),
                                     log: log)
         let url = "http://127.0.0.1:\(port)"
         let quick = HTTPTimeouts(connect: .seconds(1), firstByte: .seconds(5), idle: .seconds(5))
