@@ -47,18 +47,25 @@ extension Courier {
     /// The stream is already finished when the outcome says the request surely did not arrive
     /// (everything but `.sent` and `.failed(.timeout)`).
     public func sendRequest(_ request: AppMessage.Request, to host: DeviceRecord) async -> (LiveOutcome, ReplyStream) {
+        await sendAwaitingReplies(.request(request), requestID: request.requestID, to: host, field: "request")
+    }
+
+    /// `message` (a request of some kind, for `requestID`) sent live with its reply stream
+    /// registered: what `sendRequest` and `sendEmbedRequest` share.
+    func sendAwaitingReplies(_ message: AppMessage, requestID: Bytes16, to host: DeviceRecord,
+                             field: String) async -> (LiveOutcome, ReplyStream) {
         let sealed: [SealedMessage]
         let stream: ReplyStream
         do {
-            sealed = try seal(.request(request), to: host)
+            sealed = try seal(message, to: host)
             let last = sealed[sealed.count - 1]
-            stream = try replies.register(streamID: last.messageID, requestID: request.requestID,
+            stream = try replies.register(streamID: last.messageID, requestID: requestID,
                                           host: host.signingKey, secret: last.streamSecret)
         } catch {
             let (dead, sink) = AsyncStream.makeStream(of: Reply.self)
             sink.finish()
-            let failed = ReplyStream(streamID: MessageID.random(), requestID: request.requestID, replies: dead, unregister: {})
-            return (.failed((error as? CourierError)?.asLinkError ?? .tooLarge(field: "request", length: 0, limit: 0)), failed)
+            let failed = ReplyStream(streamID: MessageID.random(), requestID: requestID, replies: dead, unregister: {})
+            return (.failed((error as? CourierError)?.asLinkError ?? .tooLarge(field: field, length: 0, limit: 0)), failed)
         }
         // Confirmed on the link's thread as the outcome arrives, in order with `peer-gone`.
         let registry = replies, id = stream.streamID

@@ -33,6 +33,8 @@ public final class Courier: Sendable {
     let deliverySink: AsyncStream<Delivery>.Continuation
     let eventSink: AsyncStream<CourierEvent>.Continuation
     let replies: ReplyRegistry
+    /// What each `peer-gone` is about, from the link's thread to the inbound loop.
+    let goneNotices = GoneNotices()
     let inbound: Mutex<InboundState>
     let written: Mutex<StreamLedger>
     /// Mail from unknown senders waiting for `retryHeld()` (`Configuration.holdUnknownMail`).
@@ -65,9 +67,10 @@ public final class Courier: Sendable {
             of: Delivery.self, bufferingPolicy: .bufferingOldest(max(1, configuration.deliveryBuffer)))
         (events, eventSink) = AsyncStream.makeStream(of: CourierEvent.self, bufferingPolicy: .bufferingNewest(64))
         replies = ReplyRegistry(cancelledMemory: configuration.cancelledMemory, bufferSize: configuration.replyBuffer)
-        // On the link's thread, in order with live outcomes (Courier+PeerGone.swift).
-        let registry = replies
-        link.onPeerGone { key, reason in registry.hostGone(key, reason) }
+        // Which requests a notice is about is judged on the link's thread, in order with live
+        // outcomes; they end in the notice's place among the frames (Courier+PeerGone.swift).
+        let registry = replies, gone = goneNotices
+        link.onPeerGone { key, _ in gone.heard(key, registry.confirmedRequests(of: key)) }
         written = Mutex(StreamLedger(capacity: configuration.writtenStreamMemory))
         let c = configuration
         inbound = Mutex(InboundState(
@@ -98,7 +101,9 @@ public final class Courier: Sendable {
                         switch event {
                         case .queueEmpty: self.eventSink.yield(.queueEmpty)
                         case .frame(let frame): self.handle(frame)
-                        case .peerGone: self.inbound.withLock { $0.stats.peerGone += 1 }
+                        case .peerGone(let key, let reason):
+                            self.inbound.withLock { $0.stats.peerGone += 1 }
+                            self.replies.hostGone(self.goneNotices.take(key), reason)
                         }
                     }
                 },

@@ -124,12 +124,19 @@ final class ReplyRegistry: Sendable {
         state.withLock { s in s.entries[streamID]?.confirmed = true }
     }
 
-    /// The relay said `host` left: every confirmed request waiting on it hears `.hostGone` and
-    /// ends. Called on the link's thread. Returns how many ended.
+    /// The requests waiting on `host` whose outcome said they reached the relay: the ones a
+    /// `peer-gone` for `host` heard now is about. Called on the link's thread as it arrives.
+    func confirmedRequests(of host: PublicKey) -> [MessageID] {
+        state.withLock { s in s.entries.filter { $0.value.host == host && $0.value.confirmed }.map(\.key) }
+    }
+
+    /// Those of `ids` still waiting hear `.hostGone` and end (after every reply that arrived
+    /// before the notice: the Courier calls this in the notice's place among the frames).
+    /// Returns how many ended.
     @discardableResult
-    func hostGone(_ host: PublicKey, _ reason: PeerGoneReason) -> Int {
+    func hostGone(_ ids: [MessageID], _ reason: PeerGoneReason) -> Int {
         let ended = state.withLock { s in
-            let e = s.entries.filter { $0.value.host == host && $0.value.confirmed }.map { ($0.key, $0.value.sink) }
+            let e = ids.compactMap { id in s.entries[id].map { (id, $0.sink) } }
             s.endedByPeerGone += e.count
             return e
         }
