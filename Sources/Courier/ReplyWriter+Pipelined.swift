@@ -31,16 +31,7 @@ extension ReplyWriter {
         defer { wipe(&bytes) }
         let done = completion ?? { _ in }
         let pieces = Self.pieces(of: bytes, max: StreamSealer.maxChunkData)
-        if pieces.isEmpty {
-            let open = !isClosed
-            done(open ? .sent : .failed(.stopped))
-            return open
-        }
-        guard handOff(pieces.map { ($0, false) }, closing: false, then: done) else {
-            done(.failed(.stopped))
-            return false
-        }
-        return true
+        return postPieces(pieces, then: done)
     }
 
     /// Typed reply stream records (Wire's `ReplyEvent`, for a version 2 request) as sealed chunks,
@@ -51,6 +42,11 @@ extension ReplyWriter {
         let pieces = stride(from: 0, to: data.count, by: StreamSealer.maxChunkData).map {
             Array(data[$0..<min(data.count, $0 + StreamSealer.maxChunkData)])
         }
+        return postPieces(pieces, then: done)
+    }
+
+    /// Hands chunk pieces to the writer in order; none: `.sent` while open (nothing to say).
+    private func postPieces(_ pieces: [[UInt8]], then done: @escaping @Sendable (LiveOutcome) -> Void) -> Bool {
         if pieces.isEmpty {
             let open = !isClosed
             done(open ? .sent : .failed(.stopped))

@@ -53,7 +53,13 @@ struct OllamaAnswerEncoder: Sendable {
     static func errorBody(_ message: String) -> [UInt8] { JSONReading.bytes(["error": message]) }
 
     private func final(_ message: JSONObject, _ reason: String, _ usage: Usage?) -> JSONObject {
-        var o = base(message: message, done: true)
+        Self.finished(base(message: message, done: true), reason, usage, started: started, homebase: homebase)
+    }
+
+    /// The last object's fields, as `/api/chat` and `/api/generate` both end.
+    static func finished(_ object: JSONObject, _ reason: String, _ usage: Usage?, started: UInt64,
+                         homebase: [String: String]) -> JSONObject {
+        var o = object
         // Ollama says "stop" where OpenAI says "tool_calls".
         o["done_reason"] = reason == "tool_calls" ? "stop" : reason
         o["total_duration"] = Int(DispatchTime.now().uptimeNanoseconds &- started)

@@ -101,15 +101,7 @@ struct OllamaGenerateEncoder: AnswerEncoding {
     }
 
     private func final(_ o: JSONObject, _ reason: String, _ usage: Usage?) -> JSONObject {
-        var o = o
-        o["done_reason"] = reason == "tool_calls" ? "stop" : reason
-        o["total_duration"] = Int(DispatchTime.now().uptimeNanoseconds &- started)
-        if let usage {
-            o["prompt_eval_count"] = usage.promptTokens
-            o["eval_count"] = usage.completionTokens
-        }
-        o["homebase"] = homebase
-        return o
+        OllamaAnswerEncoder.finished(o, reason, usage, started: started, homebase: homebase)
     }
 
     private func base(response: String, done: Bool) -> JSONObject {
