@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
-// Homebase: a relay, a workstation agent and a laptop agent. See ../shared/DESIGN.md and protocol/SPEC.md.
+// Homebase: a relay, a workstation agent and a laptop agent. See docs/ARCHITECTURE.md and protocol/SPEC.md.
+// Every edge is checked against the imports and the module map's rules by scripts/layers.py (make layers).
 import PackageDescription
 
 let package = Package(
@@ -16,56 +17,58 @@ let package = Package(
         // sd-bus: systemd-logind's sleep delay lock for `homebase run`.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
+        // The floor: hex, short keys, clocks, wipe, the duration grammar. Depends on nothing.
+        .target(name: "Basics"),
         // Ed25519 identities and signature checks: all the relay may know of cryptography.
-        .target(name: "Signing", dependencies: ["CSodium"]),
+        .target(name: "Signing", dependencies: ["CSodium", "Basics"]),
         // HPKE, sealed envelopes, streamed-reply keys, device identity.
-        .target(name: "Sealing", dependencies: ["Signing", "CSodium"]),
+        .target(name: "Sealing", dependencies: ["Signing", "CSodium", "Basics"]),
         // Relay frames and application messages: pure codecs, no I/O.
-        .target(name: "Wire"),
+        .target(name: "Wire", dependencies: ["Basics"]),
         // SQLite: WAL, migrations, transactions.
         .target(name: "Storage", dependencies: ["CSQLite"]),
         // Event loop, TCP, TLS, HTTP/1.1 upgrade, WebSocket codec.
-        .target(name: "Transport", dependencies: ["CLinux", "COpenSSL"]),
+        .target(name: "Transport", dependencies: ["CLinux", "COpenSSL", "Basics"]),
         // A device's link to a relay: auth, reconnect, keepalive, live/mail sends, acks, dedupe.
-        .target(name: "PeerLink", dependencies: ["Transport", "Wire", "Signing"]),
+        .target(name: "PeerLink", dependencies: ["Transport", "Wire", "Signing", "Basics"]),
         // Sealed application messages over a relay link: parts, replays (per sender, kept in SQLite), streamed replies.
-        .target(name: "Courier", dependencies: ["PeerLink", "Sealing", "Wire", "Signing", "Storage", "CSodium"]),
+        .target(name: "Courier", dependencies: ["PeerLink", "Sealing", "Wire", "Signing", "Storage", "CSodium", "Basics"]),
 
         // Chat providers: the shared request/event vocabulary, streaming HTTP, runtime clients.
-        .target(name: "Inference", dependencies: ["CCurl"]),
+        .target(name: "Inference", dependencies: ["CCurl", "Basics"]),
         // The guest's agent loop: Model protocol, tool-call dialects, tools, FakeModel, catalog.
         .target(name: "AgentKit", dependencies: ["Inference"], resources: [.process("Resources")]),
         // The router: settings, advert stores, freshness gates; one decision per call.
-        .target(name: "Routing", dependencies: ["Inference", "Storage", "Wire", "Signing"]),
+        .target(name: "Routing", dependencies: ["Inference", "Storage", "Wire", "Signing", "Basics"]),
         // On-device models: hub catalog, honest sizes, resumable downloads, the model store.
-        .target(name: "ModelStore", dependencies: ["Storage", "CCurl", "CSodium"]),
+        .target(name: "ModelStore", dependencies: ["Storage", "CCurl", "CSodium", "Basics"]),
         // The one bridge between the inference vocabulary and the wire schema (both directions).
         .target(name: "InferenceWire", dependencies: ["Inference", "Wire", "Sealing"]),
         // The guest's relay-routed providers: own and joined Homebase, watchdog ladder, repairs.
         .target(name: "RelayRouting", dependencies: ["Courier", "PeerLink", "Routing", "Inference", "InferenceWire", "Sealing", "Wire", "Signing"]),
         // The guest's cloud key rings (0600 files) and `guest keys`.
-        .target(name: "CloudKeys", dependencies: ["Signing", "Storage", "Inference"]),
+        .target(name: "CloudKeys", dependencies: ["Signing", "Inference", "Basics"]),
         // `guest serve` (OpenAI- and Ollama-compatible endpoints on loopback) and `guest runtime`.
-        .target(name: "LocalAPI", dependencies: ["Transport", "Inference"]),
+        .target(name: "LocalAPI", dependencies: ["Transport", "Inference", "Basics"]),
 
         // The relay: sessions by key, routing, mailbox, limits, metrics. Never imports Sealing.
-        .target(name: "RelayServer", dependencies: ["Transport", "Wire", "Storage", "Signing"]),
+        .target(name: "RelayServer", dependencies: ["Transport", "Wire", "Storage", "Signing", "Basics"]),
         // `homebase-relay probe`: two throwaway devices check a running relay end to end.
-        .target(name: "RelayProbe", dependencies: ["PeerLink", "Wire", "Signing"]),
+        .target(name: "RelayProbe", dependencies: ["PeerLink", "Signing"]),
         .executableTarget(name: "homebase-relay", dependencies: ["RelayServer", "RelayProbe"]),
 
         // Pairing codes, the MACs and the joining side of the pairing exchange (shared by both agents).
         .target(name: "Pairing", dependencies: ["Courier", "PeerLink", "Wire", "Sealing", "Signing", "CSodium"]),
 
         // The workstation agent: verified runtime, signed adverts, inference served through the relay.
-        .target(name: "HomebaseAgent", dependencies: ["Pairing", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "InferenceWire", "Storage", "CSystemd"]),
+        .target(name: "HomebaseAgent", dependencies: ["Pairing", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "InferenceWire", "Storage", "CSystemd", "Basics"]),
         .executableTarget(name: "homebase", dependencies: ["HomebaseAgent"]),
         // The guest: on-device llama-server, fallback runner, router wiring; `guest` is its CLI.
-        .target(name: "GuestAgent", dependencies: ["Pairing", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink", "CLinux"]),
-        .executableTarget(name: "guest", dependencies: ["GuestAgent", "CloudKeys", "LocalAPI", "Pairing"]),
+        .target(name: "GuestAgent", dependencies: ["Pairing", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink", "CLinux", "Basics"]),
+        .executableTarget(name: "guest", dependencies: ["GuestAgent", "CloudKeys", "LocalAPI", "Pairing", "AgentKit", "Sealing", "Signing", "Wire", "PeerLink", "ModelStore", "Basics", "RelayRouting", "Inference", "Routing"]),
 
         // Writes protocol/vectors/ (make vectors).
-        .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing"]),
+        .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing", "Basics"]),
 
         // libFuzzer targets (make fuzz); a plain build of each replays saved inputs.
         .target(name: "FuzzReplay"),
@@ -81,42 +84,43 @@ let package = Package(
                           path: "bench/relay", exclude: ["README.md"]),
         // One copy of the helpers tests and benches share (live relay, child processes, certs,
         // ports, temp dirs, Python peers). A plain target: SwiftPM lets nothing depend on a test target.
-        .target(name: "TestSupport", dependencies: ["RelayServer", "Courier", "PeerLink", "Sealing", "Signing", "Transport"], path: "Tests/TestSupport",
+        .target(name: "TestSupport", dependencies: ["RelayServer", "Courier", "PeerLink", "Sealing", "Signing", "Transport", "Basics"], path: "Tests/TestSupport",
                 exclude: ["peers"]),
         // What the end-to-end benches share: real processes on loopback, the guest in-process, stats.
         .target(name: "BenchSupport", dependencies: ["TestSupport", "GuestAgent", "RelayRouting", "Routing", "Inference"],
                 path: "bench/support"),
         // make bench-e2e: guest → relay → Homebase → llama-server beside the engine alone, faults, 1,000 streams.
-        .executableTarget(name: "bench-e2e", dependencies: ["BenchSupport", "GuestAgent", "RelayRouting", "Routing",
+        .executableTarget(name: "bench-e2e", dependencies: ["BenchSupport", "RelayRouting", "Routing",
                                                             "Inference", "HomebaseAgent", "Courier", "PeerLink", "Sealing",
-                                                            "Signing", "Transport", "Wire"],
+                                                            "Signing", "Transport", "Wire", "Basics"],
                           path: "bench/e2e"),
         // make bench-router: the routing decision per call, and not-here → first on-device token.
         .executableTarget(name: "bench-router", dependencies: ["BenchSupport", "GuestAgent", "Routing", "Inference", "RelayRouting"],
                           path: "bench/router"),
         // make bench-homebase: the Homebase's cost per chunk and its tokens/s beside the engine alone.
         .executableTarget(name: "bench-homebase", dependencies: ["BenchSupport", "HomebaseAgent", "Courier", "PeerLink",
-                                                                 "Sealing", "Signing", "Wire", "Inference"],
+                                                                 "Sealing", "Signing", "Wire", "Inference", "Basics"],
                           path: "bench/homebase"),
 
-        .testTarget(name: "SigningTests", dependencies: ["Signing"]),
-        .testTarget(name: "SealingTests", dependencies: ["Sealing", "Signing"]),
+        .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
+        .testTarget(name: "SigningTests", dependencies: ["Signing", "Basics"]),
+        .testTarget(name: "SealingTests", dependencies: ["Sealing", "Signing", "Basics", "CSodium"]),
         .testTarget(name: "WireTests", dependencies: ["TestSupport", "Wire"]),
         .testTarget(name: "InferenceWireTests", dependencies: ["InferenceWire", "Inference", "Wire", "Sealing"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
-        .testTarget(name: "TransportTests", dependencies: ["TestSupport", "Transport"], exclude: ["peers"]),
+        .testTarget(name: "TransportTests", dependencies: ["TestSupport", "Transport", "CLinux"], exclude: ["peers"]),
         .testTarget(name: "AgentKitTests", dependencies: ["TestSupport", "AgentKit", "Inference"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "Inference", "Storage", "Wire", "Signing"]),
         .testTarget(name: "PeerLinkTests", dependencies: ["TestSupport", "PeerLink", "Transport", "Wire", "Signing"]),
         .testTarget(name: "RelayServerTests", dependencies: ["TestSupport", "RelayServer", "Transport", "Wire", "Signing"]),
-        .testTarget(name: "CourierTests", dependencies: ["TestSupport", "Courier", "PeerLink", "Sealing", "Wire", "Signing", "Transport", "RelayServer"]),
-        .testTarget(name: "RelayRoutingTests", dependencies: ["TestSupport", "RelayRouting", "InferenceWire", "Courier", "Routing", "Inference", "Sealing", "Wire", "Signing", "PeerLink", "RelayServer", "Transport"]),
+        .testTarget(name: "CourierTests", dependencies: ["TestSupport", "Courier", "PeerLink", "Sealing", "Wire", "Signing", "Transport", "RelayServer", "Basics"]),
+        .testTarget(name: "RelayRoutingTests", dependencies: ["TestSupport", "RelayRouting", "InferenceWire", "Courier", "Routing", "Inference", "Sealing", "Wire", "Signing", "PeerLink", "Transport"]),
         .testTarget(name: "RelayProbeTests", dependencies: ["TestSupport", "RelayProbe", "RelayServer", "PeerLink", "Transport", "Wire", "Signing"]),
-        .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing", "CSodium"]),
-        .testTarget(name: "ModelStoreTests", dependencies: ["TestSupport", "ModelStore", "Storage"], exclude: ["peers"]),
+        .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing", "CSodium", "Basics"]),
+        .testTarget(name: "ModelStoreTests", dependencies: ["TestSupport", "ModelStore"], exclude: ["peers"]),
         .testTarget(name: "InferenceTests", dependencies: ["TestSupport", "Inference"], exclude: ["peers"]),
-        .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "HomebaseAgent", "InferenceWire", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "Transport", "RelayRouting"]),
-        .testTarget(name: "GuestAgentTests", dependencies: ["TestSupport", "GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "Courier", "PeerLink"],
+        .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "HomebaseAgent", "InferenceWire", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "RelayRouting", "Pairing"]),
+        .testTarget(name: "GuestAgentTests", dependencies: ["TestSupport", "GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Wire", "Courier", "PeerLink", "Transport", "Basics", "Pairing"],
                     exclude: ["peers"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "Wire", "Sealing", "Signing"]),
         .testTarget(name: "CloudKeysTests", dependencies: ["TestSupport", "CloudKeys", "Signing", "Inference"]),

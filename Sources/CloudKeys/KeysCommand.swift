@@ -1,3 +1,4 @@
+import Basics
 import Signing
 
 /// `guest keys add|list|remove|move|test`: the CLI calls `run` in one line.

@@ -1,3 +1,4 @@
+import Basics
 import Sealing
 import Wire
 
@@ -39,7 +40,7 @@ extension Courier {
         /// until `retryHeld()` (a roster just named them) or `dropHeld()`. 0: dropped at once.
         public var holdUnknownMail = 0
         /// Unix milliseconds: envelope timestamps and the replay window. Tests may pin it.
-        public var now: @Sendable () -> UInt64 = wallClockMs
+        public var now: @Sendable () -> UInt64 = { UInt64(clamping: wallClockMs()) }
 
         public init() {}
     }

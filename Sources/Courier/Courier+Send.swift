@@ -1,3 +1,4 @@
+import Basics
 import PeerLink
 import Sealing
 import Signing

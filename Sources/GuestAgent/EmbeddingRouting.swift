@@ -50,13 +50,13 @@ public struct EmbeddingRouting: Sendable {
         let now = SystemWallClock().nowMs()
         var available: [String] = []
         let own = (try? AccountAdverts(account: context.account, database: context.routingDatabase).latestOwnAdvert()) ?? nil
-        if let own, now - own.receiptMs < limits.ownAdvertMaxAgeMs {
+        if let own, limits.ownAdvert(receiptMs: own.receiptMs, nowMs: now).fresh {
             let embedding = own.advert.models.filter { $0.capabilities.contains(.embedding) }.map(\.tag)
             if embedding.contains(model) { return .ownHomebase(PublicKey(bytes: own.advert.hostKey.bytes)!) }
             available += embedding
         }
         for joined in (try? context.joined.all()) ?? [] where joined.state == .joined {
-            guard let heard = joined.lastHeardMs, now - heard < limits.joinedMaxSilenceMs else { continue }
+            guard let heard = joined.lastHeardMs, limits.joined(heardMs: heard, nowMs: now).fresh else { continue }
             let embedding = joined.models.filter { joined.capabilities[$0]?.contains(.embedding) == true }
             if embedding.contains(model) { return .joinedHomebase(joined) }
             available += embedding

@@ -98,7 +98,7 @@ public final class GuestLink: Sendable {
 
     func consume(_ d: Delivery) {
         // First contact from an unknown device is acted on only where expected (SPEC): not here.
-        let outcome = d.introduced ? .refused("introduction from \(shortHex(d.sender.signingKey)) ignored")
+        let outcome = d.introduced ? .refused("introduction from \(shortKey(d.sender.signingKey)) ignored")
             : mail.handle(d.message, from: d.sender, heldMs: d.heldMs)
         let line: String
         switch outcome {

@@ -1,5 +1,6 @@
 import Routing
 import Sealing
+import Signing
 import Wire
 
 // A sibling chose a model: applied here when it wins (last writer by sequence, then origin key),
@@ -7,7 +8,7 @@ import Wire
 // its download while the current model keeps answering.
 extension GuestMail {
     func modelChoice(_ c: AppMessage.ModelChoice, from sender: DeviceRecord) -> Outcome {
-        guard directory.inRoster(sender.signingKey) else { return .refused("model choice: \(shortHex(sender.signingKey)) is not in the roster") }
+        guard directory.inRoster(sender.signingKey) else { return .refused("model choice: \(shortKey(sender.signingKey)) is not in the roster") }
         guard c.originDevice.bytes == sender.signingKey.bytes else { return .refused("model choice: relayed by another device than its origin") }
         guard case let (kind, value)? = ModelChoiceSync.parse(c.modelID) else { return .refused("model choice: unknown kind") }
         if let setting = kind.setting, (try? setting.validate(value)) != value {
@@ -15,14 +16,14 @@ extension GuestMail {
         }
         do {
             guard case let (kind, value)? = try ModelChoiceSync(database: database).accept(c) else {
-                return .refused("model choice \(c.sequence) from \(shortHex(sender.signingKey)): not newer, or more than \(ModelChoiceSync.maxJump) above the highest seen")
+                return .refused("model choice \(c.sequence) from \(shortKey(sender.signingKey)): not newer, or more than \(ModelChoiceSync.maxJump) above the highest seen")
             }
             if let setting = kind.setting {
                 try SettingsStore(database: database).setRaw(setting, value)
             } else {
                 localModelChoice?(value)
             }
-            return .stored("model choice \(c.sequence) from \(shortHex(sender.signingKey)): \(kind.rawValue) applied")
+            return .stored("model choice \(c.sequence) from \(shortKey(sender.signingKey)): \(kind.rawValue) applied")
         } catch {
             return .kept("model choice \(c.sequence): cannot be stored")
         }

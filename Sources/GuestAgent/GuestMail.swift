@@ -15,9 +15,9 @@ public struct GuestMail: Sendable {
     public let database: Database
     /// Called with the id of a local model a sibling chose (`local:ID`): select or download it.
     public var localModelChoice: (@Sendable (String) -> Void)?
-    /// The own-advert window (`FreshnessLimits`): an own Homebase silent this long gives way to
-    /// another Homebase of the roster (`OwnHomebase`).
-    public var ownAdvertMaxAgeMs = FreshnessLimits().ownAdvertMaxAgeMs
+    /// The router's windows: an own Homebase whose advert the router would count stale gives way
+    /// to another Homebase of the roster (`OwnHomebase`).
+    public var freshness = FreshnessLimits()
 
     public init(paths: GuestPaths, directory: GuestDirectory, database: Database) {
         self.paths = paths; self.directory = directory; self.database = database
@@ -43,7 +43,7 @@ public struct GuestMail: Sendable {
         case .roster(let r): return roster(r)
         case .advert(let a): return advert(a, from: sender, heldMs: heldMs)
         case .modelChoice(let c): return modelChoice(c, from: sender)
-        default: return .refused("ignored \(message.typeCode) from \(shortHex(sender.signingKey))")
+        default: return .refused("ignored \(message.typeCode) from \(shortKey(sender.signingKey))")
         }
     }
 
@@ -70,19 +70,19 @@ public struct GuestMail: Sendable {
     func advert(_ a: AppMessage.Advert, from sender: DeviceRecord, heldMs: UInt64) -> Outcome {
         let host = sender.signingKey
         // Only a device of the account's roster may be "own", and only for itself.
-        guard directory.inRoster(host) else { return .refused("advert: \(shortHex(host)) is not in the roster") }
+        guard directory.inRoster(host) else { return .refused("advert: \(shortKey(host)) is not in the roster") }
         guard a.hostKey.bytes == host.bytes else { return .refused("advert: names another host than its sender") }
         do {
             let received = try OwnAdvertStore(database: database, accountHostKey: host).accept(a, heldMs: heldMs)
-            let said = "advert \(a.sequence) from \(shortHex(host)): \(received.modelTags.count) model(s), held \(heldMs) ms"
+            let said = "advert \(a.sequence) from \(shortKey(host)): \(received.modelTags.count) model(s), held \(heldMs) ms"
             let file = HomebaseKeyFile(path: paths.homebaseKey), current = file.read()
             guard current != host else { return .stored(said) }
             let db = database
             guard let why = OwnHomebase.takeOver(
-                current: current, candidate: received, nowMs: received.receiptMs + Int64(clamping: heldMs),
-                maxAgeMs: ownAdvertMaxAgeMs, inRoster: directory.inRoster,
+                current: current, candidate: received, nowMs: SystemWallClock().nowMs(),
+                limits: freshness, inRoster: directory.inRoster,
                 advertOf: { (try? OwnAdvertStore(database: db, accountHostKey: $0).latestOwnAdvert()) ?? nil }) else {
-                return .stored(said + "; the own Homebase stays \(current.map(shortHex) ?? "?")")
+                return .stored(said + "; the own Homebase stays \(current.map { shortKey($0) } ?? "?")")
             }
             try file.write(host)
             return .stored(said + "; now the own Homebase (\(why))")
@@ -93,5 +93,3 @@ public struct GuestMail: Sendable {
         }
     }
 }
-
-func shortHex(_ key: PublicKey) -> String { String(key.hex.prefix(8)) + "…" }

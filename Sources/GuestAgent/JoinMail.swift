@@ -14,7 +14,7 @@ struct JoinMail: Sendable {
     func handle(_ message: AppMessage, from sender: DeviceRecord, heldMs: UInt64) -> GuestMail.Outcome? {
         let host = sender.signingKey
         guard let joined = try? store.joinedRecord(host) else { return nil }
-        let who = shortHex(host)
+        let who = shortKey(host)
         // The record the Courier opened with must be the one the invite named.
         guard joined.hpkeKey == sender.hpkeKey.bytes else { return .refused("mail from \(who): HPKE key differs from the invite's") }
         do throws(RoutingError) {

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Signing
 
@@ -5,7 +6,7 @@ import Signing
 /// presented in `auth` to that host's relay (SPEC "Sharing with another account").
 extension JoinedHostFiles {
     public func token(_ key: PublicKey) -> [UInt8]? {
-        (try? String(contentsOfFile: path(key, "token"), encoding: .utf8)).flatMap { HexBytes.decode($0) }
+        (try? String(contentsOfFile: path(key, "token"), encoding: .utf8)).flatMap(\.trimmedHexBytes)
     }
 
     public func setToken(_ key: PublicKey, _ token: [UInt8]?) throws(GuestError) {
@@ -14,7 +15,7 @@ extension JoinedHostFiles {
             if let token {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
-                guard FileManager.default.createFile(atPath: file, contents: Data((HexBytes.encode(token) + "\n").utf8),
+                guard FileManager.default.createFile(atPath: file, contents: Data((hexString(token) + "\n").utf8),
                                                      attributes: [.posixPermissions: 0o600]) else {
                     throw GuestError.dataDirectory(path: directory, detail: "cannot write the relay token")
                 }

@@ -29,7 +29,7 @@ extension GuestLink {
                     stored += 1
                 }
             } catch {
-                log.write("model choice to \(shortHex(sibling.signingKey)): \(error)")
+                log.write("model choice to \(shortKey(sibling.signingKey)): \(error)")
             }
         }
         log.write("model choice \(choice.sequence) (\(kind.rawValue)) sent to \(stored) sibling(s)")
@@ -79,7 +79,7 @@ extension GuestMail {
     /// background fetcher.
     static func linked(_ context: GuestContext, directory: GuestDirectory) -> GuestMail {
         var mail = GuestMail(paths: context.paths, directory: directory, database: context.routingDatabase)
-        mail.ownAdvertMaxAgeMs = context.configuration.freshness.ownAdvertMaxAgeMs
+        mail.freshness = context.configuration.freshness
         let fetch = BackgroundFetch(context)
         mail.localModelChoice = { LocalModelChoice.apply($0, fetch: fetch) }
         return mail

@@ -10,13 +10,15 @@ import Storage
 /// while the other does.
 enum OwnHomebase {
     /// Why `candidate` (an advert just stored) should replace `current`; nil to keep `current`.
-    static func takeOver(current: PublicKey?, candidate: ReceivedAdvert, nowMs: Int64, maxAgeMs: Int64,
+    /// Freshness is the router's own judgement (`FreshnessLimits.ownAdvert`, clock-step tolerance
+    /// included): an own Homebase the router would skip gives way.
+    static func takeOver(current: PublicKey?, candidate: ReceivedAdvert, nowMs: Int64, limits: FreshnessLimits,
                          inRoster: (PublicKey) -> Bool, advertOf: (PublicKey) -> ReceivedAdvert?) -> String? {
         guard let current else { return "the first Homebase heard" }
         guard inRoster(current) else { return "the previous one left the roster" }
         guard let held = advertOf(current) else { return "the previous one never adverted" }
-        let age = nowMs - held.receiptMs
-        if age >= maxAgeMs { return "the previous one is silent for \(age / 1000) s" }
+        let freshness = limits.ownAdvert(receiptMs: held.receiptMs, nowMs: nowMs)
+        if !freshness.fresh { return "the previous one's advert is \(freshness.words)" }
         if held.advert.models.isEmpty && !candidate.advert.models.isEmpty { return "the previous one serves no model" }
         return nil
     }

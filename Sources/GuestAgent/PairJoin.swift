@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Pairing
 import Sealing
@@ -46,8 +47,8 @@ public struct PairJoin: Sendable {
             try RosterFile(path: paths.roster).write(w.roster)
             try HomebaseKeyFile(path: paths.homebaseKey).write(homebase.signingKey)
             try RelayFile(path: paths.relaySetting).write(.init(
-                url: code.relayURL, pin: code.pin.map { HexBytes.encode($0) }, homebase: HexBytes.encode(homebase.encoded),
-                proof: try w.relayProof.map { HexBytes.encode(try $0.encode()) }))
+                url: code.relayURL, pin: code.pin.map { hexString($0) }, homebase: hexString(homebase.encoded),
+                proof: try w.relayProof.map { hexString(try $0.encode()) }))
         } catch {
             throw .link("cannot write the account files in \(paths.dataDirectory): \(error)")
         }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Wire
 import Sealing
@@ -34,12 +35,12 @@ public struct RelayFile: Sendable {
 
         /// The stored relay proof, decoded; nil when absent or malformed.
         public var relayProof: AppMessage.RelayProof? {
-            proof.flatMap { HexBytes.decode($0) }.flatMap { try? AppMessage.RelayProof.decode($0) }
+            proof.flatMap(\.trimmedHexBytes).flatMap { try? AppMessage.RelayProof.decode($0) }
         }
 
         /// The Homebase's record, verified (its self-signature); nil when absent or invalid.
         public var homebaseRecord: DeviceRecord? {
-            guard let hex = homebase, let bytes = HexBytes.decode(hex) else { return nil }
+            guard let hex = homebase, let bytes = hex.trimmedHexBytes else { return nil }
             return try? DeviceRecord(encoded: bytes)
         }
     }
@@ -63,21 +64,7 @@ public struct RelayFile: Sendable {
     public func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// Lowercase hex both ways (Signing's helper is internal to that module).
-enum HexBytes {
-    static func decode(_ text: String) -> [UInt8]? {
-        let digits = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(digits.count / 2)
-        for i in stride(from: 0, to: digits.count, by: 2) {
-            guard let b = UInt8(String(decoding: digits[i...i + 1], as: UTF8.self), radix: 16) else { return nil }
-            out.append(b)
-        }
-        return out
-    }
-
-    static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
-    }
+extension String {
+    /// The bytes of a line of hex as the guest's files hold it (white space around it ignored).
+    var trimmedHexBytes: [UInt8]? { bytes(fromHex: trimmingCharacters(in: .whitespacesAndNewlines)) }
 }

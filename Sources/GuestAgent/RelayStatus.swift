@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import PeerLink
 import Routing
@@ -51,7 +52,7 @@ public struct RelayStatus: Sendable, Equatable, Codable {
         let advert = (try? AccountAdverts(account: context.account, database: context.routingDatabase).latestOwnAdvert()) ?? nil
         if let advert {
             s.advertAgeSeconds = max(0, SystemWallClock().nowMs() - advert.receiptMs) / 1000
-            s.advertHost = HexBytes.encode(advert.advert.hostKey.bytes)
+            s.advertHost = hexString(advert.advert.hostKey.bytes)
             s.advertSequence = advert.advert.sequence
             s.advertModels = advert.modelTags
         }

@@ -24,13 +24,13 @@ public enum ServableModels {
             for n in names where !n.isEmpty && !out.contains(where: { $0.name == n }) { out.append(Entry(name: n, brain: brain)) }
         }
         let own = (try? AccountAdverts(account: context.account, database: context.routingDatabase).latestOwnAdvert()) ?? nil
-        if let own, now - own.receiptMs < limits.ownAdvertMaxAgeMs {
+        if let own, limits.ownAdvert(receiptMs: own.receiptMs, nowMs: now).fresh {
             for m in own.advert.models where !m.tag.isEmpty && own.chatModelTags.contains(m.tag) && !out.contains(where: { $0.name == m.tag }) {
                 out.append(Entry(name: m.tag, brain: .ownHomebase, info: m))
             }
         }
         for joined in (try? context.joined.all()) ?? [] where joined.state == .joined {
-            if let heard = joined.lastHeardMs, now - heard < limits.joinedMaxSilenceMs { add(joined.models, .joinedHomebase) }
+            if let heard = joined.lastHeardMs, limits.joined(heardMs: heard, nowMs: now).fresh { add(joined.models, .joinedHomebase) }
         }
         if let local = (try? context.runtime.verifiedEndpoint()) ?? nil { add(local.models, .localEndpoint) }
         let decision = context.router.resolve()

@@ -1,3 +1,4 @@
+import Basics
 import Courier
 import Foundation
 import Glibc
@@ -123,9 +124,5 @@ extension HostFiles {
     }
 }
 
-/// Unix milliseconds now.
-func nowMs() -> Int64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_REALTIME, &ts)
-    return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
-}
+/// Unix milliseconds now: `Basics.wallClockMs` under the name this module's call sites use.
+func nowMs() -> Int64 { wallClockMs() }

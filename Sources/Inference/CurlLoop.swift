@@ -1,3 +1,4 @@
+import Basics
 import CCurl
 import Foundation
 import Synchronization

@@ -1,3 +1,4 @@
+import Basics
 import CCurl
 import Foundation
 import Glibc
@@ -134,10 +135,4 @@ extension Duration {
         let ms = nanoseconds / 1_000_000
         return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms) ms"
     }
-}
-
-func monotonicNanos() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
 }

@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 
 /// `guest serve --token-file FILE`: the bearer token kept in a file only this user can read, so
@@ -43,10 +44,6 @@ public enum TokenFile {
     /// `count` random bytes (the system generator: getrandom) as lowercase hex.
     static func randomHex(_ count: Int) -> String {
         var g = SystemRandomNumberGenerator()
-        let digits = Array("0123456789abcdef")
-        return String((0..<count).flatMap { _ -> [Character] in
-            let b = UInt8.random(in: 0...255, using: &g)
-            return [digits[Int(b >> 4)], digits[Int(b & 15)]]
-        })
+        return hexString((0..<count).map { _ in UInt8.random(in: 0...255, using: &g) })
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Transport
 
 extension PeerLink {
@@ -12,13 +13,7 @@ extension PeerLink {
 
         /// A pin written as 64 hex digits (either case, `:` separators allowed).
         public static func pinned(hex: String) throws(PeerLinkError) -> Trust {
-            let digits = Array(hex.utf8.filter { $0 != UInt8(ascii: ":") })
-            guard digits.count == 64 else { throw .invalidPin }
-            var out: [UInt8] = []
-            for i in stride(from: 0, to: 64, by: 2) {
-                guard let b = UInt8(String(decoding: digits[i...i + 1], as: UTF8.self), radix: 16) else { throw .invalidPin }
-                out.append(b)
-            }
+            guard let out = bytes(fromHex: hex.filter { $0 != ":" }), out.count == 32 else { throw .invalidPin }
             return .pinnedSHA256(out)
         }
     }

@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 import Signing
 import Transport
@@ -133,7 +134,7 @@ extension LinkCore {
         case .new:
             let item = Inbound(sender: PublicKey(bytes: r.sender.bytes)!, deliveryClass: r.deliveryClass,
                                frameID: r.frameID, heldMs: r.heldMs, payload: r.sealed,
-                               receivedAt: .now, receivedAtWallMs: wallClockMs())
+                               receivedAt: .now, receivedAtWallMs: UInt64(clamping: wallClockMs()))
             switch inbound.yield(.frame(item)) {
             case .enqueued:
                 dedupe.insert(key, acked: r.deliveryClass == .live) // live is never acked
@@ -158,10 +159,3 @@ extension LinkCore {
 
 /// 16 random bytes (libsodium's CSPRNG): a frame id.
 func newFrameID() -> Bytes16 { Bytes16(unchecked: randomBytes(count: Bytes16.count)) }
-
-/// Unix milliseconds of the wall clock.
-func wallClockMs() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_REALTIME, &ts)
-    return UInt64(max(0, ts.tv_sec)) * 1000 + UInt64(max(0, ts.tv_nsec)) / 1_000_000
-}

@@ -63,13 +63,13 @@ public struct HomebaseEmbedder: Sendable {
     /// The vectors of `inputs` from `model` on this Homebase, or why not.
     public func embed(model: String, inputs: [String]) async -> Result<Vectors, Failure> {
         let result = await exchange(model: model, inputs: inputs)
-        if case .failure(let f) = result { log?("homebase \(short(hostKey)) embeddings: \(f)") }
+        if case .failure(let f) = result { log?("homebase \(shortKey(hostKey)) embeddings: \(f)") }
         return result
     }
 
     private func exchange(model: String, inputs: [String]) async -> Result<Vectors, Failure> {
         guard let host = directory.record(for: hostKey) else {
-            return .failure(.unreachable("no device record for Homebase \(short(hostKey))"))
+            return .failure(.unreachable("no device record for Homebase \(shortKey(hostKey))"))
         }
         let requestID = Bytes16(unchecked: randomBytes(count: Bytes16.count))
         let request = AppMessage.EmbedRequest(requestID: requestID, model: model, inputs: inputs)

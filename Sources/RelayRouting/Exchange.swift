@@ -18,7 +18,7 @@ struct Exchange: Sendable {
         // Whether tools may go to a Homebase is the router's decision alone (#23).
         let key = provider.hostKey
         guard let host = provider.directory.record(for: key) else {
-            return fail(.unreachable("no device record for Homebase \(short(key))"))
+            return fail(.unreachable("no device record for Homebase \(shortKey(key))"))
         }
         var plan = ConversationPlan(messages: request.messages.map(WireBridge.wire))
         plan.assume(held: provider.ledger.heldPrefix(host: key, conversation: plan.conversationID))
@@ -85,7 +85,7 @@ extension Exchange {
     /// link's live timeout) must not hold up the fallback. An unstructured task, so the
     /// consumer's cancellation that got us here does not stop it either.
     fileprivate func sendCancel(_ requestID: Bytes16, to host: DeviceRecord) {
-        let courier = provider.courier, log = provider.log, label = "homebase \(short(provider.hostKey)) (\(provider.brain.rawValue))"
+        let courier = provider.courier, log = provider.log, label = "homebase \(shortKey(provider.hostKey)) (\(provider.brain.rawValue))"
         Task {
             let outcome = await courier.send(.cancel(requestID: requestID), to: host)
             log?("\(label): cancel outcome: \(outcome)")
@@ -104,8 +104,6 @@ extension Exchange {
     }
 
     func note(_ line: String) {
-        provider.log?("homebase \(short(provider.hostKey)) (\(provider.brain.rawValue)): \(line)")
+        provider.log?("homebase \(shortKey(provider.hostKey)) (\(provider.brain.rawValue)): \(line)")
     }
 }
-
-func short(_ key: PublicKey) -> String { String(key.hex.prefix(8)) + "…" }

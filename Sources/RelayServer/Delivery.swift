@@ -1,3 +1,4 @@
+import Basics
 import Wire
 
 /// Mail: stored (committed) before `stored` is answered, delivered in arrival order to the

@@ -34,17 +34,3 @@ func ensureDirectory(_ path: String) throws(FileReadError) {
     }
     guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw FileReadError(reason: String(cString: strerror(errno))) }
 }
-
-/// Unix time in milliseconds (wall clock: stored mail must age across restarts).
-func wallClockMs() -> Int64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_REALTIME, &ts)
-    return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
-}
-
-/// Monotonic nanoseconds: deadlines and token buckets never jump with the wall clock.
-func monotonicNs() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-}

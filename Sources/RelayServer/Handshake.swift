@@ -1,3 +1,4 @@
+import Basics
 import Signing
 import Transport
 import Wire

@@ -1,3 +1,4 @@
+import Basics
 import Transport
 import Wire
 
@@ -39,7 +40,7 @@ final class Hub {
     /// A new WebSocket: wire its callbacks, send the challenge.
     func accept(_ ws: WebSocket) {
         if shuttingDown { ws.close(code: .goingAway, reason: "relay restarting"); return }
-        let s = Session(ws: ws, queue: SendQueue(maxFrames: config.sendQueueFrames, maxBytes: config.sendQueueBytes), now: monotonicNs())
+        let s = Session(ws: ws, queue: SendQueue(maxFrames: config.sendQueueFrames, maxBytes: config.sendQueueBytes), now: monotonicNanos())
         connections[ObjectIdentifier(s)] = s
         metrics.connectionsAccepted += 1
         ws.onMessage = { [weak self, unowned s] _, m in self?.received(m, on: s) }
@@ -143,7 +144,7 @@ final class Hub {
     /// Keep-alive pings for every connection at once (one timer, not one per peer). The idle
     /// cut-off is each connection's own deadline (`armIdle`), exact rather than on this sweep.
     func pingAll() {
-        let now = monotonicNs()
+        let now = monotonicNanos()
         for s in connections.values where !s.isClosing { s.ws.ping() }
         limiter.prune(now: now)
         authFailures.prune(now: now)

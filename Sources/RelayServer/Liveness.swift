@@ -1,3 +1,4 @@
+import Basics
 import Transport
 import Wire
 
@@ -18,7 +19,7 @@ struct Probe {
 extension Hub {
     /// Anything read from `s` (a frame or a pong): the idle clock restarts and a probe ends.
     func heard(_ s: Session) {
-        s.lastHeard = monotonicNs()
+        s.lastHeard = monotonicNanos()
         guard let p = s.probe else { return }
         s.probe = nil
         loop.cancel(p.timer)
@@ -80,11 +81,11 @@ extension Hub {
     func armIdle(_ s: Session) {
         let idle = UInt64(config.idleTimeout.milliseconds) * 1_000_000
         let due = s.lastHeard &+ idle
-        let now = monotonicNs()
+        let now = monotonicNanos()
         let delay = due > now ? Duration.nanoseconds(Int64(due - now)) : .zero
         s.idleTimer = loop.schedule(after: delay) { [weak self, weak s] in
             guard let self, let s, !s.isClosing else { return }
-            if monotonicNs() &- s.lastHeard >= idle {
+            if monotonicNanos() &- s.lastHeard >= idle {
                 self.fail(s, .idleTimeout, "nothing received within the idle timeout")
             } else {
                 self.armIdle(s)

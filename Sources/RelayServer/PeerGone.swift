@@ -1,3 +1,4 @@
+import Basics
 import Wire
 
 /// The devices one connection exchanged live frames with lately, for `peer-gone`: key -> the
@@ -35,7 +36,7 @@ extension Hub {
     /// at its timeout. Behind the frames already queued for that device (a slow reader's), so
     /// a `done` the leaver sent just before it left is read before the news that it left.
     func announceGone(_ s: Session, key: Bytes32, reason: PeerGoneReason) {
-        let now = monotonicNs()
+        let now = monotonicNanos()
         let window = UInt64(config.peerGoneWindow.milliseconds) * 1_000_000
         for k in s.correspondents.recent(now: now, window: window) {
             guard let other = byKey[k], other !== s, !other.isClosing else { continue }

@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 import Transport
 import Wire
@@ -135,9 +136,9 @@ public final class Relay: @unchecked Sendable {
         server.close()
         metricsServer?.close()
         hub.shutdown(reconnectAfter: configuration.restartDelay)
-        let deadline = monotonicNs() + UInt64(configuration.closeTimeout.milliseconds) * 1_000_000 + 100_000_000
+        let deadline = monotonicNanos() + UInt64(configuration.closeTimeout.milliseconds) * 1_000_000 + 100_000_000
         func check() {
-            if hub.connectionCount == 0 || monotonicNs() >= deadline {
+            if hub.connectionCount == 0 || monotonicNanos() >= deadline {
                 hub.mailbox.close()
                 hub.log.info("stopped")
                 completion()

@@ -1,3 +1,4 @@
+import Basics
 import Transport
 import Wire
 
@@ -82,8 +83,5 @@ final class Session {
     }
 }
 
-/// The first 8 bytes of a key in hex: enough to tell devices apart in logs.
-func shortKey(_ k: Bytes32) -> String {
-    let digits = Array("0123456789abcdef")
-    return String(k.bytes.prefix(8).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
-}
+/// The first 8 bytes of a key in hex (16 digits, no ellipsis): the relay's log form.
+func shortKey(_ k: Bytes32) -> String { Basics.shortKey(k.bytes, hexDigits: 16, ellipsis: false) }

@@ -1,3 +1,4 @@
+import Basics
 import Signing
 import Wire
 
@@ -9,17 +10,8 @@ enum ValueParsing {
     static let durationForm = "a number with a unit: 250ms, 30s, 10m, 2h or 7d"
     static let sizeForm = "a byte count, optionally with a unit: 4096, 64KiB, 4MiB, 1GiB"
 
-    static func duration(_ s: String) -> Duration? {
-        let units: [(String, Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000)]
-        for (suffix, ms) in units where s.hasSuffix(suffix) {
-            let number = s.dropLast(suffix.count)
-            // "ms" also ends in "s": only accept the split whose number part is all digits.
-            guard !number.isEmpty, number.allSatisfy(\.isASCIIDigit), let n = Int64(number),
-                  n <= Int64.max / ms / 1_000_000 else { continue }
-            return .milliseconds(n * ms)
-        }
-        return nil
-    }
+    /// The shared grammar (`Basics.parseDuration`); the relay refuses a bare number.
+    static func duration(_ s: String) -> Duration? { parseDuration(s, bareNumber: .refused) }
 
     static func size(_ s: String) -> Int? {
         let units: [(String, Int)] = [("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("", 1)]

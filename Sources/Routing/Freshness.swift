@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 import Signing
 
@@ -17,6 +18,23 @@ public struct FreshnessLimits: Sendable, Equatable {
         self.ownAdvertMaxAgeMs = ownAdvertMaxAgeMs
         self.joinedMaxSilenceMs = joinedMaxSilenceMs
         self.clockStepToleranceMs = clockStepToleranceMs
+    }
+}
+
+extension FreshnessLimits {
+    /// The one judgement of the own Homebase's advert, received at `receiptMs` (this clock, already
+    /// minus the relay's held time): the router, the model list, embedding routing and the choice
+    /// of the own Homebase all ask here, so all of them apply the clock-step tolerance.
+    /// `words`: "3 min old (limit 10 min)", for reasons and logs.
+    public func ownAdvert(receiptMs: Int64, nowMs: Int64) -> (fresh: Bool, words: String) {
+        let f = Freshness(receiptMs: receiptMs, nowMs: nowMs, limitMs: ownAdvertMaxAgeMs, toleranceMs: clockStepToleranceMs)
+        return (f.isFresh, f.words(limitMs: ownAdvertMaxAgeMs))
+    }
+
+    /// The same for a joined Homebase last heard at `heardMs`: "2 h ago (limit 24 h)".
+    public func joined(heardMs: Int64, nowMs: Int64) -> (fresh: Bool, words: String) {
+        let f = Freshness(receiptMs: heardMs, nowMs: nowMs, limitMs: joinedMaxSilenceMs, toleranceMs: clockStepToleranceMs)
+        return (f.isFresh, f.words(limitMs: joinedMaxSilenceMs, "ago"))
     }
 }
 
@@ -69,11 +87,7 @@ func formatDuration(_ ms: Int64) -> String {
 /// The system's wall clock (`CLOCK_REALTIME`).
 public struct SystemWallClock: WallClock {
     public init() {}
-    public func nowMs() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) * 1_000 + Int64(ts.tv_nsec) / 1_000_000
-    }
+    public func nowMs() -> Int64 { wallClockMs() }
 }
 
 /// A fixed answer to "is this process the Homebase?".

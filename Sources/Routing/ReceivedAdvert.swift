@@ -1,3 +1,4 @@
+import Basics
 import Signing
 import Wire
 
@@ -30,7 +31,7 @@ extension AppMessage.Advert {
     /// names that key as its host.
     func verify(from hostKey: PublicKey) throws(RoutingError) {
         guard self.hostKey.bytes == hostKey.bytes else {
-            throw .wrongHost(expected: shortKey(hostKey), got: String(hexOf: self.hostKey.bytes.prefix(4)) + "…")
+            throw .wrongHost(expected: shortKey(hostKey), got: shortKey(self.hostKey.bytes))
         }
         let message: [UInt8]
         do {
@@ -39,13 +40,5 @@ extension AppMessage.Advert {
             throw .malformedAdvert(error.description)
         }
         guard hostKey.isValidSignature(signature.bytes, for: message) else { throw .badSignature }
-    }
-}
-
-extension String {
-    /// Lowercase hex of `bytes` (Signing's helper is package-internal to that module).
-    init(hexOf bytes: some Collection<UInt8>) {
-        let digits = Array("0123456789abcdef")
-        self = String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] })
     }
 }

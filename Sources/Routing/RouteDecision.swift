@@ -82,8 +82,3 @@ public struct RouteDecision: Sendable, Equatable, CustomStringConvertible {
         RouteDecision(route: .onDevice, shape: nil, model: nil, localModel: model, reason: reason)
     }
 }
-
-/// The first 8 hex digits and an ellipsis: enough for a person to tell hosts apart in a log.
-func shortKey(_ key: PublicKey) -> String {
-    String(key.hex.prefix(8)) + "…"
-}

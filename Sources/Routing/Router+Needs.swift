@@ -1,4 +1,5 @@
 import Inference
+import Signing
 import Wire
 
 // The one place the tools and images decision is made (#23). `resolve()` picks the brain from

@@ -1,6 +1,6 @@
 import Signing
 
-/// The one decision point of the routing contract (../shared/DESIGN.md, "The routing contract").
+/// The one decision point of the routing contract (docs/ARCHITECTURE.md, "The routing contract").
 ///
 /// `resolve()` reduces the settings and the facts of this moment to a route, at every call:
 /// nothing is cached, the settings are re-read each time. It never throws and never returns an
@@ -116,10 +116,9 @@ extension Router {
         // An invitation not accepted never routes (nor a revoked one).
         guard record.state == .joined else { return .unusable("\(name) is \(record.state.rawValue), not joined") }
         guard let heard = record.lastHeardMs else { return .unusable("nothing heard from \(name) yet") }
-        let freshness = Freshness(receiptMs: heard, nowMs: now, limitMs: limits.joinedMaxSilenceMs,
-                                  toleranceMs: limits.clockStepToleranceMs)
-        let heardWords = "last heard \(freshness.words(limitMs: limits.joinedMaxSilenceMs, "ago"))"
-        guard freshness.isFresh else { return .unusable("\(name) \(heardWords)") }
+        let freshness = limits.joined(heardMs: heard, nowMs: now)
+        let heardWords = "last heard \(freshness.words)"
+        guard freshness.fresh else { return .unusable("\(name) \(heardWords)") }
         guard !record.models.isEmpty else { return .unusable("\(name) advertises no models") }
         if let why = cooledDown(key, heardMs: heard, now: now) { return .unusable("\(name) \(why)") }
         var decision = RouteDecision(route: .external, shape: .joinedHomebase(hostKey: key), model: tag,
@@ -146,10 +145,9 @@ extension Router {
         guard let received = (try? ownAdverts.latestOwnAdvert()) ?? nil else {
             return .unusable("\(noLocal); no own Homebase advert")
         }
-        let freshness = Freshness(receiptMs: received.receiptMs, nowMs: now, limitMs: limits.ownAdvertMaxAgeMs,
-                                  toleranceMs: limits.clockStepToleranceMs)
-        let advertWords = "own Homebase advert is \(freshness.words(limitMs: limits.ownAdvertMaxAgeMs))"
-        guard freshness.isFresh else { return .unusable("\(noLocal); \(advertWords)") }
+        let freshness = limits.ownAdvert(receiptMs: received.receiptMs, nowMs: now)
+        let advertWords = "own Homebase advert is \(freshness.words)"
+        guard freshness.fresh else { return .unusable("\(noLocal); \(advertWords)") }
         guard !received.advert.models.isEmpty else { return .unusable("\(noLocal); own Homebase advert lists no models") }
         if let host = PublicKey(bytes: received.advert.hostKey.bytes),
            let why = cooledDown(host, heardMs: received.receiptMs, now: now) { return .unusable("\(noLocal); own Homebase \(why)") }

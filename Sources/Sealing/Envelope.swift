@@ -1,3 +1,4 @@
+import Basics
 import Signing
 
 /// The sealed bytes one application message becomes: what a relay frame carries.

@@ -1,3 +1,4 @@
+import Basics
 import Signing
 
 /// DHKEM(X25519, HKDF-SHA256), RFC 9180 section 4.1. Encap/AuthEncap take an optional

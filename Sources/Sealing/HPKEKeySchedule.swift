@@ -1,3 +1,4 @@
+import Basics
 import Signing
 
 /// The key schedule (RFC 9180 5.1) and the AEAD state a context keeps: key, base nonce,

@@ -1,3 +1,4 @@
+import Basics
 import Signing
 
 /// LabeledExtract / LabeledExpand (RFC 9180 section 4) for one suite_id.

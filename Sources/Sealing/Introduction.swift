@@ -1,3 +1,4 @@
+import Basics
 import Signing
 
 /// First contact: one application message to a device that does not know us yet.

@@ -1,3 +1,4 @@
+import Basics
 import Signing
 
 /// A 16-byte random message identifier: what the replay guard remembers.

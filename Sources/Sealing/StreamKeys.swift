@@ -1,3 +1,4 @@
+import Basics
 import Signing
 
 /// The chunk format of a streamed reply, and the keys derived from the stream secret.

@@ -1,3 +1,4 @@
+import Basics
 import Signing
 
 /// Opens a streamed reply, strictly in order, and says precisely what went wrong.

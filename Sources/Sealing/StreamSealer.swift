@@ -1,3 +1,4 @@
+import Basics
 import Signing
 
 /// Seals a streamed reply chunk by chunk (the side that answers a request). One stream per

@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 
 /// Secret key files: raw bytes, mode 0600, written atomically, read only when private.

@@ -1,3 +1,4 @@
+import Basics
 import CSodium
 
 /// An Ed25519 public key: how devices are named to the relay and to each other.
@@ -19,7 +20,7 @@ public struct PublicKey: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// Nil unless exactly 64 hex digits.
     public init?(hex: String) {
-        guard let raw = Signing.bytes(fromHex: hex), let key = PublicKey(bytes: raw) else { return nil }
+        guard let raw = Basics.bytes(fromHex: hex), let key = PublicKey(bytes: raw) else { return nil }
         self = key
     }
 
@@ -54,3 +55,6 @@ public struct PublicKey: Hashable, Sendable, Codable, CustomStringConvertible {
         try container.encode(hex)
     }
 }
+
+/// A key's first 8 hex digits and an ellipsis, for logs and status lines (`Basics.shortKey`).
+package func shortKey(_ key: PublicKey) -> String { shortKey(key.bytes) }

@@ -1,3 +1,4 @@
+import Basics
 import CSodium
 
 /// libsodium must be initialized once before use. `sodium_init` is itself idempotent and
@@ -12,13 +13,6 @@ enum Sodium {
 /// Makes sure libsodium is initialized. Every entry point that uses libsodium calls it.
 package func ensureSodium() {
     _ = Sodium.ready
-}
-
-/// Overwrites an array's bytes with zeros (best effort: Swift may have made copies).
-package func wipe(_ bytes: inout [UInt8]) {
-    bytes.withUnsafeMutableBytes { raw in
-        if let base = raw.baseAddress { sodium_memzero(base, raw.count) }
-    }
 }
 
 /// Runs `body` over the bytes of any collection, contiguously, without a copy when possible.

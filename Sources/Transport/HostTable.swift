@@ -1,6 +1,8 @@
 /// Per-address limits of a listener: open connections, pending (not yet established) connections
 /// and an accept bucket per client address, plus a global cap on pending connections at which the
 /// oldest pending one is evicted. One address cannot take every slot from the others.
+import Basics
+
 public struct HostLimits: Sendable {
     /// Open connections per client address.
     public var maxConnections = Int.max

@@ -5,13 +5,6 @@ public struct TimerHandle: Hashable, Sendable {
     let id: UInt64
 }
 
-/// Monotonic nanoseconds: timers never jump with the wall clock.
-@inline(__always) func monotonicNanos() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-}
-
 extension Duration {
     var nanoseconds: UInt64 {
         let (s, atto) = components

@@ -1,11 +1,10 @@
 // What values look like in logs. Prompts, answers, secrets and tokens never reach a log: the
 // descriptions of every value that may hold them name sizes only. Keys and ids print as hex.
+import Basics
 
 extension FixedBytes {
     /// Lowercase hex (also for a Secret32: call it only to store or send the secret, never to log).
-    public var hex: String {
-        bytes.map { b in (b < 16 ? "0" : "") + String(b, radix: 16) }.joined()
-    }
+    public var hex: String { hexString(bytes) }
 }
 
 extension Bytes16: CustomStringConvertible { public var description: String { hex } }

@@ -1,5 +1,6 @@
 // Fixed-size byte strings: keys (32), signatures (64), ids (16). The length is checked once,
 // at construction, so a decoded value can never carry a short key.
+import Basics
 
 /// A byte string of one fixed length.
 public protocol FixedBytes: Hashable, Sendable {
@@ -43,13 +44,9 @@ public struct Secret32: FixedBytes {
     public private(set) var bytes: [UInt8]
     public init(unchecked bytes: [UInt8]) { precondition(bytes.count == 32); self.bytes = bytes }
 
-    /// Overwrites the bytes with zeros. Copies made earlier are not affected: keep one copy and
-    /// wipe it when done (and wipe any encoding that holds it; Sealing uses sodium_memzero).
-    public mutating func wipe() {
-        bytes.withUnsafeMutableBufferPointer { p in
-            for i in p.indices { p[i] = 0 }
-        }
-    }
+    /// Overwrites the bytes with zeros (`Basics.wipe`). Copies made earlier are not affected:
+    /// keep one copy and wipe it when done (and wipe any encoding that holds it).
+    public mutating func wipe() { Basics.wipe(&bytes) }
 }
 
 /// 64 bytes: an Ed25519 signature.

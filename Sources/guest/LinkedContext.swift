@@ -1,3 +1,4 @@
+import Basics
 import GuestAgent
 import RelayRouting
 
@@ -16,14 +17,8 @@ extension Flag {
         Flag("--retake-after", "TIME", "serve: take a relay link back TIME after another guest command replaced it (default 5s)"),
     ]
 
-    /// `250ms`, `2s`, `5m` (a bare number is seconds).
-    static func duration(_ text: String) -> Duration? {
-        for (suffix, ms) in [("ms", 1), ("s", 1000), ("m", 60_000)] where text.hasSuffix(suffix) {
-            guard let n = Int(text.dropLast(suffix.count)), n >= 0 else { return nil }
-            return .milliseconds(n * ms)
-        }
-        return Int(text).flatMap { $0 >= 0 ? .seconds($0) : nil }
-    }
+    /// `250ms`, `2s`, `5m`, `1h`, `7d` (the shared grammar, `Basics.parseDuration`); a bare number is seconds.
+    static func duration(_ text: String) -> Duration? { parseDuration(text, bareNumber: .seconds) }
 }
 
 extension Invocation {

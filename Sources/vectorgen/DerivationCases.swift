@@ -1,11 +1,12 @@
 // Generators for the derivation vectors (SPEC 8, "Derivation kinds"): collapse keys, prefix
 // hashes, join proofs and the stream-chunk framing of sealed payloads. Inputs are fixed; the
 // outputs come from the implementation and the checkers recompute them from SPEC's formulas.
+import Basics
 import Courier
 import Sealing
 import Signing
 
-private func hs(_ s: String) -> String { hex(Array(s.utf8)) }
+private func hs(_ s: String) -> String { hexString(Array(s.utf8)) }
 
 func derivationVectorCases() throws -> [VectorCase] {
     return try collapseCases() + prefixHashCases() + joinProofCases() + streamPayloadCases()
@@ -16,7 +17,7 @@ private func collapseCases() throws -> [VectorCase] {
     func c(_ name: String, _ kind: String) throws -> VectorCase {
         VectorCase(name: "collapse-key-" + name, kind: "collapse-key", expect: "success",
                    comment: "the collapse key of kind '\(kind)' from the sender with this seed to this recipient",
-                   fields: [("sender-seed", hex(seed)), ("collapse-kind", hs(kind)), ("recipient", hex(recipient.bytes))],
+                   fields: [("sender-seed", hexString(seed)), ("collapse-kind", hs(kind)), ("recipient", hexString(recipient.bytes))],
                    payload: Courier.collapseKey(seed: SecretBytes(seed), kind, to: recipient))
     }
     return [try c("advert", "advert"), try c("model-choice", "model-choice ollama")]
@@ -28,7 +29,7 @@ private func prefixHashCases() throws -> [VectorCase] {
     var h = ConversationHash.empty
     for (i, m) in messages.enumerated() {
         h = ConversationHash.extend(h, role: m.role, content: m.content)
-        fields += [("message.\(i).role", hex([m.role])), ("message.\(i).content", hs(m.content)), ("hash.\(i)", hex(h))]
+        fields += [("message.\(i).role", hexString([m.role])), ("message.\(i).content", hs(m.content)), ("hash.\(i)", hexString(h))]
     }
     return [
         VectorCase(name: "prefix-hash-empty", kind: "prefix-hash", expect: "success",
@@ -45,8 +46,8 @@ private func joinProofCases() throws -> [VectorCase] {
     return [
         VectorCase(name: "join-proof", kind: "join-proof", expect: "success",
                    comment: "the secret proof of a join: payload = secret_proof",
-                   fields: [("invite-secret", hex(secret)), ("host-signing-key", hex(host.record.signingKey.bytes)),
-                            ("joiner-record", hex(joiner.record.encoded))],
+                   fields: [("invite-secret", hexString(secret)), ("host-signing-key", hexString(host.record.signingKey.bytes)),
+                            ("joiner-record", hexString(joiner.record.encoded))],
                    payload: InviteProof.make(secret: secret, host: host.record.signingKey, joinerRecord: joiner.record.encoded)),
     ]
 }
@@ -59,7 +60,7 @@ private func streamPayloadCases() throws -> [VectorCase] {
     return [
         VectorCase(name: "stream-payload-chunk", kind: "stream-payload", expect: "success",
                    comment: "sealed bytes of a send: 0x02, the stream id, one chunk (final, data 'Hallo')",
-                   fields: [("stream-id", hex(id.bytes)), ("chunk", hex(chunk)), ("secret", hex(secret)), ("data", hs("Hallo"))],
+                   fields: [("stream-id", hexString(id.bytes)), ("chunk", hexString(chunk)), ("secret", hexString(secret)), ("data", hs("Hallo"))],
                    payload: SealedPayload.streamChunkBytes(streamID: id, chunk: chunk)),
         VectorCase(name: "stream-payload-short", kind: "stream-payload", expect: "skipped",
                    comment: "0x02 and a stream id with no chunk: ignored, as an unknown first byte is",

@@ -1,10 +1,11 @@
 // Vectors for `embed-request` (0x50) and `embed-result` (0x51); layouts in
 // Sources/Wire/EmbeddingMessages.swift, SPEC.md "Embeddings through the relay". Fields written
 // by hand from the inputs, like WireCases.swift; floats as their big-endian binary32 bits.
+import Basics
 import Wire
 
-private func h32(_ v: UInt32) -> String { hex((0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) }) }
-private func hs(_ s: String) -> String { hex(Array(s.utf8)) }
+private func h32(_ v: UInt32) -> String { hexString((0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) }) }
+private func hs(_ s: String) -> String { hexString(Array(s.utf8)) }
 
 func embeddingVectorCases() -> [VectorCase] {
     let rid = Bytes16.repeating(0x5E)

@@ -1,14 +1,15 @@
 // Generators for request v2 (#23): the request and sync-delta layouts, one chat message alone,
 // the typed reply stream and the prefix hash of rich messages. As in WireCases.swift, fields are
 // composed here by hand from the input values, so the checkers compare two descriptions.
+import Basics
 import Sealing
 import Wire
 
-private func h8(_ v: UInt8) -> String { hex([v]) }
-private func h16(_ v: UInt16) -> String { hex([UInt8(v >> 8), UInt8(v & 0xFF)]) }
-private func h32(_ v: UInt32) -> String { hex((0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) }) }
-private func h64(_ v: UInt64) -> String { hex((0..<8).map { UInt8(truncatingIfNeeded: v >> (56 - 8 * $0)) }) }
-private func hs(_ s: String) -> String { hex(Array(s.utf8)) }
+private func h8(_ v: UInt8) -> String { hexString([v]) }
+private func h16(_ v: UInt16) -> String { hexString([UInt8(v >> 8), UInt8(v & 0xFF)]) }
+private func h32(_ v: UInt32) -> String { hexString((0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) }) }
+private func h64(_ v: UInt64) -> String { hexString((0..<8).map { UInt8(truncatingIfNeeded: v >> (56 - 8 * $0)) }) }
+private func hs(_ s: String) -> String { hexString(Array(s.utf8)) }
 private func s16(_ s: String) -> String { h16(UInt16(s.utf8.count)) + hs(s) }
 private func s32(_ s: String) -> String { h32(UInt32(s.utf8.count)) + hs(s) }
 
@@ -18,7 +19,7 @@ private let look = AppMessage.ToolCall(id: "call_1", name: "look", argumentsJSON
 /// The three rich messages and their layouts written out: an image question, a tool call, its result.
 private let rich: [(AppMessage.ChatMessage, String)] = [
     (.init(role: .user, parts: [.text("What is this?"), .image(mediaType: "image/png", bytes: png)]),
-     "02" + "00" + h16(2) + "01" + s32("What is this?") + "02" + s16("image/png") + h32(8) + hex(png) + h16(0)),
+     "02" + "00" + h16(2) + "01" + s32("What is this?") + "02" + s16("image/png") + h32(8) + hexString(png) + h16(0)),
     (.init(role: .assistant, parts: [], toolCalls: [look]),
      "03" + "00" + h16(0) + h16(1) + s16("call_1") + s16("look") + s32("{\"at\":\"left\"}")),
     (.init(role: .tool, parts: [.text("a cat")], toolCallID: "call_1"),
@@ -92,7 +93,7 @@ private func chatMessageCases() throws -> [VectorCase] {
         for (j, p) in m.parts.enumerated() {
             switch p {
             case .text(let t): fields += [("part.\(j).text", hs(t))]
-            case .image(let type, let bytes): fields += [("part.\(j).media-type", hs(type)), ("part.\(j).image", hex(bytes))]
+            case .image(let type, let bytes): fields += [("part.\(j).media-type", hs(type)), ("part.\(j).image", hexString(bytes))]
             }
         }
         if let id = m.toolCallID { fields.append(("tool-call-id", hs(id))) }
@@ -137,7 +138,7 @@ private func prefixHashCases() throws -> [VectorCase] {
         let encoded = try m.encoded()
         h = m.isPlainText ? ConversationHash.extend(h, role: m.role.rawValue, content: m.content)
                           : ConversationHash.extend(h, encodedMessage: encoded)
-        fields += [("message.\(i)", hex(encoded)), ("hash.\(i)", hex(h))]
+        fields += [("message.\(i)", hexString(encoded)), ("hash.\(i)", hexString(h))]
     }
     return [VectorCase(name: "prefix-hash-v2", kind: "prefix-hash-v2", expect: "success",
                        comment: "a plain system message (version 1 formula), then an image, a tool call and its result (version 2)",

@@ -1,4 +1,5 @@
 // Generators for the `introduction` vectors: first contact, HPKE base + the sender's own record.
+import Basics
 import Sealing
 import Signing
 
@@ -14,7 +15,7 @@ func introductionCases() throws -> [VectorCase] {
     var tampered = good; tampered[60] ^= 0x01
     let recipient = secrets("recipient", bob)
     func opening(_ relaySender: DeviceIdentity) -> [(String, String)] {
-        [("relay_sender", hex(relaySender.record.signingKey.bytes))] + recipient + [("now", u64(now + 2_000))]
+        [("relay_sender", hexString(relaySender.record.signingKey.bytes))] + recipient + [("now", u64(now + 2_000))]
     }
     func failure(_ name: String, _ comment: String, _ payload: [UInt8], from: DeviceIdentity? = nil) -> VectorCase {
         VectorCase(name: "introduction-" + name, kind: "introduction", expect: "open failure", comment: comment,
@@ -24,7 +25,7 @@ func introductionCases() throws -> [VectorCase] {
         VectorCase(name: "introduction-success", kind: "introduction", expect: "success",
                    comment: "alice, unknown to bob, introduces herself (HPKE base to bob's key, her record and signature inside)",
                    fields: opening(alice) + secrets("sender", alice)
-                       + [("ikm_e", hex(fixed(31))), ("message_id", hex(id.bytes)), ("timestamp", u64(now)), ("body", hex(body))],
+                       + [("ikm_e", hexString(fixed(31))), ("message_id", hexString(id.bytes)), ("timestamp", u64(now)), ("body", hexString(body))],
                    payload: good),
         failure("tampered", "one ciphertext byte flipped", tampered),
         failure("wrong-recipient", "sealed to carol's keys, opened by bob", toCarol),

@@ -1,11 +1,12 @@
 // Generators for the pairing and sharing vectors (SPEC 8, "Pairing and sharing kinds"): the
 // pairing code's text, its proofs and confirmation number, and the invite's text form.
+import Basics
 import Pairing
 import Sealing
 import Signing
 import Wire
 
-private func hs(_ s: String) -> String { hex(Array(s.utf8)) }
+private func hs(_ s: String) -> String { hexString(Array(s.utf8)) }
 
 func pairingVectorCases() throws -> [VectorCase] {
     return try pairingCodeCases() + pairingProofCases() + inviteCodeCases()
@@ -20,8 +21,8 @@ private func sampleCode(pin: [UInt8]?) throws -> PairingCode {
 
 private func codeFields(_ c: PairingCode) -> [(String, String)] {
     [("expires-ms", u64(UInt64(c.expiresMs))), ("code-id", c.codeID.hex), ("secret", c.secret.hex),
-     ("inviter-signing-key", hex(c.inviterSigningKey.bytes)), ("inviter-hpke-key", hex(c.inviterHPKEKey.bytes))]
-        + (c.pin.map { [("pin", hex($0))] } ?? []) + [("relay-url", hs(c.relayURL))]
+     ("inviter-signing-key", hexString(c.inviterSigningKey.bytes)), ("inviter-hpke-key", hexString(c.inviterHPKEKey.bytes))]
+        + (c.pin.map { [("pin", hexString($0))] } ?? []) + [("relay-url", hs(c.relayURL))]
 }
 
 private func pairingCodeCases() throws -> [VectorCase] {
@@ -60,10 +61,10 @@ private func pairingProofCases() throws -> [VectorCase] {
     return [
         VectorCase(name: "pairing-proofs", kind: "pairing-proofs", expect: "success",
                    comment: "the request proof, the welcome proof (inside `welcome`) and the confirmation number of one pairing",
-                   fields: [("secret", code.secret.hex), ("code-id", code.codeID.hex), ("inviter-record", hex(inviter.record.encoded)),
-                            ("joiner-record", hex(joiner.record.encoded)),
+                   fields: [("secret", code.secret.hex), ("code-id", code.codeID.hex), ("inviter-record", hexString(inviter.record.encoded)),
+                            ("joiner-record", hexString(joiner.record.encoded)),
                             ("request-proof", PairingProofs.request(code, joiner: joiner.record).hex),
-                            ("welcome", hex(try AppMessage.pairWelcome(welcome).encode())),
+                            ("welcome", hexString(try AppMessage.pairWelcome(welcome).encode())),
                             ("confirmation", hs(PairingProofs.confirmation(secret: code.secret, inviter: inviter.record, joiner: joiner.record)))]),
     ]
 }
@@ -83,7 +84,7 @@ private func inviteCodeCases() throws -> [VectorCase] {
     var broken = Array(text)
     let at = broken.count - 3
     broken[at] = broken[at] == "A" ? "B" : "A"
-    let fields = [("message", hex(try AppMessage.invite(invite).encode())), ("host-record", hex(host.record.encoded))]
+    let fields = [("message", hexString(try AppMessage.invite(invite).encode())), ("host-record", hexString(host.record.encoded))]
     return [
         VectorCase(name: "invite-code", kind: "invite-code", expect: "success",
                    comment: "payload = the invite's text (UTF-8)", fields: fields, payload: Array(text.utf8)),

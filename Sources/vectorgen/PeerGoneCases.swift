@@ -1,5 +1,6 @@
 // Vectors for `peer-gone` (relay frame 0x19; layout in Sources/Wire/RelayFrame.swift, SPEC.md
 // "Relay frames"). Fields written by hand from the inputs, like WireCases.swift.
+import Basics
 import Wire
 
 func peerGoneVectorCases() -> [VectorCase] {
@@ -7,7 +8,7 @@ func peerGoneVectorCases() -> [VectorCase] {
     func gone(_ name: String, _ comment: String, _ reason: UInt8) -> VectorCase {
         let f = RelayFrame.peerGone(.init(peer: peer, reason: PeerGoneReason(rawValue: reason)))
         return VectorCase(name: "frame-peer-gone-" + name, kind: "relay-frame", expect: "success", comment: comment,
-                          fields: [("type", "19"), ("peer-key", peer.hex), ("reason", hex([reason]))], payload: try! f.encode())
+                          fields: [("type", "19"), ("peer-key", peer.hex), ("reason", hexString([reason]))], payload: try! f.encode())
     }
     return [
         gone("closed", "the peer's connection closed", 1),

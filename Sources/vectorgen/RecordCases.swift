@@ -1,6 +1,7 @@
 // Records and names that verify but MUST be refused (issue 15, holes 9 and 11): a small-order
 // HPKE key in a device record (every seal to it fails), control characters in a device name or
 // a join's account name, an account name longer than a device name may be.
+import Basics
 import Signing
 
 /// A record signed over exactly these fields by the seed `tag`'s key (what anyone can make).

@@ -1,6 +1,7 @@
 // Generators for the Sealing vectors (HPKE, envelopes, streamed replies, device records).
 // Deterministic: fixed seeds, fixed message ids, and a fixed HPKE ephemeral key (ikmE).
 // Kinds and fields are specified in protocol/spec-sealing.md, section "Test vectors".
+import Basics
 import Foundation
 import Sealing
 import Signing
@@ -14,7 +15,7 @@ func fixed(_ tag: UInt8, count: Int = 32) -> [UInt8] {
     (0..<count).map { UInt8(truncatingIfNeeded: Int(tag) &* 37 &+ $0 &* 11) }
 }
 
-func u64(_ v: UInt64) -> String { hex((0..<8).map { UInt8(truncatingIfNeeded: v >> (56 - 8 * UInt64($0))) }) }
+func u64(_ v: UInt64) -> String { hexString((0..<8).map { UInt8(truncatingIfNeeded: v >> (56 - 8 * UInt64($0))) }) }
 
 func identity(_ tag: UInt8, _ name: String) throws -> DeviceIdentity {
     try DeviceIdentity(signingKey: SigningKey(seed: SecretBytes(fixed(tag))),
@@ -22,9 +23,9 @@ func identity(_ tag: UInt8, _ name: String) throws -> DeviceIdentity {
 }
 
 func secrets(_ prefix: String, _ d: DeviceIdentity) -> [(String, String)] {
-    [(prefix + "_seed", hex(d.signingKey.seed.withUnsafeBytes { Array($0) })),
-     (prefix + "_hpke_secret", hex(d.hpkeKey.secret.withUnsafeBytes { Array($0) })),
-     (prefix + "_record", hex(d.record.encoded))]
+    [(prefix + "_seed", hexString(d.signingKey.seed.withUnsafeBytes { Array($0) })),
+     (prefix + "_hpke_secret", hexString(d.hpkeKey.secret.withUnsafeBytes { Array($0) })),
+     (prefix + "_record", hexString(d.record.encoded))]
 }
 
 // MARK: hpke-rfc9180: one file per mode, from the RFC's own vectors (the json beside them).
@@ -39,7 +40,7 @@ private func hpkeCases() throws -> [VectorCase] {
         let encryptions = v["encryptions"] as! [[String: String]]
         let exports = v["exports"] as! [[String: String]]
         let last = encryptions.last!, export = exports.last!
-        var fields: [(String, String)] = [("mode", hex([UInt8(setup["mode"]!)!]))]
+        var fields: [(String, String)] = [("mode", hexString([UInt8(setup["mode"]!)!]))]
         for key in ["info", "ikmE", "pkEm", "ikmR", "pkRm", "ikmS", "pkSm", "psk", "psk_id", "enc",
                     "shared_secret", "key", "base_nonce", "exporter_secret"] {
             if let value = setup[key] { fields.append((key, value)) }
@@ -71,10 +72,10 @@ private func envelopeCases() throws -> [VectorCase] {
     let fromBob = secrets("recipient", bob)
     func success(_ s: SealedMessage, _ body: [UInt8], id: UInt8) -> [(String, String)] {
         secrets("sender", alice) + fromBob + [
-            ("ikm_e", hex(fixed(id &+ 50))), ("message_id", hex(s.messageID.bytes)), ("timestamp", u64(now)),
-            ("now", u64(now + 2_000)), ("body", hex(body)), ("stream_secret", hex(s.streamSecret.withUnsafeBytes { Array($0) }))]
+            ("ikm_e", hexString(fixed(id &+ 50))), ("message_id", hexString(s.messageID.bytes)), ("timestamp", u64(now)),
+            ("now", u64(now + 2_000)), ("body", hexString(body)), ("stream_secret", hexString(s.streamSecret.withUnsafeBytes { Array($0) }))]
     }
-    let opening = [("sender_record", hex(alice.record.encoded))] + fromBob + [("now", u64(now + 2_000))]
+    let opening = [("sender_record", hexString(alice.record.encoded))] + fromBob + [("now", u64(now + 2_000))]
     var badTag = good.bytes; badTag[badTag.count - 1] ^= 0x01
     var badVersion = good.bytes; badVersion[0] = 2
     func failure(_ name: String, _ comment: String, _ payload: [UInt8], fields: [(String, String)]? = nil) -> VectorCase {
@@ -95,7 +96,7 @@ private func envelopeCases() throws -> [VectorCase] {
         failure("truncated", "envelope cut one byte short", Array(good.bytes.dropLast())),
         failure("wrong-recipient", "sealed to carol, opened by bob", toCarol.bytes),
         failure("wrong-sender", "sealed by alice, opened as if from carol (the relay reported carol)", good.bytes,
-                fields: [("sender_record", hex(carol.record.encoded))] + fromBob + [("now", u64(now + 2_000))]),
+                fields: [("sender_record", hexString(carol.record.encoded))] + fromBob + [("now", u64(now + 2_000))]),
         failure("nonzero-padding", "authentic (alice to bob), but the last padding byte is 0x01",
                 try handSealed(alice, bob, length: 3, body: [1, 2, 3], size: 256, dirtyLast: true)),
         failure("length-beyond-bucket", "authentic, but the body length says 197 in a 256-byte plaintext",
@@ -106,7 +107,7 @@ private func envelopeCases() throws -> [VectorCase] {
                    comment: "the same envelope opened twice: the second open is a replay", fields: opening, payload: good.bytes),
         VectorCase(name: "envelope-too-old", kind: "envelope", expect: "replay",
                    comment: "timestamp older than a 60 s replay window at now",
-                   fields: [("sender_record", hex(alice.record.encoded))] + fromBob
+                   fields: [("sender_record", hexString(alice.record.encoded))] + fromBob
                        + [("now", u64(now + 60_001)), ("window", u64(60_000))], payload: good.bytes),
     ]
 }
@@ -146,12 +147,12 @@ private func streamCases() throws -> [VectorCase] {
         }
         return out
     }
-    func text(_ indices: [Int]) -> String { hex(indices.flatMap { Array(texts[$0].utf8) }) }
+    func text(_ indices: [Int]) -> String { hexString(indices.flatMap { Array(texts[$0].utf8) }) }
     let keys = try StreamKeys(secret: SecretBytes(secret))
-    let derived = [("key", hex(keys.key.withUnsafeBytes { Array($0) })), ("base_nonce", hex(keys.baseNonce))]
+    let derived = [("key", hexString(keys.key.withUnsafeBytes { Array($0) })), ("base_nonce", hexString(keys.baseNonce))]
     func stream(_ name: String, _ expect: String, _ comment: String, _ delivered: [Int], _ list: [[UInt8]]) -> VectorCase {
         VectorCase(name: "stream-" + name, kind: "stream", expect: expect, comment: comment,
-                   fields: [("secret", hex(secret))] + derived + [("plaintext", text(delivered))], payload: framed(list))
+                   fields: [("secret", hexString(secret))] + derived + [("plaintext", text(delivered))], payload: framed(list))
     }
     return [
         stream("success", "success", "four chunks (buckets 64, 64, 256, 64), the last one final", [0, 1, 2, 3], chunks),
@@ -170,7 +171,7 @@ private func streamCases() throws -> [VectorCase] {
 private func identityCases() throws -> [VectorCase] {
     let d = try identity(7, "workstation")
     let other = try identity(8, "workstation")
-    let fields = [("signing_seed", hex(fixed(7))), ("hpke_secret", hex(fixed(107)))]
+    let fields = [("signing_seed", hexString(fixed(7))), ("hpke_secret", hexString(fixed(107)))]
     var badSignature = d.record.encoded; badSignature[badSignature.count - 10] ^= 0x01
     var swapped = d.record.encoded; swapped.replaceSubrange(33..<65, with: other.hpkeKey.publicKey.bytes)
     return [

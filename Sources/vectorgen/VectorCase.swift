@@ -1,6 +1,7 @@
 // One test-vector file, in the style of age's test kit (C2SP/CCTV):
 // a header of `key: value` lines (hex fields), a blank line, then the payload in hex.
 // The format is specified in protocol/vectors/README.md.
+import Basics
 
 struct VectorCase {
     /// File name under protocol/vectors/, without extension (e.g. "frame-send-live").
@@ -24,10 +25,7 @@ struct VectorCase {
         var out = "kind: \(kind)\nexpect: \(expect)\ncomment: \(comment)\n"
         for (k, v) in fields { out += "\(k): \(v)\n" }
         out += "\n"
-        let hex = payload.map { b in
-            let s = String(b, radix: 16)
-            return s.count == 1 ? "0" + s : s
-        }.joined()
+        let hex = hexString(payload)
         var i = hex.startIndex
         while i < hex.endIndex {
             let j = hex.index(i, offsetBy: 64, limitedBy: hex.endIndex) ?? hex.endIndex
@@ -38,6 +36,3 @@ struct VectorCase {
     }
 }
 
-func hex(_ bytes: [UInt8]) -> String {
-    bytes.map { b in let s = String(b, radix: 16); return s.count == 1 ? "0" + s : s }.joined()
-}

@@ -2,13 +2,14 @@
 // Kinds and fields are specified in protocol/spec-wire.md, "Test vectors". Fields are written
 // here by hand from the input values (not derived from the decoder), so the checkers compare
 // two independent descriptions of each encoding.
+import Basics
 import Wire
 
-private func h8(_ v: UInt8) -> String { hex([v]) }
-private func h16(_ v: UInt16) -> String { hex([UInt8(v >> 8), UInt8(v & 0xFF)]) }
-private func h32(_ v: UInt32) -> String { hex((0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) }) }
-private func h64(_ v: UInt64) -> String { hex((0..<8).map { UInt8(truncatingIfNeeded: v >> (56 - 8 * $0)) }) }
-private func hs(_ s: String) -> String { hex(Array(s.utf8)) }
+private func h8(_ v: UInt8) -> String { hexString([v]) }
+private func h16(_ v: UInt16) -> String { hexString([UInt8(v >> 8), UInt8(v & 0xFF)]) }
+private func h32(_ v: UInt32) -> String { hexString((0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) }) }
+private func h64(_ v: UInt64) -> String { hexString((0..<8).map { UInt8(truncatingIfNeeded: v >> (56 - 8 * $0)) }) }
+private func hs(_ s: String) -> String { hexString(Array(s.utf8)) }
 
 private let deviceKey = Bytes32.repeating(0xD1), peerKey = Bytes32.repeating(0xE2), accountKey = Bytes32.repeating(0xA3)
 private let sig = Bytes64.repeating(0x5A), frameID = Bytes16((0..<16).map { UInt8($0) })!
@@ -42,15 +43,15 @@ private func frameCases() -> [VectorCase] {
         frame("send-live", "a live send: the collapse key is empty (none)", .send(.init(recipient: peerKey, deliveryClass: .live,
                                                                      frameID: frameID, ttlSeconds: 0, sealed: sealed)),
               [("recipient", peerKey.hex), ("class", "01"), ("frame-id", frameID.hex), ("ttl", h32(0)), ("collapse-key", ""),
-               ("sealed", hex(sealed))]),
+               ("sealed", hexString(sealed))]),
         frame("send-mail-collapse", "a mail send with a collapse key",
               .send(.init(recipient: peerKey, deliveryClass: .mail, frameID: frameID, ttlSeconds: 86_400,
                           collapseKey: Array("advert".utf8), sealed: sealed)),
               [("recipient", peerKey.hex), ("class", "02"), ("frame-id", frameID.hex), ("ttl", h32(86_400)),
-               ("collapse-key", hs("advert")), ("sealed", hex(sealed))]),
+               ("collapse-key", hs("advert")), ("sealed", hexString(sealed))]),
         frame("receive", "a mail frame held for a day", .receive(.init(sender: deviceKey, deliveryClass: .mail, frameID: frameID,
                                                                          heldMs: 86_400_000, sealed: sealed)),
-              [("sender", deviceKey.hex), ("class", "02"), ("frame-id", frameID.hex), ("held-ms", h64(86_400_000)), ("sealed", hex(sealed))]),
+              [("sender", deviceKey.hex), ("class", "02"), ("frame-id", frameID.hex), ("held-ms", h64(86_400_000)), ("sealed", hexString(sealed))]),
         idFrame("ack", .ack(frameID: frameID)), idFrame("not-here", .notHere(frameID: frameID)),
         idFrame("stored", .stored(frameID: frameID)), idFrame("mailbox-full", .mailboxFull(frameID: frameID)),
         idFrame("dropped", .dropped(frameID: frameID)),
@@ -254,7 +255,7 @@ private func partCases() -> [VectorCase] {
     func set(_ name: String, _ expect: String, _ comment: String, _ order: [Int], maxPart: Bool = false) -> VectorCase {
         VectorCase(name: "parts-" + name, kind: "parts", expect: expect, comment: comment,
                    fields: [("message-id", mid.hex)] + (maxPart ? [("max-part", h32(16))] : [])
-                       + order.enumerated().map { ("part.\($0.offset)", hex(parts[$0.element])) },
+                       + order.enumerated().map { ("part.\($0.offset)", hexString(parts[$0.element])) },
                    payload: message)
     }
     return [

@@ -1,3 +1,4 @@
+import Basics
 @testable import Courier
 import PeerLink
 import Sealing
@@ -31,7 +32,7 @@ struct FairnessTests {
         let capacity = 8
         let s = try await scene(relay, loop) { $0.replayGuard = ReplayGuard(maxFutureSkew: 300_000, capacity: capacity) }
         defer { s.stop() }
-        let ahead = wallClockMs() + 290_000  // 4:50 ahead: inside the tolerated skew
+        let ahead = UInt64(wallClockMs()) + 290_000  // 4:50 ahead: inside the tolerated skew
         let body = try AppMessage.cancel(requestID: id16(1)).encode()
         let flood = try (0...capacity).map { _ in
             try Envelope.seal(body: body, from: s.flooder.identity, to: s.host.record, now: ahead).bytes

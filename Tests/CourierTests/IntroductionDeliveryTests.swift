@@ -1,3 +1,4 @@
+import Basics
 @testable import Courier
 import PeerLink
 import Sealing
@@ -71,7 +72,7 @@ struct IntroductionDeliveryTests {
                                                   hpkeKey: other.hpkeKey.publicKey, deliveryClass: .live) == .sent)
         // A payload that carries another device's introduction: the record is not the relay's sender.
         let foreign = try Introduction.seal([0x31], from: other, toSigningKey: ih.signingKey.publicKey,
-                                            hpkeKey: ih.hpkeKey.publicKey, now: wallClockMs())
+                                            hpkeKey: ih.hpkeKey.publicKey, now: UInt64(wallClockMs()))
         #expect(await guest.courier.link.sendLive(to: ih.signingKey.publicKey, payload: foreign) == .sent)
         try await eventually("both refused") { host.courier.stats.openFailed == 2 }
         #expect(host.deliveries.isEmpty && host.courier.stats.introductions == 0)
@@ -87,7 +88,7 @@ struct IntroductionDeliveryTests {
         try await host.start(); try await guest.start()
         let body = try join("x", record: ig.record).encode()
         let payload = try Introduction.seal(body, from: ig, toSigningKey: ih.signingKey.publicKey,
-                                            hpkeKey: ih.hpkeKey.publicKey, now: wallClockMs())
+                                            hpkeKey: ih.hpkeKey.publicKey, now: UInt64(wallClockMs()))
         #expect(await guest.courier.link.sendLive(to: ih.signingKey.publicKey, payload: payload) == .sent)
         #expect(await guest.courier.link.sendLive(to: ih.signingKey.publicKey, payload: payload) == .sent)
         // Both frames are handled in order; the consumer task appends the delivery on its own time.

@@ -51,21 +51,37 @@ import Wire
 
     @Test func aLiveOwnHomebaseStaysAndASilentOneGivesWay() async throws {
         var t = self
-        t.mail.ownAdvertMaxAgeMs = 3_600_000
+        t.mail.freshness.ownAdvertMaxAgeMs = 3_600_000
         t.deliver(.roster(try t.roster(2, [t.first, t.second, t.me])), from: t.first)
         t.deliver(.advert(try t.advert(t.first, 1)), from: t.first)
         #expect(t.own == t.first.signingKey.publicKey)
         t.deliver(.advert(try t.advert(t.second, 1)), from: t.second)
         #expect(t.own == t.first.signingKey.publicKey, "a second live Homebase took over from a fresh own one")
-        t.mail.ownAdvertMaxAgeMs = 0  // every advert already counts as silent
+        t.mail.freshness.ownAdvertMaxAgeMs = 0  // every advert already counts as silent
         t.deliver(.advert(try t.advert(t.second, 2)), from: t.second)
         #expect(t.own == t.second.signingKey.publicKey, "a silent own Homebase kept its place")
         await t.context.shutdown()
     }
 
+    /// The own Homebase's freshness is the router's judgement, clock-step tolerance included: an
+    /// advert received an hour "in the future" (this clock moved back since) is stale for the
+    /// router, so it may not keep its place either (it did, counted as negative age, before).
+    @Test func anOwnHomebaseWhoseAdvertLiesInTheFutureGivesWay() async throws {
+        var t = self
+        t.mail.freshness.ownAdvertMaxAgeMs = 3_600_000
+        t.deliver(.roster(try t.roster(2, [t.first, t.second, t.me])), from: t.first)
+        struct Ahead: WallClock { func nowMs() -> Int64 { SystemWallClock().nowMs() + 3_600_000 } }
+        try OwnAdvertStore(database: t.context.routingDatabase, accountHostKey: t.first.signingKey.publicKey, clock: Ahead())
+            .accept(try t.advert(t.first, 1), heldMs: 0)
+        try HomebaseKeyFile(path: t.paths.homebaseKey).write(t.first.signingKey.publicKey)
+        t.deliver(.advert(try t.advert(t.second, 1)), from: t.second)
+        #expect(t.own == t.second.signingKey.publicKey, "an own Homebase whose advert the router counts stale kept its place")
+        await t.context.shutdown()
+    }
+
     @Test func anOwnHomebaseWithNoModelOrOutOfTheRosterGivesWay() async throws {
         var t = self
-        t.mail.ownAdvertMaxAgeMs = 3_600_000
+        t.mail.freshness.ownAdvertMaxAgeMs = 3_600_000
         t.deliver(.roster(try t.roster(2, [t.first, t.second, t.me])), from: t.first)
         t.deliver(.advert(try t.advert(t.first, 1, models: 0)), from: t.first)
         t.deliver(.advert(try t.advert(t.second, 1, models: 0)), from: t.second)

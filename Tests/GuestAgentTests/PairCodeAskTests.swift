@@ -1,3 +1,4 @@
+import Basics
 import Courier
 import Foundation
 @testable import GuestAgent
@@ -24,7 +25,7 @@ import Wire
         let account = SigningKey.generate()
         try AccountKeyFile(path: paths.accountKey).write(account.publicKey)
         #expect(PairingAccount.load(paths) == nil)  // still no Homebase record
-        try RelayFile(path: paths.relaySetting).write(.init(url: "ws://127.0.0.1:1", homebase: HexBytes.encode(host.record.encoded)))
+        try RelayFile(path: paths.relaySetting).write(.init(url: "ws://127.0.0.1:1", homebase: hexString(host.record.encoded)))
         let byHand = try #require(PairingAccount.load(paths))
         #expect(byHand.homebase == host.record && byHand.roster == nil && byHand.accountKey == account.publicKey)
 

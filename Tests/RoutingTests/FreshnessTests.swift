@@ -50,6 +50,6 @@ import Testing
                 imports.insert(String(line.split(separator: " ").last!))
             }
         }
-        #expect(imports.isSubset(of: ["Glibc", "Inference", "Signing", "Storage", "Wire"]), "\(imports.sorted())")
+        #expect(imports.isSubset(of: ["Basics", "Glibc", "Inference", "Signing", "Storage", "Wire"]), "\(imports.sorted())")
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Transport
 
@@ -21,7 +22,7 @@ public func makeCertificate(in dir: String? = nil, name: String = "relay") throw
 
 /// The certificate's pin (SHA-256 of its DER) as 64 lowercase hex digits.
 public func pinHex(_ certFile: String) throws -> String {
-    try TLSClientContext.fingerprint(ofPEMFile: certFile).map { String($0, radix: 16).leftPadded(2) }.joined()
+    hexString(try TLSClientContext.fingerprint(ofPEMFile: certFile))
 }
 
 extension String {

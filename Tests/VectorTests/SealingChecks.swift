@@ -1,4 +1,5 @@
 // Checkers for the Sealing vector kinds (fields in protocol/spec-sealing.md, "Test vectors").
+import Basics
 import Foundation
 @testable import Sealing
 import Signing

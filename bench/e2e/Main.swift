@@ -1,5 +1,6 @@
 // bench-e2e: the product end to end on loopback, real processes, one run, markdown tables.
 // Run: make bench-e2e (BENCH_E2E_FLAGS="..."), or .build/release/bench-e2e --help.
+import Basics
 import BenchSupport
 import Foundation
 import Inference
@@ -125,5 +126,5 @@ import Sealing
 }
 
 enum DeviceRecordHex {
-    static func parse(_ text: String) -> DeviceRecord? { unhex(text).flatMap { try? DeviceRecord(encoded: $0) } }
+    static func parse(_ text: String) -> DeviceRecord? { bytes(fromHex: text).flatMap { try? DeviceRecord(encoded: $0) } }
 }

@@ -1,5 +1,6 @@
 // The far end: a sibling device with its own identity, relay link and Courier, sending the
 // sealed requests a guest sends and reading the replies.
+import Basics
 import BenchSupport
 import Courier
 import Foundation
@@ -12,10 +13,10 @@ final class GuestDevice: Sendable {
     let identity: DeviceIdentity
     let courier: Courier
     let host: DeviceRecord
-    var recordHex: String { hex(identity.record.encoded) }
+    var recordHex: String { hexString(identity.record.encoded) }
 
     init(relayURL: String, hostRecordHex: String) throws {
-        guard let bytes = unhex(hostRecordHex), let host = try? DeviceRecord(encoded: bytes) else {
+        guard let bytes = Basics.bytes(fromHex: hostRecordHex), let host = try? DeviceRecord(encoded: bytes) else {
             throw BenchError("homebase init printed a record that does not parse")
         }
         self.host = host

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Glibc
 import PeerLink
@@ -152,8 +153,5 @@ extension HostStatus {
     }
 }
 
-/// Lowercase hex.
-func hex(_ bytes: some Collection<UInt8>) -> String {
-    let digits = Array("0123456789abcdef")
-    return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] })
-}
+/// Lowercase hex: `Basics.hexString` under the name this module's call sites use.
+func hex(_ bytes: some Collection<UInt8>) -> String { hexString(bytes) }

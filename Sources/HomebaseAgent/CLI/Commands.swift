@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Sealing
 import Signing
@@ -48,7 +49,7 @@ enum Commands {
                 out("\(d.record.signingKey.hex)  \(Printable.escape(d.record.name))\(d.record.signingKey == me ? "  (this Homebase)" : "")")
             }
         case ("add", 2):
-            guard let bytes = Signing.bytes(fromHex: f.positional[1].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            guard let bytes = Basics.bytes(fromHex: f.positional[1].trimmingCharacters(in: .whitespacesAndNewlines)) else {
                 throw HomebaseError.invalidRecord("not hex")
             }
             let record: DeviceRecord

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import PeerLink
 
@@ -90,15 +91,8 @@ struct Settings {
         set(n)
     }
 
-    /// `250ms`, `30s`, `5m`, `1h` (a bare number is seconds).
-    static func parseDuration(_ text: String) -> Duration? {
-        let units: [(String, Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
-        for (suffix, ms) in units where text.hasSuffix(suffix) {
-            guard let n = Int64(text.dropLast(suffix.count)), n >= 0 else { return nil }
-            return .milliseconds(n * ms)
-        }
-        return Int64(text).flatMap { $0 >= 0 ? .seconds($0) : nil }
-    }
+    /// `250ms`, `30s`, `5m`, `1h`, `7d` (the shared grammar, `Basics.parseDuration`); a bare number is seconds.
+    static func parseDuration(_ text: String) -> Duration? { Basics.parseDuration(text, bareNumber: .seconds) }
 
     /// Appends `key = value` lines to the config file (created, with its directory, if missing).
     static func append(_ lines: [String], to path: String) throws(HomebaseError) {

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Pairing
 import Sealing
@@ -39,7 +40,7 @@ enum GrantsCommand {
     }
 
     static func grantID(_ text: String) throws -> Bytes16 {
-        guard let bytes = Signing.bytes(fromHex: text.trimmingCharacters(in: .whitespaces)), let id = Bytes16(bytes) else {
+        guard let bytes = Basics.bytes(fromHex: text.trimmingCharacters(in: .whitespaces)), let id = Bytes16(bytes) else {
             throw Flags.UsageError(description: "ID is 32 hex digits, as `homebase grants list` prints it")
         }
         return id

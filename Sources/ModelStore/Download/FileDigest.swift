@@ -1,3 +1,4 @@
+import Basics
 import CSodium
 import Foundation
 #if canImport(Glibc)
@@ -28,7 +29,7 @@ enum FileDigest {
         }
         var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
         crypto_hash_sha256_final(&state, &digest)
-        return digest.map { String(format: "%02x", $0) }.joined()
+        return hexString(digest)
     }
 
     /// A sha256 as the hub writes it: 64 hex digits (anything else is not one, e.g. a git oid).

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import GuestAgent
 import Sealing
@@ -44,11 +45,11 @@ enum InitCommand {
         }
         if let account { try AccountKeyFile(path: paths.accountKey).write(account) }
         let r = identity.record
-        Console.out(r.encoded.map { String(format: "%02x", $0) }.joined() + "\n")
+        Console.out(hexString(r.encoded) + "\n")
         Console.out("""
             \(existed ? "existing" : "new") device \"\(r.name)\" in \(paths.identity)
               signing key \(r.signingKey.hex)
-              HPKE key    \(r.hpkeKey.bytes.map { String(format: "%02x", $0) }.joined())
+              HPKE key    \(hexString(r.hpkeKey.bytes))
               created     \(Date(timeIntervalSince1970: Double(r.createdAt) / 1000))
               account     \(AccountKeyFile(path: paths.accountKey).read()?.hex ?? "none (guest init --account KEY)")
 

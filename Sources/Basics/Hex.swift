@@ -1,3 +1,5 @@
+// Lowercase hex both ways: keys, ids and digests in logs, files, JSON and vectors.
+
 /// Lowercase hex, the form keys take in logs, configuration and JSON.
 package func hexString(_ bytes: some Collection<UInt8>) -> String {
     let digits: [UInt8] = Array("0123456789abcdef".utf8)
