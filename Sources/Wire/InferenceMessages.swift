@@ -190,6 +190,22 @@ extension AppMessage {
         public static let tooLarge = Self(rawValue: 8)
         /// The request's layout version is newer than the host reads: upgrade the host.
         public static let unsupported = Self(rawValue: 9)
+
+        /// The spec's name (SPEC.md, error codes), in logs, `status` counters and the caller's
+        /// error; an unknown code reads as `host_error`, as it is treated.
+        public var name: String {
+            switch self {
+            case .modelUnavailable: "model_unavailable"
+            case .busy: "busy"
+            case .diverged: "diverged"
+            case .cacheMiss: "cache_miss"
+            case .revoked: "revoked"
+            case .badRequest: "bad_request"
+            case .tooLarge: "too_large"
+            case .unsupported: "unsupported"
+            default: "host_error"
+            }
+        }
     }
 
     /// The request failed (the asker falls back or repairs, per code).

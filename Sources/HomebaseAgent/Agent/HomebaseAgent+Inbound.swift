@@ -160,7 +160,7 @@ extension HomebaseAgent {
 
     private func refuse(_ writer: ReplyWriter, _ e: AppMessage.InferenceError) async {
         _ = await writer.fail(error: e)
-        count(Self.codeName(e.code))
+        count(e.code.name)
     }
 
     /// Holds the conversation (and, once answered, the answer) for the next request to extend.
@@ -214,21 +214,6 @@ extension HomebaseAgent {
         case .malformed: "the engine's answer did not parse"
         case .unsupported(let what): what  // our own words, naming an option, never the prompt
         case .remote, .cancelled: "the engine request failed"
-        }
-    }
-
-    /// The wire name of an error code (also the `status` counter's name).
-    static func codeName(_ c: AppMessage.ErrorCode) -> String {
-        switch c {
-        case .modelUnavailable: "model_unavailable"
-        case .busy: "busy"
-        case .diverged: "diverged"
-        case .cacheMiss: "cache_miss"
-        case .revoked: "revoked"
-        case .badRequest: "bad_request"
-        case .tooLarge: "too_large"
-        case .unsupported: "unsupported"
-        default: "host_error"
         }
     }
 }

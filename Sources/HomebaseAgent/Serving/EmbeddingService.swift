@@ -177,6 +177,6 @@ extension HomebaseAgent {
 
     private func refuseEmbedding(_ d: Delivery, _ e: AppMessage.InferenceError) async {
         _ = await courier.send(.error(e), to: d.sender)
-        count("embed-" + Self.codeName(e.code))
+        count("embed-" + e.code.name)
     }
 }
