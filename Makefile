@@ -1,6 +1,6 @@
 # The README's two commands are `make demo` and `make test`. Everything else is for developers.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
-.PHONY: test demo build fuzz bench bench-relay bench-e2e bench-router bench-homebase setup vectors engine
+.PHONY: test layers demo build fuzz bench bench-relay bench-e2e bench-router bench-homebase setup vectors engine
 
 setup:
 	@scripts/setup.sh
@@ -14,7 +14,12 @@ engine: setup
 	@scripts/engine/install.sh >/dev/null
 	@scripts/engine/tiny_model.sh >/dev/null
 
-test: setup engine
+# The layer check (scripts/layers.py: imports against Package.swift and the module map of
+# docs/ARCHITECTURE.md) runs first: a forbidden edge fails in a second, not after the build.
+layers:
+	@scripts/layers.py
+
+test: layers setup engine
 	swift build --build-tests $(SWIFT_FLAGS)
 	scripts/test.sh
 

@@ -5,6 +5,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 failed=()
+# The layer check and its own tests first (docs/ARCHITECTURE.md, "The module map").
+echo "== layers"
+scripts/layers.py || exit 1
+python3 scripts/layers_test.py || failed+=("layers_test")
 for dir in Tests/*/; do
     target=$(basename "$dir")
     [[ $target == *Tests ]] || continue  # Tests/TestSupport is a library the test targets share
