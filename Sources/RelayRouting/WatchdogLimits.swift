@@ -1,4 +1,4 @@
-/// The watchdog ladder of one relayed request (DESIGN.md, "The routing contract"). Each rung
+/// The watchdog ladder of one relayed request (docs/ARCHITECTURE.md, "The routing contract"). Each rung
 /// that fires ends the request with `InferenceError.timeout(rung)` and the caller falls back.
 /// Every limit is configurable: tests use milliseconds.
 public struct WatchdogLimits: Sendable, Equatable {

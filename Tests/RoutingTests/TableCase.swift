@@ -3,7 +3,7 @@ import Signing
 import Wire
 
 // The dimensions of the router's table test, and the route each combination must give,
-// written from the contract text in ../shared/DESIGN.md ("The routing contract") without
+// written from the contract text in docs/ARCHITECTURE.md ("The routing contract") without
 // calling any of the router's own helpers.
 
 enum Radio: CaseIterable { case unset, onDevice, community, external, legacyOpenAI, garbage }
