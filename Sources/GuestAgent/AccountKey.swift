@@ -6,7 +6,10 @@ import Storage
 /// The account key this guest trusts a roster (and its Homebase's adverts) from, stored as
 /// 64 hex digits and a newline in `<data-dir>/account.key` by `guest init --account KEY`.
 /// It is a public key: the file is 0644.
-public struct AccountKeyFile: Sendable {
+public typealias AccountKeyFile = PublicKeyFile
+
+/// One public key as 64 hex digits and a newline (`account.key`, `homebase.key`).
+public struct PublicKeyFile: Sendable {
     public let path: String
 
     public init(path: String) { self.path = path }

@@ -36,20 +36,7 @@ extension AppMessage.Roster {
 }
 
 /// The Homebase's device key (hex), the "account host key" of `OwnAdvertStore`.
-public struct HomebaseKeyFile: Sendable {
-    public let path: String
-
-    public init(path: String) { self.path = path }
-
-    public func read() -> PublicKey? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        return PublicKey(hex: text.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-
-    public func write(_ key: PublicKey) throws {
-        try Data((key.hex + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-    }
-}
+public typealias HomebaseKeyFile = PublicKeyFile
 
 extension GuestPaths {
     /// `relay.json`: the relay URL, its pin, the Homebase's record (`guest relay set`).

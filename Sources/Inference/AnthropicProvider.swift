@@ -25,22 +25,7 @@ public struct AnthropicProvider: ChatProvider {
     }
 
     public func stream(_ request: ChatRequest) -> AsyncThrowingStream<ChatEvent, Error> {
-        let (events, out) = AsyncThrowingStream.makeStream(of: ChatEvent.self)
-        let task = Task { [self] in
-            do {
-                try await run(request, out)
-            } catch let e as InferenceError {
-                out.finish(throwing: e)
-            } catch is CancellationError {
-                out.finish(throwing: InferenceError.cancelled)
-            } catch {
-                out.finish(throwing: InferenceError.malformed("unexpected failure: \(type(of: error))"))
-            }
-        }
-        out.onTermination = { reason in
-            if case .cancelled = reason { task.cancel() }
-        }
-        return events
+        chatEventStream { [self] out in try await run(request, out) }
     }
 
     private func run(_ request: ChatRequest, _ out: AsyncThrowingStream<ChatEvent, Error>.Continuation) async throws {

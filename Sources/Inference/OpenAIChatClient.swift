@@ -35,23 +35,7 @@ public struct OpenAIChatClient: ChatProvider {
     public var brain: BrainKind { configuration.brain }
 
     public func stream(_ request: ChatRequest) -> AsyncThrowingStream<ChatEvent, Error> {
-        let (events, out) = AsyncThrowingStream.makeStream(of: ChatEvent.self)
-        let task = Task { [configuration, http] in
-            do {
-                try await Self.run(request, configuration, http, out)
-            } catch let e as InferenceError {
-                out.finish(throwing: e)
-            } catch is CancellationError {
-                out.finish(throwing: InferenceError.cancelled)
-            } catch {
-                out.finish(throwing: InferenceError.malformed("unexpected failure: \(type(of: error))"))
-            }
-        }
-        out.onTermination = { reason in
-            // Only a consumer that gave up stops the request; a finished stream may still drain.
-            if case .cancelled = reason { task.cancel() }
-        }
-        return events
+        chatEventStream { [configuration, http] out in try await Self.run(request, configuration, http, out) }
     }
 
     private static func run(_ request: ChatRequest, _ config: Configuration, _ http: HTTPStreamClient,

@@ -49,10 +49,16 @@ import Wire
         Issue.record("\(m) from \(d.record.name) was not stored")
     }
 
-    @Test func aLiveOwnHomebaseStaysAndASilentOneGivesWay() async throws {
+    /// Both Homebases and this laptop in the roster, an own-advert window of an hour.
+    func withBothInTheRoster() throws -> Self {
         var t = self
         t.mail.freshness.ownAdvertMaxAgeMs = 3_600_000
         t.deliver(.roster(try t.roster(2, [t.first, t.second, t.me])), from: t.first)
+        return t
+    }
+
+    @Test func aLiveOwnHomebaseStaysAndASilentOneGivesWay() async throws {
+        var t = try withBothInTheRoster()
         t.deliver(.advert(try t.advert(t.first, 1)), from: t.first)
         #expect(t.own == t.first.signingKey.publicKey)
         t.deliver(.advert(try t.advert(t.second, 1)), from: t.second)
@@ -67,9 +73,7 @@ import Wire
     /// advert received an hour "in the future" (this clock moved back since) is stale for the
     /// router, so it may not keep its place either (it did, counted as negative age, before).
     @Test func anOwnHomebaseWhoseAdvertLiesInTheFutureGivesWay() async throws {
-        var t = self
-        t.mail.freshness.ownAdvertMaxAgeMs = 3_600_000
-        t.deliver(.roster(try t.roster(2, [t.first, t.second, t.me])), from: t.first)
+        let t = try withBothInTheRoster()
         struct Ahead: WallClock { func nowMs() -> Int64 { SystemWallClock().nowMs() + 3_600_000 } }
         try OwnAdvertStore(database: t.context.routingDatabase, accountHostKey: t.first.signingKey.publicKey, clock: Ahead())
             .accept(try t.advert(t.first, 1), heldMs: 0)
@@ -80,9 +84,7 @@ import Wire
     }
 
     @Test func anOwnHomebaseWithNoModelOrOutOfTheRosterGivesWay() async throws {
-        var t = self
-        t.mail.freshness.ownAdvertMaxAgeMs = 3_600_000
-        t.deliver(.roster(try t.roster(2, [t.first, t.second, t.me])), from: t.first)
+        let t = try withBothInTheRoster()
         t.deliver(.advert(try t.advert(t.first, 1, models: 0)), from: t.first)
         t.deliver(.advert(try t.advert(t.second, 1, models: 0)), from: t.second)
         #expect(t.own == t.first.signingKey.publicKey, "neither serves a model: the first stays")
