@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(name: "bench-foundation", dependencies: ["Sealing", "Signing", "Wire", "CSodium"],
                           path: "bench/foundation"),
         // make bench-relay: the relay beside Mosquitto, nats-server and raw TCP, thin blocking clients.
-        .executableTarget(name: "bench-relay", dependencies: ["Wire", "Signing", "COpenSSL", "CLinux"],
+        .executableTarget(name: "bench-relay", dependencies: ["Wire", "Signing", "COpenSSL", "CLinux", "Basics"],
                           path: "bench/relay", exclude: ["README.md"]),
         // One copy of the helpers tests and benches share (live relay, child processes, certs,
         // ports, temp dirs, Python peers). A plain target: SwiftPM lets nothing depend on a test target.
@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["TestSupport", "Transport", "CLinux"], exclude: ["peers"]),
         .testTarget(name: "AgentKitTests", dependencies: ["TestSupport", "AgentKit", "Inference"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "Inference", "Storage", "Wire", "Signing"]),
-        .testTarget(name: "PeerLinkTests", dependencies: ["TestSupport", "PeerLink", "Transport", "Wire", "Signing"]),
+        .testTarget(name: "PeerLinkTests", dependencies: ["TestSupport", "PeerLink", "Transport", "Wire", "Signing", "Basics"]),
         .testTarget(name: "RelayServerTests", dependencies: ["TestSupport", "RelayServer", "Transport", "Wire", "Signing"]),
         .testTarget(name: "CourierTests", dependencies: ["TestSupport", "Courier", "PeerLink", "Sealing", "Wire", "Signing", "Transport", "RelayServer", "Basics"]),
         .testTarget(name: "RelayRoutingTests", dependencies: ["TestSupport", "RelayRouting", "InferenceWire", "Courier", "Routing", "Inference", "Sealing", "Wire", "Signing", "PeerLink", "Transport"]),

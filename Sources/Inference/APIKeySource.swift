@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 
 /// Where a cloud provider gets its API key: read again for every request, so a key rotated or
@@ -56,7 +57,7 @@ enum KeySlotFile {
             guard n > 0 else { break }
             got += n
         }
-        defer { buf.withUnsafeMutableBytes { p in for i in p.indices { p[i] = 0 } } }
+        defer { wipe(&buf) }
         guard got <= maxBytes else { throw InferenceError.unreachable("the key slot \(path) is too large") }
         var end = got
         while end > 0, buf[end - 1] == 0x0A || buf[end - 1] == 0x0D || buf[end - 1] == 0x20 { end -= 1 }

@@ -1,3 +1,4 @@
+import Basics
 import Courier
 import Foundation
 @testable import GuestAgent
@@ -71,7 +72,7 @@ import Wire
         host.start()
         defer { host.stop() }
         try await eventually("host connected") { host.link.state.isConnected }
-        let hex = f.host.record.encoded.map { String(format: "%02x", $0) }.joined()
+        let hex = hexString(f.host.record.encoded)
         let link = try GuestLink.make(setting: .init(url: relay.url, homebase: hex), role: .account, identity: f.me,
                                       directory: f.mail.directory, peers: JoinedDirectory(account: f.mail.directory, joined: []),
                                       mail: f.mail, options: GuestLink.Options(), log: f.context.log)

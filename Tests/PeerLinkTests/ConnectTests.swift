@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import PeerLink
 import Signing
@@ -46,7 +47,7 @@ struct ConnectTests {
         let loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
         let pin = try TLSClientContext.fingerprint(ofPEMFile: cert)
-        let hexPin = pin.map { String(format: "%02x", $0) }.joined()
+        let hexPin = hexString(pin)
         #expect(relay.url.hasPrefix("wss://"))
         let (link, rec) = try startLink(relay.url, on: loop, trust: try .pinned(hex: hexPin))
         try await rec.waitConnected()

@@ -1,12 +1,9 @@
+import Basics
 import Dispatch
 @preconcurrency import Glibc
 
-/// Monotonic nanoseconds.
-func nowNs() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-}
+/// Monotonic nanoseconds (`Basics.monotonicNanos`).
+func nowNs() -> UInt64 { monotonicNanos() }
 
 /// Lifts the soft fd limit to the hard one (10,000 connections need more than the usual 1,024).
 func raiseFileLimit() {

@@ -105,32 +105,29 @@ enum ChatCommand {
         }
         let model = GGUFModel(supervisor: context.supervisor)
         try await model.load(target)
+        try await agentLoop(prompt, o, model) { "[on-device (agent loop, runtime gguf)]" }
+        return 0
+    }
+
+    /// Each prompt (only `prompt`, when given) through the agent loop, `footer` after each answer.
+    static func agentLoop(_ prompt: String?, _ o: Options, _ model: any Model, footer: () -> String) async throws {
         let config = AgentConfig(params: GenerationParams(maxTokens: o.maxTokens))
         while let line = prompt ?? ask() {
             if line == "/exit" { break }
             if !line.isEmpty {
                 _ = try await AgentChat.run(prompt: line, model: model, allowedDirectories: o.allowDirs,
                                             output: { Console.out($0) }, config: config)
-                Console.out(Console.dim("[on-device (agent loop, runtime gguf)]") + "\n")
+                Console.out(Console.dim(footer()) + "\n")
             }
             if prompt != nil { break }
         }
-        return 0
     }
 
     /// The agent loop with its model turns on the routed brain (with the runner's fallback).
     static func routedTools(_ prompt: String?, _ o: Options, _ context: GuestContext) async throws -> Int32 {
         let model = RoutedAgentModel(runner: context.runner, model: o.model)
-        let config = AgentConfig(params: GenerationParams(maxTokens: o.maxTokens))
-        while let line = prompt ?? ask() {
-            if line == "/exit" { break }
-            if !line.isEmpty {
-                _ = try await AgentChat.run(prompt: line, model: model, allowedDirectories: o.allowDirs,
-                                            output: { Console.out($0) }, config: config)
-                let brain = model.lastTurn.map { $0.summaryLine } ?? "no turn answered"
-                Console.out(Console.dim("[\(brain); agent loop and tools on this device]") + "\n")
-            }
-            if prompt != nil { break }
+        try await agentLoop(prompt, o, model) {
+            "[\(model.lastTurn.map { $0.summaryLine } ?? "no turn answered"); agent loop and tools on this device]"
         }
         return 0
     }
