@@ -66,6 +66,10 @@ import Testing
         #expect((c["response_format"] as? [String: Any])?["type"] as? String == "json_object", "\(why)")
         #expect(c["logprobs"] as? Bool == true && c["top_logprobs"] as? Int == 4, "\(why)")
         #expect(((c["tools"] as? [[String: Any]])?.first?["function"] as? [String: Any])?["name"] as? String == "get_time", "\(why)")
+        #expect(c["num_ctx"] == nil && c["n_ctx"] == nil, "\(why)")
+        // ...and not silently: the Homebase names it (ignored-options) and the guest logs it.
+        let note = "the Homebase's engine takes no context length per request (num_ctx)"
+        #expect(guest.log.contains(note) || lb.procs.read("serve.log").contains(note), "\(why)\nserve: \(lb.procs.read("serve.log").suffix(1500))")
 
         // 4. the plain ollama request: only what it set.
         #expect(Set(bodies[3].keys) == Self.always.union(["max_tokens"]), "\(why)")
