@@ -45,7 +45,7 @@ public actor ProviderModel: Model {
                     switch event {
                     case .text(let text): continuation.yield(.text(text))
                     case .toolCall(let call): continuation.yield(.toolCall(call))
-                    case .toolCallDelta, .reasoning: continue  // the agent acts on whole calls and answer text
+                    case .toolCallDelta, .reasoning, .logprobs: continue  // the agent acts on whole calls and answer text
                     case let .done(reason, usage):
                         continuation.yield(.metrics(ModelMetrics(
                             isFinal: true, promptTokens: usage?.promptTokens,

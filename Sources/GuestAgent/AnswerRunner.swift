@@ -32,8 +32,12 @@ public struct AnswerRunner: Sendable {
     /// `onBrain` hears each brain before it is asked (the chosen one, then any fallback), so a
     /// caller can say who is answering while the text streams (`guest serve`'s header).
     /// Tool calls are dropped unless `onToolCall` takes them (the agent loop has its own path).
+    /// A brain's calls reach `onToolCall` only once that brain has finished its answer, whole
+    /// (its `.toolCallDelta`s are never passed on): a brain that fails mid-call leaves nothing
+    /// behind, and the fallback's calls are the only ones the caller sees. The price: a client
+    /// of `guest serve` gets each call's arguments in one piece, not token by token.
     /// `onEvent` hears the other events a caller may pass on as they come: `.reasoning` and
-    /// `.toolCallDelta` (`guest serve` writes them to its client).
+    /// `.logprobs` (`guest serve` writes them to its client).
     public func run(_ request: ChatRequest, onText: @Sendable (String) -> Void = { _ in },
                     onBrain: @Sendable (BrainKind) -> Void = { _ in },
                     onToolCall: (@Sendable (ToolCall) -> Void)? = nil,
@@ -107,6 +111,8 @@ struct Leg {
     var chunks = 0
     var usage: Usage?
     var finishReason: String?
+    /// This brain's whole calls, handed on at its `.done` (see `AnswerRunner.run`).
+    var heldCalls: [ToolCall] = []
     var end: ContinuousClock.Instant?
 
     init(start: ContinuousClock.Instant, onToolCall: (@Sendable (ToolCall) -> Void)? = nil,
@@ -116,7 +122,7 @@ struct Leg {
 
     mutating func run(_ provider: any ChatProvider, _ request: ChatRequest,
                       _ onText: @Sendable (String) -> Void) async -> Outcome {
-        legFirstToken = nil; chunks = 0; usage = nil
+        legFirstToken = nil; chunks = 0; usage = nil; heldCalls = []
         do {
             for try await event in provider.stream(request) {
                 switch event {
@@ -129,12 +135,16 @@ struct Leg {
                     text += piece
                     onText(piece)
                 case .toolCall(let call):
-                    // Tool calls belong to the agent loop (`guest chat --tools`) or to the caller.
-                    onToolCall?(call)
-                case .reasoning, .toolCallDelta:
+                    // Tool calls belong to the agent loop (`guest chat --tools`) or to the caller,
+                    // once this brain has finished: a failure before then discards them.
+                    heldCalls.append(call)
+                case .toolCallDelta:
+                    continue  // the whole `.toolCall` follows
+                case .reasoning, .logprobs:
                     onEvent?(event)
                 case let .done(reason, u):
                     usage = u; finishReason = reason; end = .now
+                    for call in heldCalls { onToolCall?(call) }
                     return .finished
                 }
             }

@@ -69,7 +69,7 @@ public actor GGUFModel: Model {
                     switch event {
                     case .text(let text): out.yield(.text(text))
                     case .toolCall(let call): out.yield(.toolCall(call))
-                    case .reasoning, .toolCallDelta: continue  // the agent acts on whole calls
+                    case .reasoning, .toolCallDelta, .logprobs: continue  // the agent acts on whole calls
                     case let .done(reason, usage):
                         out.yield(.metrics(ModelMetrics(isFinal: true, promptTokens: usage?.promptTokens,
                                                         completionTokens: usage?.completionTokens, finishReason: reason)))

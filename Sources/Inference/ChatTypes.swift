@@ -144,8 +144,30 @@ public struct ToolCallDelta: Sendable, Equatable {
     }
 }
 
+/// One generated token's log probability (OpenAI `logprobs.content[]`, Ollama `logprobs[]`), and
+/// its likeliest alternatives at that position when the request asked for `topLogprobs`.
+public struct TokenLogprob: Sendable, Equatable {
+    public struct Alternative: Sendable, Equatable {
+        public var token: String
+        public var logprob: Double
+        public var bytes: [UInt8]?
+        public init(token: String, logprob: Double, bytes: [UInt8]? = nil) {
+            self.token = token; self.logprob = logprob; self.bytes = bytes
+        }
+    }
+    public var token: String
+    /// The natural log of the token's probability: 0 or below.
+    public var logprob: Double
+    /// The token's UTF-8 bytes when the engine sends them (a token may be part of a character).
+    public var bytes: [UInt8]?
+    public var top: [Alternative]
+    public init(token: String, logprob: Double, bytes: [UInt8]? = nil, top: [Alternative] = []) {
+        self.token = token; self.logprob = logprob; self.bytes = bytes; self.top = top
+    }
+}
+
 /// What a streaming provider yields, in order: any number of `.text`, `.reasoning`,
-/// `.toolCallDelta` and `.toolCall`, then one `.done`. A tool call is streamed as its deltas and
+/// `.logprobs`, `.toolCallDelta` and `.toolCall`, then one `.done`. A tool call is streamed as its deltas and
 /// then, once complete, as one `.toolCall`: a consumer takes the granularity it needs and ignores
 /// the other (encoders of streamed APIs take deltas; agent loops take whole calls). A provider
 /// that only learns whole calls emits `.toolCall` alone.
@@ -156,5 +178,8 @@ public enum ChatEvent: Sendable, Equatable {
     case reasoning(String)
     case toolCallDelta(ToolCallDelta)
     case toolCall(ToolCall)
+    /// The log probabilities of the tokens just streamed (only when the request set `logprobs`):
+    /// they follow the text they describe.
+    case logprobs([TokenLogprob])
     case done(finishReason: String, usage: Usage?)
 }

@@ -6,6 +6,7 @@ import Foundation
 //                 "delta": {"content": "...", "reasoning_content": "..." (or "reasoning"),
 //                           "tool_calls": [{"index": 0, "id": "call_1", "type": "function",
 //                                           "function": {"name": "f", "arguments": "{\"a\""}}]},
+//                 "logprobs": {"content": [{"token", "logprob", "bytes", "top_logprobs": [...]}]},
 //                 "finish_reason": null | "stop" | "length" | "tool_calls"}],
 //    "usage": {"prompt_tokens": 21, "completion_tokens": 3}}      (last chunk, choices: [])
 //   {"error": {"message": "...", "type": "..."}}  or  {"error": "..."}    in-band failure
@@ -18,6 +19,19 @@ struct OpenAIChunk: Decodable {
     struct Choice: Decodable {
         var delta: Delta?
         var finish_reason: String?
+        var logprobs: Logprobs?
+    }
+
+    /// `{"content": [{"token", "logprob", "bytes": [..], "top_logprobs": [{"token", "logprob", "bytes"}]}]}`
+    struct Logprobs: Decodable {
+        var content: [Entry]?
+    }
+
+    struct Entry: Decodable {
+        var token: String?
+        var logprob: Double?
+        var bytes: [Int]?
+        var top_logprobs: [Entry]?
     }
 
     struct Delta: Decodable {

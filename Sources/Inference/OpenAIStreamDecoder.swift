@@ -3,7 +3,8 @@ import Foundation
 /// Turns the SSE events of a streamed chat completion into `ChatEvent`s: a pure state machine,
 /// tested without sockets.
 ///
-/// Text and reasoning deltas pass through as they come; each tool-call delta passes through as
+/// Text and reasoning deltas pass through as they come, a chunk's `logprobs.content` after its
+/// text as `.logprobs`; each tool-call delta passes through as
 /// `.toolCallDelta`, and the calls are also reassembled and emitted whole, in index order, when
 /// the choice finishes; `.done` is emitted on `data: [DONE]` only. In-band errors of
 /// every known shape throw `InferenceError.inBand`.
@@ -51,6 +52,10 @@ struct OpenAIStreamDecoder {
             out.append(.reasoning(thought))
         }
         if let text = choice.delta?.content, !text.isEmpty { out.append(.text(text)) }
+        if let entries = choice.logprobs?.content, !entries.isEmpty {
+            let tokens = entries.compactMap(Self.logprob)
+            if !tokens.isEmpty { out.append(.logprobs(tokens)) }
+        }
         if let calls = choice.delta?.tool_calls {
             for (position, c) in calls.enumerated() {
                 let index = c.index ?? position
@@ -64,6 +69,21 @@ struct OpenAIStreamDecoder {
             finishReason = reason
             try flushTools(into: &out)
         }
+    }
+
+    /// An entry without a token or a finite logprob is skipped; bytes outside 0...255 drop the bytes.
+    static func logprob(_ e: OpenAIChunk.Entry) -> TokenLogprob? {
+        guard let token = e.token, let lp = e.logprob, lp.isFinite else { return nil }
+        return TokenLogprob(token: token, logprob: lp, bytes: bytes(e.bytes),
+                            top: (e.top_logprobs ?? []).compactMap { a in
+                                guard let t = a.token, let l = a.logprob, l.isFinite else { return nil }
+                                return TokenLogprob.Alternative(token: t, logprob: l, bytes: bytes(a.bytes))
+                            })
+    }
+
+    private static func bytes(_ ints: [Int]?) -> [UInt8]? {
+        guard let ints, ints.allSatisfy({ (0...255).contains($0) }) else { return nil }
+        return ints.map { UInt8($0) }
     }
 
     private mutating func flushTools(into out: inout [ChatEvent]) throws {

@@ -21,7 +21,9 @@ public enum BridgeError: Error, Equatable, Sendable, CustomStringConvertible {
 /// directions. The guest (RelayRouting) and the host (HomebaseAgent) use nothing else.
 ///
 /// Hidden here: a `maxTokens` of 0 or less is "no limit" (absent on the wire); a tool-call
-/// index is clamped to a u16; `.done` travels as the `done` message, not as an event.
+/// index is clamped to a u16; `.done` travels as the `done` message, not as an event; a logprob
+/// that is not finite is dropped, and alternatives past `Limits.maxTopLogprobs` (no engine sends
+/// more), so every event encodes.
 public enum WireBridge {
     // MARK: messages
 
@@ -172,8 +174,19 @@ public enum WireBridge {
         case .toolCallDelta(let d):
             .toolCallDelta(.init(index: UInt16(clamping: d.index), id: d.id, name: d.name, arguments: d.arguments))
         case .toolCall(let c): .toolCall(.init(id: c.id, name: c.name, argumentsJSON: c.argumentsJSON))
+        case .logprobs(let entries): .logprobs(entries.filter(\.logprob.isFinite).map(wire))
         case .done: nil
         }
+    }
+
+    static func wire(_ e: TokenLogprob) -> AppMessage.TokenLogprob {
+        AppMessage.TokenLogprob(token: e.token, logprob: e.logprob, bytes: e.bytes,
+                                top: e.top.filter(\.logprob.isFinite).prefix(Limits.maxTopLogprobs).map { .init(token: $0.token, logprob: $0.logprob, bytes: $0.bytes) })
+    }
+
+    static func chat(_ e: AppMessage.TokenLogprob) -> TokenLogprob {
+        TokenLogprob(token: e.token, logprob: e.logprob, bytes: e.bytes,
+                     top: e.top.map { .init(token: $0.token, logprob: $0.logprob, bytes: $0.bytes) })
     }
 
     /// The chat event for a stream event; nil for what is not one (`ignored-options`, unknown kinds).
@@ -184,6 +197,7 @@ public enum WireBridge {
         case .toolCallDelta(let d):
             .toolCallDelta(ToolCallDelta(index: Int(d.index), id: d.id, name: d.name, arguments: d.arguments))
         case .toolCall(let c): .toolCall(ToolCall(id: c.id, name: c.name, argumentsJSON: c.argumentsJSON))
+        case .logprobs(let entries): .logprobs(entries.map(chat))
         case .ignoredOptions, .unknown: nil
         }
     }

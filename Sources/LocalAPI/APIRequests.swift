@@ -81,12 +81,14 @@ enum OpenAIRequestReader {
 ///   {"model", "messages": [{"role", "content", "images": ["<base64>"], "thinking",
 ///    "tool_calls": [{"function": {"name", "arguments": {...}}}], "tool_name"}], "tools",
 ///    "stream" (default true), "format": "json" | {schema}, "think": bool | "low" | "medium" | "high",
+///    "logprobs": bool, "top_logprobs": n (Ollama 0.12),
 ///    "keep_alive", "options": {"temperature", "top_p", "top_k", "min_p", "seed", "stop",
 ///    "num_predict", "num_ctx", "repeat_penalty", "presence_penalty", "frequency_penalty", ...}}
 /// An option or key with no meaning here is named in a 400 (`OllamaOptions`). Tool results are
 /// paired with their calls (`ToolResultPairing`); `tool_name` is read for that and not kept.
 enum OllamaRequestReader {
-    static let keys: Set<String> = ["model", "messages", "tools", "stream", "format", "think", "keep_alive", "options"]
+    static let keys: Set<String> = ["model", "messages", "tools", "stream", "format", "think", "keep_alive", "options",
+                                    "logprobs", "top_logprobs"]
     static let messageKeys: Set<String> = ["role", "content", "images", "tool_calls", "tool_call_id", "tool_name", "thinking"]
 
     static func read(_ body: [UInt8]) throws(LocalAPIError) -> APIChatRequest {
@@ -128,6 +130,8 @@ enum OllamaRequestReader {
         try OllamaOptions.read(o["options"], into: &chat, &opts)
         opts.responseFormat = try OllamaOptions.format(o["format"])
         try OllamaOptions.think(o["think"], into: &opts)
+        opts.logprobs = try OptionReading.bool(o["logprobs"], "logprobs")
+        opts.topLogprobs = try OptionReading.int(o["top_logprobs"], "top_logprobs")
         chat.options = opts
         return APIChatRequest(chat: chat, stream: JSONReading.bool(o["stream"]) ?? true, includeUsage: true)
     }

@@ -87,6 +87,8 @@ struct AnthropicMessagesEncoder: Sendable {
             out += delta(["type": "input_json_delta", "partial_json": c.argumentsJSON])
             open = .tool(delta: -1)
             out += close()
+        case .logprobs:
+            break  // Anthropic's Messages API has no logprobs
         case .done(let reason, let usage):
             out += close()
             var u: JSONObject = ["output_tokens": usage?.completionTokens ?? 0]
@@ -112,7 +114,7 @@ struct AnthropicMessagesEncoder: Sendable {
         case .reasoning(let t):
             if case .thinking(let s) = blocks.last { blocks[blocks.count - 1] = .thinking(s + t) } else { blocks.append(.thinking(t)) }
         case .toolCall(let c): blocks.append(.tool(c))
-        case .toolCallDelta, .done: break
+        case .toolCallDelta, .logprobs, .done: break
         }
     }
 

@@ -77,7 +77,7 @@ struct CompletionsEncoder: AnswerEncoding {
         if let e = echo, !e.isEmpty { out += sse(chunk(e, finish: nil)); echo = nil }
         switch event {
         case .text(let t): out += sse(chunk(t, finish: nil))
-        case .reasoning, .toolCallDelta, .toolCall: break  // a completion is text only
+        case .reasoning, .toolCallDelta, .toolCall, .logprobs: break  // a completion is text only
         case .done(let reason, let usage):
             var last = chunk("", finish: reason)
             last["homebase"] = homebase

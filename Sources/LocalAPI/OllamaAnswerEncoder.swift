@@ -6,10 +6,11 @@ import Inference
 /// Streamed (`application/x-ndjson`), one JSON object per line:
 ///   {"model","created_at","message":{"role":"assistant","content":"Hi"},"done":false}
 ///   {... "message":{"role":"assistant","content":"","tool_calls":[{"function":{"name","arguments":{...}}}]},"done":false}
+///   {... "message":{"role":"assistant","content":""},"logprobs":[{"token","logprob","bytes","top_logprobs":[...]}],"done":false}
 ///   {... "message":{"role":"assistant","content":""},"done":true,"done_reason":"stop",
 ///        "total_duration":ns,"prompt_eval_count":n,"eval_count":n,"homebase":{"brain":...}}
 /// A failure after the head: `{"error":"..."}` as the last line (what Ollama itself writes).
-/// Not streamed: one object, the whole message, `done: true`.
+/// Not streamed: one object, the whole message (and every `logprobs` entry), `done: true`.
 struct OllamaAnswerEncoder: Sendable {
     let model: String
     /// Set again just before the last event: a fallback may have changed who answered.
@@ -18,6 +19,7 @@ struct OllamaAnswerEncoder: Sendable {
     private var text = ""
     private var calls: [ToolCall] = []
     private var thinking = ""
+    private var logprobs: [TokenLogprob] = []
 
     init(model: String, homebase: [String: String]) { self.model = model; self.homebase = homebase }
 
@@ -29,6 +31,8 @@ struct OllamaAnswerEncoder: Sendable {
         case .toolCall(let c): line(base(message: Self.message("", [c]), done: false))
         case .reasoning(let t): line(base(message: ["role": "assistant", "content": "", "thinking": t], done: false))
         case .toolCallDelta: []  // whole calls are written, as Ollama does
+        case .logprobs(let entries):
+            line(base(message: ["role": "assistant", "content": ""], done: false).merging(["logprobs": entries.map(Self.logprob)]) { $1 })
         case .done(let reason, let usage): line(final(["role": "assistant", "content": ""], reason, usage))
         }
     }
@@ -40,6 +44,7 @@ struct OllamaAnswerEncoder: Sendable {
         case .text(let t): text += t
         case .toolCall(let c): calls.append(c)
         case .reasoning(let t): thinking += t
+        case .logprobs(let entries): logprobs += entries
         case .toolCallDelta, .done: break
         }
     }
@@ -47,7 +52,9 @@ struct OllamaAnswerEncoder: Sendable {
     func whole(finishReason: String, usage: Usage?) -> [UInt8] {
         var m = Self.message(text, calls)
         if !thinking.isEmpty { m["thinking"] = thinking }
-        return JSONReading.bytes(final(m, finishReason, usage))
+        var o = final(m, finishReason, usage)
+        if !logprobs.isEmpty { o["logprobs"] = logprobs.map(Self.logprob) }
+        return JSONReading.bytes(o)
     }
 
     static func errorBody(_ message: String) -> [UInt8] { JSONReading.bytes(["error": message]) }
@@ -68,6 +75,21 @@ struct OllamaAnswerEncoder: Sendable {
             o["eval_count"] = usage.completionTokens
         }
         o["homebase"] = homebase
+        return o
+    }
+
+    /// Ollama's `Logprob`: `{"token","logprob","bytes"?,"top_logprobs"?:[{"token","logprob","bytes"?}]}`
+    /// (api/types.go; empty fields left out, as Ollama does).
+    static func logprob(_ e: TokenLogprob) -> JSONObject {
+        var o: JSONObject = ["token": e.token, "logprob": e.logprob]
+        if let b = e.bytes { o["bytes"] = b.map(Int.init) }
+        if !e.top.isEmpty {
+            o["top_logprobs"] = e.top.map { a in
+                var t: JSONObject = ["token": a.token, "logprob": a.logprob]
+                if let b = a.bytes { t["bytes"] = b.map(Int.init) }
+                return t
+            }
+        }
         return o
     }
 

@@ -69,7 +69,7 @@ struct OllamaGenerateEncoder: AnswerEncoding {
         case .text(let t): line(base(response: t, done: false))
         case .reasoning(let t):
             line(base(response: "", done: false).merging(["thinking": t]) { $1 })
-        case .toolCallDelta, .toolCall: []
+        case .toolCallDelta, .toolCall, .logprobs: []
         case .done(let reason, let usage): line(final(base(response: "", done: true), reason, usage))
         }
     }
@@ -82,7 +82,7 @@ struct OllamaGenerateEncoder: AnswerEncoding {
         switch event {
         case .text(let t): text += t
         case .reasoning(let t): thinking += t
-        case .toolCallDelta, .toolCall, .done: break
+        case .toolCallDelta, .toolCall, .logprobs, .done: break
         }
     }
 

@@ -8,9 +8,12 @@ import Inference
 ///          "choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}
 ///   data: {... "delta":{"tool_calls":[{"index":0,"id","type":"function","function":{"name","arguments":""}}]} ...}
 ///   data: {... "delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"ci"}}]} ...}     (the pieces)
-/// Tool calls stream from `.toolCallDelta` as the engine streams them; the whole `.toolCall` that
-/// follows is then skipped. A brain that only learns whole calls (no deltas) has each written as
-/// one delta carrying everything.
+///   data: {... "delta":{},"logprobs":{"content":[{"token","logprob","bytes","top_logprobs":[...]}]} ...}
+/// A tool call is written once it is whole (`.toolCall`), as one delta carrying its id, name and
+/// all its arguments (OpenAI's streamed shape allows it; clients assemble it the same way), at the
+/// next index; `.toolCallDelta`s are not written. So a brain that fails mid-call never leaves a
+/// half-written call for a fallback's call to sit beside (#23): the runner hands on only the
+/// calls of the brain that finished. The price is that arguments do not stream piece by piece.
 ///   data: {... "delta":{},"finish_reason":"stop"}], "homebase":{"brain":...}}     (without include_usage)
 ///   data: {... "choices":[],"usage":{...},"homebase":{"brain":...}}              (with include_usage)
 ///   data: [DONE]
@@ -24,14 +27,11 @@ struct OpenAIAnswerEncoder: Sendable {
     let created = Int(Date().timeIntervalSince1970)
     private var sentRole = false
     private var toolIndex = 0
-    /// The brain's tool-call index → (its id, the index written). A delta with a new id at an
-    /// index already used (a fallback brain starting over) is a new call at the next index, so it
-    /// never merges into the call it replaces.
-    private var startedCalls: [Int: (id: String, out: Int)] = [:]
     // Non-streamed answer, collected.
     var text = ""
     var calls: [ToolCall] = []
     var reasoning = ""
+    var logprobs: [TokenLogprob] = []
 
     init(model: String, includeUsage: Bool, homebase: [String: String]) {
         self.model = model; self.includeUsage = includeUsage; self.homebase = homebase
@@ -44,29 +44,19 @@ struct OpenAIAnswerEncoder: Sendable {
         case .text(let t):
             return sse(chunk(delta: roleFirst(["content": t]), finish: nil))
         case .toolCall(let c):
-            guard startedCalls.isEmpty else { return [] }  // already streamed as its deltas
             defer { toolIndex += 1 }
             let call: JSONObject = ["index": toolIndex, "id": c.id, "type": "function",
                                     "function": ["name": c.name, "arguments": c.argumentsJSON]]
             return sse(chunk(delta: roleFirst(["tool_calls": [call]]), finish: nil))
         case .reasoning(let t):
             return sse(chunk(delta: roleFirst(["reasoning_content": t]), finish: nil))
-        case .toolCallDelta(let d):
-            let call: JSONObject
-            if let started = startedCalls[d.index], d.id == nil || d.id == started.id {
-                var f: JSONObject = ["arguments": d.arguments]
-                if let n = d.name { f["name"] = n }
-                call = ["index": started.out, "function": f]
-            } else {
-                // OpenAI's first delta of a call carries its id, type and name.
-                let out = toolIndex
-                toolIndex += 1
-                let id = d.id ?? "call_\(out)"
-                startedCalls[d.index] = (id, out)
-                call = ["index": out, "id": id, "type": "function",
-                        "function": ["name": d.name ?? "", "arguments": d.arguments] as JSONObject]
-            }
-            return sse(chunk(delta: roleFirst(["tool_calls": [call]]), finish: nil))
+        case .toolCallDelta:
+            return []  // the whole call follows (see above)
+        case .logprobs(let entries):
+            var o = chunkBase()
+            o["choices"] = [["index": 0, "delta": roleFirst([:]), "finish_reason": NSNull(),
+                             "logprobs": ["content": entries.map(Self.logprob)] as JSONObject] as JSONObject]
+            return sse(o)
         case .done(let reason, let usage):
             var last = chunk(delta: roleFirst([:]), finish: reason)
             guard includeUsage else {
@@ -94,6 +84,7 @@ extension OpenAIAnswerEncoder {
         case .text(let t): text += t
         case .toolCall(let c): calls.append(c)
         case .reasoning(let t): reasoning += t
+        case .logprobs(let entries): logprobs += entries
         case .toolCallDelta: break
         case .done: break
         }
@@ -110,7 +101,9 @@ extension OpenAIAnswerEncoder {
         }
         var o = chunkBase()
         o["object"] = "chat.completion"
-        o["choices"] = [["index": 0, "message": message, "finish_reason": finishReason] as JSONObject]
+        var choice: JSONObject = ["index": 0, "message": message, "finish_reason": finishReason]
+        if !logprobs.isEmpty { choice["logprobs"] = ["content": logprobs.map(Self.logprob)] as JSONObject }
+        o["choices"] = [choice]
         o["usage"] = usage.map(Self.usage) ?? NSNull()
         o["homebase"] = homebase
         return JSONReading.bytes(o)
@@ -140,6 +133,14 @@ extension OpenAIAnswerEncoder {
     }
 
     func sse(_ o: JSONObject) -> [UInt8] { Array("data: ".utf8) + JSONReading.bytes(o) + [10, 10] }
+
+    /// `{"token","logprob","bytes","top_logprobs":[{"token","logprob","bytes"}]}` (`bytes` null when unknown).
+    static func logprob(_ e: TokenLogprob) -> JSONObject {
+        ["token": e.token, "logprob": e.logprob, "bytes": e.bytes.map { $0.map(Int.init) } ?? NSNull(),
+         "top_logprobs": e.top.map { a in
+             ["token": a.token, "logprob": a.logprob, "bytes": a.bytes.map { $0.map(Int.init) } ?? NSNull()] as JSONObject
+         }]
+    }
 
     static func usage(_ u: Usage) -> JSONObject {
         ["prompt_tokens": u.promptTokens, "completion_tokens": u.completionTokens,

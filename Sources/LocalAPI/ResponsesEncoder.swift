@@ -155,6 +155,8 @@ struct ResponsesEncoder: Sendable {
             out += emit("response.function_call_arguments.delta", ["item_id": openItem.id, "output_index": output.count,
                                                                    "delta": c.argumentsJSON])
             out += close()
+        case .logprobs:
+            break  // not written in this API's shape (yet)
         case .done(let reason, let usage):
             out += close()
             keep()
@@ -176,7 +178,7 @@ struct ResponsesEncoder: Sendable {
     mutating func collect(_ event: ChatEvent) {
         switch event {
         case .text, .reasoning, .toolCall: _ = stream(event)
-        case .toolCallDelta, .done: break
+        case .toolCallDelta, .logprobs, .done: break
         }
     }
 

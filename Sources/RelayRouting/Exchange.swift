@@ -99,7 +99,12 @@ extension Exchange {
 
     /// An older Homebase answered without options it does not know (SPEC: `ignored-options`).
     func noteIgnored(_ keys: [UInt16]) {
-        let names = keys.map { "0x" + String($0, radix: 16) }.joined(separator: ", ")
+        if keys.contains(0x000A) {
+            note("the Homebase's engine takes no context length per request (num_ctx): it answers with the window it was started with")
+        }
+        let unknown = keys.filter { $0 != 0x000A }
+        guard !unknown.isEmpty else { return }
+        let names = unknown.map { "0x" + String($0, radix: 16) }.joined(separator: ", ")
         note("the Homebase ignored option(s) it does not know: \(names) (it is older than this guest: upgrade homebase)")
     }
 

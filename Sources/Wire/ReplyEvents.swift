@@ -10,6 +10,7 @@
 //                     | [name str16] | argument piece: UTF-8 text (rest of the body)
 //   4 tool-call       id str16 | name str16 | arguments (JSON text) str32
 //   5 ignored-options count u16 | key u16 each: option keys the host skipped (RequestOptions.swift)
+//   6 logprobs        the log probabilities of the tokens just streamed (ReplyLogprobs.swift)
 //   other             skipped by its length (`.unknown(kind:)`): a later host's event
 //
 // A body must fill its length exactly. A tool call is sent as its deltas, then whole (the
@@ -35,12 +36,13 @@ public enum ReplyEvent: Equatable, Sendable {
     case toolCallDelta(AppMessage.ToolCallDelta)
     case toolCall(AppMessage.ToolCall)
     case ignoredOptions([UInt16])
+    case logprobs([AppMessage.TokenLogprob])
     /// A kind this build does not know; its body was skipped.
     case unknown(kind: UInt8)
 
     enum Kind {
         static let text: UInt8 = 1, reasoning: UInt8 = 2, toolCallDelta: UInt8 = 3, toolCall: UInt8 = 4
-        static let ignoredOptions: UInt8 = 5
+        static let ignoredOptions: UInt8 = 5, logprobs: UInt8 = 6
     }
 
     /// The records of `events`, in order. `.unknown` is refused (it has no body to write).
@@ -66,6 +68,9 @@ public enum ReplyEvent: Equatable, Sendable {
                 kind = Kind.ignoredOptions
                 try body.count(keys.count, "ignored options")
                 for k in keys { body.u16(k) }
+            case .logprobs(let entries):
+                kind = Kind.logprobs
+                try LogprobsRecord.write(entries, into: &body)
             case .unknown(let k): throw .invalidValue(field: "reply event kind", value: Int(k))
             }
             w.u8(kind)
@@ -100,6 +105,8 @@ public enum ReplyEvent: Equatable, Sendable {
             var keys: [UInt16] = []
             for _ in 0..<n { keys.append(try r.u16("option key")) }
             event = .ignoredOptions(keys)
+        case Kind.logprobs:
+            event = .logprobs(try LogprobsRecord.read(&r))
         default:
             return .unknown(kind: kind)
         }

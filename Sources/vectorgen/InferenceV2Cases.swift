@@ -122,6 +122,16 @@ private func replyEventCases() throws -> [VectorCase] {
         VectorCase(name: "reply-events", kind: "reply-events", expect: "success",
                    comment: "ignored options, reasoning, text, a tool call's deltas and the whole call",
                    fields: fields, payload: try ReplyEvent.encode(events)),
+        VectorCase(name: "reply-events-logprobs", kind: "reply-events", expect: "success",
+                   comment: "text, then its tokens' logprobs: one with its bytes and two alternatives, one without either",
+                   fields: [("event.0.kind", "01"), ("event.0.body", hs("Hi!")), ("event.1.kind", "06"),
+                            ("event.1.body", h16(2) + s16("Hi") + h64((-0.25).bitPattern) + "01" + h16(2) + "4869" + "02"
+                                + s16("Hi") + h64((-0.25).bitPattern) + "00" + s16("Ho") + h64((-1.5).bitPattern) + "00"
+                                + s16("!") + h64((-0.0).bitPattern) + "00" + "00")],
+                   payload: try ReplyEvent.encode([.text("Hi!"), .logprobs([
+                       .init(token: "Hi", logprob: -0.25, bytes: [0x48, 0x69], top: [.init(token: "Hi", logprob: -0.25), .init(token: "Ho", logprob: -1.5)]),
+                       .init(token: "!", logprob: -0.0),
+                   ])])),
         VectorCase(name: "reply-events-unknown-kind", kind: "reply-events", expect: "success",
                    comment: "a record of a later kind (0x7f) is skipped by its length",
                    fields: [("event.0.kind", "7f"), ("event.0.body", "abcd"), ("event.1.kind", "01"), ("event.1.body", hs("ok"))],

@@ -8,8 +8,9 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
     /// What the Homebase serves: the real llama-server on the tiny model, or the stand-in
     /// engine of `peers/standin_engine.py` (mode `stall` or `error`) for an engine fault.
     /// `visionCapture`: llama-server behind peers/vision_capture_engine.py (it claims vision and
-    /// records the images it is sent, `work/captured.json`).
-    enum Engine { case llama, standIn(mode: String), visionCapture }
+    /// records the images it is sent, `work/captured.json`); `optionsCapture`: the same peer also
+    /// keeping every chat request's body (`GET /recorded`) and answering it itself.
+    enum Engine: Equatable { case llama, standIn(mode: String), visionCapture, optionsCapture }
 
     let bin: Binaries
     let procs: Processes
@@ -49,14 +50,15 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
             // --jinja: the model's own chat template, which renders tools (plain chat is unchanged).
             try procs.start(bin.engine, ["--model", bin.model, "--host", "127.0.0.1", "--port", "\(enginePort)",
                                          "--alias", "tiny", "--jinja"] + engineArgs, log: "engine.log")
-        case .visionCapture:
+        case .visionCapture, .optionsCapture:
             model = "tiny"
             let inner = try Processes.freePort()
             try procs.start(bin.engine, ["--model", bin.model, "--host", "127.0.0.1", "--port", "\(inner)",
                                          "--alias", "tiny", "--jinja"], log: "engine.log")
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/peers/vision_capture_engine.py"
             try procs.start(Processes.python, [script, "--port", "\(enginePort)", "--target", "\(inner)",
-                                               "--capture", procs.work + "/captured.json"], log: "capture.log")
+                                               "--capture", procs.work + "/captured.json"]
+                                               + (engine == .optionsCapture ? ["--record"] : []), log: "capture.log")
             try procs.waitUntil(60, "llama-server behind the capture peer") { Processes.canConnect(inner) }
         case .standIn(let mode):
             model = "standin"

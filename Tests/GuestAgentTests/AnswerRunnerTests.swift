@@ -175,7 +175,8 @@ import Synchronization
     }
 }
 
-/// `guest serve` writes reasoning and tool-call pieces as they come: the runner passes them on.
+/// `guest serve` writes reasoning and logprobs as they come; tool calls only whole, once the
+/// brain that made them has finished (#23: a failover never leaves a half-written call).
 @Suite struct AnswerRunnerEventTests {
     final class Events: @unchecked Sendable {
         private let lock = NSLock()
@@ -184,20 +185,51 @@ import Synchronization
         var all: [ChatEvent] { lock.withLock { list } }
     }
 
-    @Test func reasoningAndToolCallDeltasReachTheCaller() async throws {
-        let events: [ChatEvent] = [.reasoning("hm"), .toolCallDelta(ToolCallDelta(index: 0, id: "c", name: "f")),
+    static let request = ChatRequest(model: "gpt-test", messages: [ChatMessage(role: .user, content: "hello")],
+                                     tools: [ToolDefinition(name: "f", description: "", parametersJSON: "{}")])
+
+    @Test func reasoningAndLogprobsReachTheCallerAndCallsComeWhole() async throws {
+        let lp = TokenLogprob(token: "Hi", logprob: -0.5, bytes: [72, 105], top: [.init(token: "Ho", logprob: -1)])
+        let events: [ChatEvent] = [.reasoning("hm"), .text("Hi"), .logprobs([lp]),
+                                   .toolCallDelta(ToolCallDelta(index: 0, id: "c", name: "f")),
                                    .toolCallDelta(ToolCallDelta(index: 0, arguments: "{}")),
                                    .toolCall(ToolCall(id: "c", name: "f", argumentsJSON: "{}")),
                                    .done(finishReason: "tool_calls", usage: nil)]
         let primary = RecordingProvider(brain: .openAI, events: events)
         let local = RecordingProvider(brain: .onDevice, events: [.done(finishReason: "stop", usage: nil)])
         let seen = Events(), calls = Events()
-        let request = ChatRequest(model: "gpt-test", messages: [ChatMessage(role: .user, content: "hello")])
         let answer = try await openAIRunner(primary: primary, onDevice: local)
-            .run(request, onToolCall: { calls.append(.toolCall($0)) }, onEvent: { seen.append($0) })
-        #expect(seen.all == Array(events[0..<3]))
-        #expect(calls.all == [events[3]])
+            .run(Self.request, onToolCall: { calls.append(.toolCall($0)) }, onEvent: { seen.append($0) })
+        #expect(seen.all == [.reasoning("hm"), .logprobs([lp])], "deltas are not passed on")
+        #expect(calls.all == [events[5]])
         #expect(answer.metadata.finishReason == "tool_calls")
+    }
+
+    /// TEST FAKES, labelled: the chosen brain (a scripted "openai") streams half a call and fails;
+    /// the on-device fake answers with a whole call. The caller sees the fallback's call alone.
+    @Test func aHalfStreamedCallOfAFailedBrainIsNeverHandedOn() async throws {
+        let half: [ChatEvent] = [.toolCallDelta(ToolCallDelta(index: 0, id: "dead_1", name: "f", arguments: #"{"a":"#))]
+        let primary = RecordingProvider(brain: .openAI, events: half, error: .interrupted)
+        let whole = ToolCall(id: "local_1", name: "f", argumentsJSON: #"{"a":2}"#)
+        let local = RecordingProvider(brain: .onDevice, events: [.toolCallDelta(ToolCallDelta(index: 0, id: "local_1", name: "f")),
+                                                                 .toolCall(whole), .done(finishReason: "tool_calls", usage: nil)])
+        let seen = Events(), calls = Events()
+        let answer = try await openAIRunner(primary: primary, onDevice: local)
+            .run(Self.request, onToolCall: { calls.append(.toolCall($0)) }, onEvent: { seen.append($0) })
+        #expect(answer.metadata.brain == .onDevice)
+        #expect(calls.all == [.toolCall(whole)])
+        #expect(seen.all.isEmpty)
+    }
+
+    /// A whole call of a brain that then fails (before `.done`) is discarded too.
+    @Test func aWholeCallOfABrainThatFailsBeforeItsEndIsDiscarded() async throws {
+        let primary = RecordingProvider(brain: .openAI, events: [.toolCall(ToolCall(id: "dead_1", name: "f", argumentsJSON: "{}"))],
+                                        error: .interrupted)
+        let whole = ToolCall(id: "local_1", name: "f", argumentsJSON: "{}")
+        let local = RecordingProvider(brain: .onDevice, events: [.toolCall(whole), .done(finishReason: "tool_calls", usage: nil)])
+        let calls = Events()
+        _ = try await openAIRunner(primary: primary, onDevice: local).run(Self.request, onToolCall: { calls.append(.toolCall($0)) })
+        #expect(calls.all == [.toolCall(whole)])
     }
 }
 

@@ -3,6 +3,7 @@ import Dispatch
 @testable import GuestAgent
 import PeerLink
 import Sealing
+import Synchronization
 import TestSupport
 import Testing
 import Transport
@@ -53,19 +54,22 @@ import Transport
     }
 
     /// The host's loop is blocked (a frozen process): the relay's probe closes it between the
-    /// two frames, so the second is not-here.
-    @Test(.disabled("flaky: fails about one run in three, on a quiet machine too, even with a 4 s gap (the relay's probe did not close the frozen host); the end-to-end FaultSuite.aFrozenHomebaseIsFoundSilentByTheRelaysProbe covers the product path; to investigate"))
-    func aFrozenHomebaseIsNotHeardFrom() async throws {
+    /// two frames, so the second is not-here. The freeze is in force, and the pings the host's
+    /// link sent before it (every 100 ms in `.fast`) have landed, before the first frame: a ping
+    /// still in flight is a sign of life and rightly ends the relay's probe (that was the flake).
+    @Test func aFrozenHomebaseIsNotHeardFrom() async throws {
         let r = try relay()
         defer { r.stop() }
         let host = try await Side("host", knows: [], relay: r)
         let guest = try await Side("guest", knows: [host.identity.record], relay: r)
         defer { guest.stop(); host.stop() }
-        try await Task.sleep(for: .milliseconds(100))  // quiet past probe-after
+        let frozen = Mutex(false)
         let thaw = DispatchSemaphore(value: 0)
-        host.loop.execute { thaw.wait() }  // frozen until the probe has judged
-        let heard = await CooldownProbe.answers(guest.courier, host.identity.record, gap: .seconds(4))  // slack for a loaded run
-        thaw.signal()
+        host.loop.execute { frozen.withLock { $0 = true }; thaw.wait() }  // frozen until the probe has judged
+        defer { thaw.signal() }
+        try await eventually("host frozen") { frozen.withLock { $0 } }
+        try await Task.sleep(for: .milliseconds(300))  // past probe-after; in-flight pings landed
+        let heard = await CooldownProbe.answers(guest.courier, host.identity.record, gap: .milliseconds(2500))
         #expect(!heard)
     }
 }

@@ -42,6 +42,17 @@ struct BatcherTests {
         b.append("b")
         #expect(b.next(nowNs: 500 * ms) == .send([.text("b")]))
     }
+
+    /// Tokens with their logprobs (text, logprobs, text, logprobs...) gather as one text record
+    /// and one logprobs record per chunk, not a record per token.
+    @Test func textAndLogprobsCoalesceAsOneOfEach() {
+        var b = ChunkBatcher(policy: .init(maxDelay: .milliseconds(20), maxBytes: 1_000))
+        let lp = { (t: String) in AppMessage.TokenLogprob(token: t, logprob: -1) }
+        b.append("a"); b.append(.logprobs([lp("a")]))
+        #expect(b.next(nowNs: 0) == .send([.text("a"), .logprobs([lp("a")])]))
+        for t in ["b", "c", "d"] { b.append(.text(t)); b.append(.logprobs([lp(t)])) }
+        #expect(b.next(nowNs: 21 * ms) == .send([.text("bcd"), .logprobs([lp("b"), lp("c"), lp("d")])]))
+    }
 }
 
 struct GateTests {

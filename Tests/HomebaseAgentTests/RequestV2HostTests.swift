@@ -63,6 +63,10 @@ struct RequestV2HostTests {
         o.unknown = [.init(key: 0x0099, value: [1])]
         guard case .serve(let plan) = decide(v2([.init(role: .user, content: "hi")], options: o)) else { Issue.record("refused"); return }
         #expect(plan.ignoredOptions == [0x0099])
+        // A context length is known but no OpenAI-compatible engine takes it per request: named too.
+        o.contextLength = 4096
+        guard case .serve(let ctx) = decide(v2([.init(role: .user, content: "hi")], options: o)) else { Issue.record("refused"); return }
+        #expect(ctx.ignoredOptions == [0x000A, 0x0099] && ctx.chat.options.contextLength == 4096)
     }
 
     func engine(_ events: [ChatEvent]) -> AsyncThrowingStream<ChatEvent, Error> {

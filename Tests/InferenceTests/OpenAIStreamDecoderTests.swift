@@ -134,4 +134,20 @@ import Testing
         guard case .inBand(let m)? = r.error as? InferenceError else { Issue.record("no in-band error"); return }
         #expect(m.count == HTTPErrorMessage.maxLength + 1)
     }
+
+    /// llama-server's `logprobs: true, top_logprobs: N`: each chunk's `logprobs.content` follows its text.
+    @Test func logprobsFollowTheirText() {
+        let sse = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"},\"finish_reason\":null,"
+            + "\"logprobs\":{\"content\":[{\"id\":5,\"token\":\"Hi\",\"logprob\":-0.5,\"bytes\":[72,105],"
+            + "\"top_logprobs\":[{\"id\":5,\"token\":\"Hi\",\"logprob\":-0.5,\"bytes\":[72,105]},{\"token\":\"Ho\",\"logprob\":-1.5}]}]}}]}\n\n"
+            + Self.chunk("{}", finish: "stop") + "data: [DONE]\n\n"
+        for split in [nil, 20, 90] {
+            let r = Self.decode(sse, splitAt: split)
+            #expect(r.error == nil)
+            #expect(r.events == [.text("Hi"),
+                                 .logprobs([TokenLogprob(token: "Hi", logprob: -0.5, bytes: [72, 105],
+                                                         top: [.init(token: "Hi", logprob: -0.5, bytes: [72, 105]), .init(token: "Ho", logprob: -1.5)])]),
+                                 .done(finishReason: "stop", usage: nil)])
+        }
+    }
 }

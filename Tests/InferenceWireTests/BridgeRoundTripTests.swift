@@ -107,6 +107,9 @@ struct BridgeRoundTripTests {
             .toolCallDelta(ToolCallDelta(index: 0, id: "call_1", name: "look", arguments: "")),
             .toolCallDelta(ToolCallDelta(index: 0, arguments: "{\"a\":")), .toolCallDelta(ToolCallDelta(index: 1, arguments: "1}")),
             .toolCall(ToolCall(id: "call_1", name: "look", argumentsJSON: "{\"a\":1}")),
+            .logprobs([TokenLogprob(token: "Gr", logprob: -0.5, bytes: [71, 114], top: [.init(token: "Gr", logprob: -0.5),
+                                                                                       .init(token: "Hi", logprob: -1.25, bytes: [72, 105])]),
+                       TokenLogprob(token: "ü", logprob: -3)]),
         ]
         let wire = events.compactMap(WireBridge.replyEvent)
         #expect(wire.count == events.count)
@@ -114,6 +117,12 @@ struct BridgeRoundTripTests {
         let back = try reader.append(try ReplyEvent.encode(wire)).compactMap(WireBridge.chatEvent)
         #expect(back == events)
         #expect(WireBridge.replyEvent(.done(finishReason: "stop", usage: nil)) == nil)
+        // What would not encode is dropped on the way: a non-finite logprob, alternatives past 20.
+        let odd = TokenLogprob(token: "x", logprob: -1, top: Array(repeating: .init(token: "y", logprob: -2), count: 25) + [.init(token: "z", logprob: .nan)])
+        let sent = WireBridge.replyEvent(.logprobs([odd, TokenLogprob(token: "w", logprob: -.infinity)]))
+        guard case .logprobs(let l)? = sent else { Issue.record("not a logprobs event"); return }
+        #expect(l.count == 1 && l[0].top.count == 20)
+        #expect(throws: Never.self) { try ReplyEvent.encode([sent!]) }
         let done = WireBridge.done(requestID: .zero, finishReason: "tool_calls", usage: Usage(promptTokens: 3, completionTokens: 4))
         #expect(WireBridge.done(done) == .done(finishReason: "tool_calls", usage: Usage(promptTokens: 3, completionTokens: 4)))
     }

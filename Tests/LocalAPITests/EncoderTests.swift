@@ -77,22 +77,55 @@ import Testing
 
     /// OpenAI's streamed shape: the first delta of a call has index, id, type and name; later ones
     /// only argument pieces; the whole call that follows the deltas is not written again.
-    @Test func openAIStreamsToolCallDeltasInOpenAIsShape() {
+    /// #23: a call is written once whole, in one delta (id, type, name, all its arguments); its
+    /// deltas write nothing, so a failover can never leave half a call on the client.
+    @Test func openAIWritesEachCallWholeInOneDelta() {
         var enc = OpenAIAnswerEncoder(model: "m", includeUsage: false, homebase: [:])
         var bytes = enc.stream(.reasoning("hm"))
-        bytes += enc.stream(.toolCallDelta(ToolCallDelta(index: 0, id: "call_x", name: "get_time", arguments: "")))
-        bytes += enc.stream(.toolCallDelta(ToolCallDelta(index: 0, arguments: #"{"tz":"#)))
-        bytes += enc.stream(.toolCallDelta(ToolCallDelta(index: 0, arguments: #""UTC"}"#)))
-        #expect(enc.stream(.toolCall(ToolCall(id: "call_x", name: "get_time", argumentsJSON: #"{"tz":"UTC"}"#))).isEmpty)
+        #expect(enc.stream(.toolCallDelta(ToolCallDelta(index: 0, id: "call_x", name: "get_time", arguments: ""))).isEmpty)
+        #expect(enc.stream(.toolCallDelta(ToolCallDelta(index: 0, arguments: #"{"tz":"#))).isEmpty)
+        bytes += enc.stream(.toolCall(ToolCall(id: "call_x", name: "get_time", argumentsJSON: #"{"tz":"UTC"}"#)))
+        bytes += enc.stream(.toolCall(ToolCall(id: "call_y", name: "get_date", argumentsJSON: "{}")))
         bytes += enc.stream(.done(finishReason: "tool_calls", usage: nil))
         let deltas = sseObjects(bytes).compactMap { ($0 as? [String: Any])?["choices"] as? [[String: Any]] }.map { $0[0]["delta"] as! [String: Any] }
         #expect(deltas[0]["reasoning_content"] as? String == "hm")
         let calls = deltas.compactMap { ($0["tool_calls"] as? [[String: Any]])?.first }
-        #expect(calls.count == 3)
+        #expect(calls.count == 2)
         #expect(calls[0]["index"] as? Int == 0 && calls[0]["id"] as? String == "call_x" && calls[0]["type"] as? String == "function")
-        #expect(calls[0]["function"] as? [String: String] == ["name": "get_time", "arguments": ""])
-        #expect(calls[1]["id"] == nil && calls[1]["function"] as? [String: String] == ["arguments": #"{"tz":"#])
-        #expect(calls[2]["function"] as? [String: String] == ["arguments": #""UTC"}"#])
+        #expect(calls[0]["function"] as? [String: String] == ["name": "get_time", "arguments": #"{"tz":"UTC"}"#])
+        #expect(calls[1]["index"] as? Int == 1 && calls[1]["id"] as? String == "call_y")
+    }
+
+    /// Logprobs in OpenAI's shapes: `choices[0].logprobs.content` streamed, `choices[0].logprobs` whole.
+    @Test func openAIWritesLogprobs() throws {
+        let lp = TokenLogprob(token: "Hi", logprob: -0.5, bytes: [72, 105], top: [.init(token: "Hi", logprob: -0.5), .init(token: "Ho", logprob: -2)])
+        var enc = OpenAIAnswerEncoder(model: "m", includeUsage: false, homebase: [:])
+        let bytes = enc.stream(.text("Hi")) + enc.stream(.logprobs([lp]))
+        let choices = sseObjects(bytes).compactMap { ($0 as? [String: Any])?["choices"] as? [[String: Any]] }.map { $0[0] }
+        let content = try #require((choices[1]["logprobs"] as? [String: Any])?["content"] as? [[String: Any]])
+        #expect(content.count == 1 && content[0]["token"] as? String == "Hi" && content[0]["logprob"] as? Double == -0.5)
+        #expect(content[0]["bytes"] as? [Int] == [72, 105])
+        #expect((content[0]["top_logprobs"] as? [[String: Any]])?.map { $0["token"] as? String } == ["Hi", "Ho"])
+        #expect((content[0]["top_logprobs"] as? [[String: Any]])?[0]["bytes"] is NSNull)
+        var whole = OpenAIAnswerEncoder(model: "m", includeUsage: false, homebase: [:])
+        for e: ChatEvent in [.text("Hi"), .logprobs([lp]), .text("!"), .logprobs([TokenLogprob(token: "!", logprob: 0)])] { whole.collect(e) }
+        let o = try JSONSerialization.jsonObject(with: Data(whole.whole(finishReason: "stop", usage: nil))) as! [String: Any]
+        let all = try #require(((o["choices"] as? [[String: Any]])?[0]["logprobs"] as? [String: Any])?["content"] as? [[String: Any]])
+        #expect(all.map { $0["token"] as? String } == ["Hi", "!"])
+    }
+
+    /// Ollama's shape (api/types.go `Logprob`): top-level `logprobs`, each line's and all in the whole answer.
+    @Test func ollamaWritesLogprobs() throws {
+        let lp = TokenLogprob(token: "Hi", logprob: -0.5, bytes: [72, 105], top: [.init(token: "Ho", logprob: -2)])
+        var enc = OllamaAnswerEncoder(model: "m", homebase: [:])
+        let line = try JSONSerialization.jsonObject(with: Data(enc.stream(.logprobs([lp])).dropLast())) as! [String: Any]
+        let entries = try #require(line["logprobs"] as? [[String: Any]])
+        #expect(entries[0]["token"] as? String == "Hi" && entries[0]["logprob"] as? Double == -0.5 && entries[0]["bytes"] as? [Int] == [72, 105])
+        #expect((entries[0]["top_logprobs"] as? [[String: Any]])?.first?["token"] as? String == "Ho")
+        #expect(line["done"] as? Bool == false)
+        for e: ChatEvent in [.text("Hi"), .logprobs([lp])] { enc.collect(e) }
+        let o = try JSONSerialization.jsonObject(with: Data(enc.whole(finishReason: "stop", usage: nil))) as! [String: Any]
+        #expect((o["logprobs"] as? [[String: Any]])?.count == 1)
     }
 
     @Test func openAIWholeAnswerHasTheWholeCallsAndReasoning() throws {
@@ -116,18 +149,5 @@ import Testing
         #expect(call["name"] as? String == "f" && (call["arguments"] as? [String: Int]) == ["a": 1])
         let think = try JSONSerialization.jsonObject(with: Data(enc.stream(.reasoning("hm")).dropLast())) as! [String: Any]
         #expect((think["message"] as? [String: Any])?["thinking"] as? String == "hm")
-    }
-
-    /// A fallback brain that starts its call over at index 0 with a new id gets the next index:
-    /// its pieces never merge into the call of the brain that failed.
-    @Test func openAIRestartedCallGetsItsOwnIndex() {
-        var enc = OpenAIAnswerEncoder(model: "m", includeUsage: false, homebase: [:])
-        var bytes = enc.stream(.toolCallDelta(ToolCallDelta(index: 0, id: "first", name: "f", arguments: "{")))
-        bytes += enc.stream(.toolCallDelta(ToolCallDelta(index: 0, id: "second", name: "f")))
-        bytes += enc.stream(.toolCallDelta(ToolCallDelta(index: 0, arguments: "{}")))
-        let calls = sseObjects(bytes).map { (($0 as! [String: Any])["choices"] as! [[String: Any]])[0]["delta"] as! [String: Any] }
-            .compactMap { ($0["tool_calls"] as? [[String: Any]])?.first }
-        #expect(calls.map { $0["index"] as? Int } == [0, 1, 1])
-        #expect(calls.map { $0["id"] as? String } == ["first", "second", nil])
     }
 }

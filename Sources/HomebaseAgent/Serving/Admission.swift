@@ -98,8 +98,11 @@ enum Admission {
         if !isSibling, let refusal = GrantTools.refusal(chat, active: (view.grants[sender] ?? []).filter { $0.isActive(nowMs: view.nowMs) }) {
             return fail(.badRequest, refusal)
         }
+        // A context length (0x000a, Ollama's num_ctx) is known but cannot be carried: no
+        // OpenAI-compatible engine takes one per request (OpenAIRequestBody). Named, not dropped.
+        let uncarried: [UInt16] = chat.options.contextLength != nil ? [0x000A] : []
         return .serve(ServePlan(chat: chat, runtimeURL: url, memoryKey: key, isSibling: isSibling, conversation: conversation,
-                                typed: r.version >= 2, ignoredOptions: r.options.unknownKeys))
+                                typed: r.version >= 2, ignoredOptions: (r.options.unknownKeys + uncarried).sorted()))
     }
 
     /// The inference error code for an engine failure.

@@ -4,7 +4,8 @@ import Wire
 ///
 /// Events are the typed reply stream's (`ReplyEvent`); a version 1 requester gets the text ones
 /// as raw text. Adjacent pieces of one kind merge (text with text, reasoning with reasoning,
-/// argument pieces of the same tool call), so coalescing costs no record per token.
+/// argument pieces of the same tool call, logprobs with logprobs; text also past the logprobs
+/// record that follows it), so coalescing costs no record per token.
 /// The first text of an answer is sent at once (time to first token is what a reader feels).
 /// After that, text arriving within `maxDelay` of the last flush is coalesced into one chunk,
 /// which is sent when the delay has passed or `maxBytes` have gathered, whichever is first. A
@@ -59,6 +60,10 @@ struct ChunkBatcher: Sendable {
         case (.toolCallDelta(var a)?, .toolCallDelta(let b)) where a.index == b.index && b.id == nil && b.name == nil:
             a.arguments += b.arguments
             pending[pending.count - 1] = .toolCallDelta(a)
+        case (.logprobs(let a)?, .logprobs(let b)): pending[pending.count - 1] = .logprobs(a + b)
+        case (.logprobs?, .text(let b)) where pending.count >= 2:
+            // Text, logprobs, text, logprobs... gathers as one of each: a reader takes them apart anyway.
+            if case .text(let a) = pending[pending.count - 2] { pending[pending.count - 2] = .text(a + b) } else { pending.append(event) }
         default:
             pending.append(event)  // (its 5 record header bytes are not counted: text is what the limit measures)
         }
@@ -72,6 +77,10 @@ struct ChunkBatcher: Sendable {
         case .toolCallDelta(let d): 3 + (d.id?.utf8.count ?? 0) + (d.name?.utf8.count ?? 0) + d.arguments.utf8.count
         case .toolCall(let c): 8 + c.id.utf8.count + c.name.utf8.count + c.argumentsJSON.utf8.count
         case .ignoredOptions(let k): 2 + 2 * k.count
+        case .logprobs(let l):
+            l.reduce(2) { sum, e in
+                e.top.reduce(sum + 12 + e.token.utf8.count + (e.bytes?.count ?? 0)) { $0 + 11 + $1.token.utf8.count + ($1.bytes?.count ?? 0) }
+            }
         case .unknown: 0
         }
     }

@@ -84,7 +84,7 @@ enum StreamPump {
                         case .text(let t):
                             if !t.isEmpty { trace?.mark(.firstEngineText) }
                             shared.append(.text(t))
-                        case .toolCall, .toolCallDelta, .reasoning:
+                        case .toolCall, .toolCallDelta, .reasoning, .logprobs:
                             // A version 1 requester reads text only: it never sent tools.
                             if typed, let e = WireBridge.replyEvent(event) { shared.append(e) }
                         case .done(let reason, let usage): shared.end(.done(finishReason: reason, usage: usage, text: ""))

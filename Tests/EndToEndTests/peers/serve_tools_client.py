@@ -59,6 +59,7 @@ def first_call(client, stream):
                     c["arguments"] += tc.function.arguments
             if choice.finish_reason:
                 finish = choice.finish_reason
+    out["call_indexes"] = sorted(calls)
     return calls.get(0), finish, chunks
 
 

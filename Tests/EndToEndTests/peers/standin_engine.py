@@ -12,10 +12,13 @@ and then fails the way a real engine can, which llama-server cannot be made to d
   --mode slow-tools  as slow, but a minute of silence, and GET /props says it is a llama-server
                  whose chat template takes tools (so the Homebase advertises tool use); GET
                  /served counts the requests it took (tests kill the Homebase while it "works")
+  --mode half-tools  as slow-tools, but at once streams the first half of a tool call (its id,
+                 name and the start of its arguments), then stays silent for a minute; /served
+                 says "half_sent" once it has (tests kill the Homebase mid-call)
 
 The one-token trial of `runtime add` and of re-verification (max_tokens 1) is always answered
 properly. Every answer starts with PARTIAL (below), which the tests look for.
-Usage: standin_engine.py --port N --mode stall|error|slow|slow-tools [--prefill S] [--model NAME]. Runs until killed.
+Usage: standin_engine.py --port N --mode stall|error|slow|slow-tools|half-tools [--prefill S] [--model NAME]. Runs until killed.
 """
 import argparse
 import json
@@ -30,7 +33,7 @@ from peer_http import PeerHandler  # noqa: E402
 
 PARTIAL = ["Stand-in ", "engine, ", "partial ", "answer: "]
 ARGS = None
-SERVED = {"requests": 0, "trials": 0}
+SERVED = {"requests": 0, "trials": 0, "half_sent": 0}
 LOCK = threading.Lock()
 
 
@@ -46,7 +49,7 @@ class Handler(PeerHandler):
     def do_GET(self):
         if self.path == "/health":
             return self.reply(200, {"status": "ok"})
-        if self.path == "/props" and ARGS.mode == "slow-tools":
+        if self.path == "/props" and ARGS.mode in ("slow-tools", "half-tools"):
             return self.reply(200, {"default_generation_settings": {"n_ctx": 4096}, "total_slots": 1,
                                     "chat_template_caps": {"supports_tools": True}, "build_info": "stand-in"})
         if self.path == "/v1/models":
@@ -73,6 +76,17 @@ class Handler(PeerHandler):
                 time.sleep(ARGS.prefill)
             if ARGS.mode == "slow-tools":
                 time.sleep(60)
+            if ARGS.mode == "half-tools":
+                for delta in [{"tool_calls": [{"index": 0, "id": "call_dead", "type": "function",
+                                               "function": {"name": "get_time", "arguments": ""}}]},
+                              {"tool_calls": [{"index": 0, "function": {"arguments": "{\"tz\": \"Eur"}}]}]:
+                    body = {"object": "chat.completion.chunk", "model": ARGS.model,
+                            "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+                    self.send_chunk("data: " + json.dumps(body) + "\n\n")
+                with LOCK:
+                    SERVED["half_sent"] += 1
+                time.sleep(60)
+                return self.send_chunk("")
             for text in PARTIAL:
                 self.send_chunk(chunk(text))
                 time.sleep(0.02)
@@ -93,7 +107,7 @@ def main():
     global ARGS
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--mode", choices=["stall", "error", "slow", "slow-tools"], required=True)
+    parser.add_argument("--mode", choices=["stall", "error", "slow", "slow-tools", "half-tools"], required=True)
     parser.add_argument("--prefill", type=float, default=3.0)
     parser.add_argument("--model", default="standin")
     ARGS = parser.parse_args()

@@ -7,8 +7,11 @@ Forwards every request to --target (the real llama-server), except that:
 - a POST /v1/chat/completions carrying an image (an `image_url` data URL content part) is not
   forwarded: each image's media type, length and SHA-256 are written to --capture (JSON), and
   the answer is a short stand-in stream naming them;
-- GET /captured returns what --capture holds.
-Usage: vision_capture_engine.py --port N --target PORT --capture PATH. Runs until killed.
+- GET /captured returns what --capture holds;
+- with --record (RelayedOptionsEndToEndTests): every other chat request but the one-token trials
+  (max_tokens 1) is not forwarded either: its whole body is kept, in order, and answered with a
+  short stand-in stream; GET /recorded returns the bodies.
+Usage: vision_capture_engine.py --port N --target PORT --capture PATH [--record]. Runs until killed.
 """
 import argparse
 import base64
@@ -23,6 +26,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../
 from peer_http import PeerHandler  # noqa: E402
 
 ARGS = None
+RECORDED = []
 
 
 def images(body):
@@ -60,6 +64,8 @@ class Handler(PeerHandler):
         conn.close()
 
     def do_GET(self):
+        if self.path == "/recorded":
+            return self.reply(200, RECORDED)
         if self.path == "/captured":
             try:
                 with open(ARGS.capture) as f:
@@ -71,12 +77,18 @@ class Handler(PeerHandler):
     def do_POST(self):
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         body = json.loads(raw or b"{}")
-        seen = images(body) if self.path == "/v1/chat/completions" else []
+        chat = self.path == "/v1/chat/completions"
+        seen = images(body) if chat else []
+        if ARGS.record and chat and not seen and body.get("max_tokens") != 1:
+            RECORDED.append(body)
+            return self.answer(body, "recorded")
         if not seen:
             return self.forward("POST", raw)
         with open(ARGS.capture, "w") as f:
             json.dump(seen, f)
-        text = "I got %d image(s)" % len(seen)
+        self.answer(body, "I got %d image(s)" % len(seen))
+
+    def answer(self, body, text):
         if body.get("stream"):
             self.start_chunked()
             for delta, finish in [({"content": text}, None), ({}, "stop")]:
@@ -95,6 +107,7 @@ def main():
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--target", type=int, required=True)
     parser.add_argument("--capture", required=True)
+    parser.add_argument("--record", action="store_true")
     ARGS = parser.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", ARGS.port), Handler)
     server.daemon_threads = True

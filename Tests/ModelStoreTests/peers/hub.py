@@ -1,7 +1,9 @@
 """A stand-in for the Hugging Face hub: the model listing API, repo trees, and file downloads
 through a CDN on a second loopback host (127.0.0.2), as the real hub redirects LFS files.
 
-Usage: hub.py TINY_MODEL_PATH   -> prints "PORT <hub port>" and serves until stdin closes.
+Usage: hub.py TINY_MODEL_PATH [TINY_MMPROJ_PATH]   -> prints "PORT <hub port>" and serves until stdin closes.
+With TINY_MMPROJ_PATH (scripts/engine/make_tiny_mmproj.py) the hub also has
+hbtest/Llama-Tiny-Vision-GGUF: the tiny model and that projector, so it can "see".
 
 Control (test-only endpoints on the hub host):
   GET /_log            JSON list of every request: {"host", "path", "headers"}
@@ -94,6 +96,13 @@ REPOS = {
      [("Mistral-Small-3.1-24B-Instruct-2503-Q4_K_M.gguf", 14_300_000_000), ("mmproj-F16.gguf", 879_000_000)]),
   ],
 }
+
+if len(sys.argv) > 2:
+    # The tiny model with the tiny random projector: llama.cpp loads it with --mmproj (it sees nothing).
+    REPOS["hbtest"].append(
+        ("hbtest/Llama-Tiny-Vision-GGUF", "image-text-to-text",
+         {"total": 118_000, "architecture": "llama", "context_length": 2048, "chat_template": CHATML_TOOLS},
+         [("Llama-Tiny-Vision-F32.gguf", TINY), ("mmproj-Llama-Tiny-Vision-F32.gguf", open(sys.argv[2], "rb").read())]))
 
 BROKEN_TREES = {"hbother/Phi-3.5-Vision-4B-Instruct-GGUF"}
 FILES = {}  # (repo, path) -> (size, bytes or None, sha256)
