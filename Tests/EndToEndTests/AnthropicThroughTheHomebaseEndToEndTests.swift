@@ -5,9 +5,10 @@ import Testing
 /// `guest serve` through the relay to a real Homebase (#17's Tests: "anthropic (... tool_use,
 /// an image)"); DoorsClientTests covers the same shapes against a scripted brain.
 @Suite(.serialized) struct AnthropicThroughTheHomebaseEndToEndTests {
-    /// `tool_choice: {"type":"tool"}` makes llama-server's grammar force the call even from the
-    /// tiny random model (`--jinja`): the tool_use comes back whole and streamed from brain
-    /// `homebase`, and the tool_result turn is answered there too.
+    /// `tool_choice: {"type":"any","disable_parallel_tool_use":true}` and the prefill of the call's
+    /// tag make llama-server's grammar force one call even from the tiny random model (`--jinja`):
+    /// the tool_use comes back whole and streamed from brain `homebase`, and the tool_result turn
+    /// is answered there too.
     @Test func toolUseThroughTheHomebase() throws {
         let (lb, guest, _) = try ServeLinkEndToEndTests.laptopWithServe()
         defer { lb.stopAll() }
@@ -17,10 +18,10 @@ import Testing
         #expect(o["raised"] == nil, "\(why)")
         #expect(o["brain_header"] as? String == "homebase" && o["stop_reason"] as? String == "tool_use", "\(why)")
         let uses = o["tool_uses"] as? [[String: Any]] ?? []
-        #expect(uses.count == 1 && uses.first?["name"] as? String == "get_weather" && uses.first?["input"] is [String: Any], "\(why)")
+        #expect(uses.count == 1 && uses.first?["name"] as? String == "get_time" && uses.first?["input"] is [String: Any], "\(why)")
         #expect((uses.first?["id"] as? String)?.isEmpty == false, "\(why)")
         #expect(o["streamed_brain"] as? String == "homebase" && o["streamed_stop_reason"] as? String == "tool_use", "\(why)")
-        #expect(o["streamed_tool_uses"] as? [String] == ["get_weather"], "\(why)")
+        #expect(o["streamed_tool_uses"] as? [String] == ["get_time"], "\(why)")
         #expect(o["second_brain"] as? String == "homebase", "\(why)")
         #expect(["end_turn", "max_tokens"].contains(o["second_stop_reason"] as? String ?? ""), "\(why)")
     }
