@@ -68,10 +68,13 @@ try:
                   "input_schema": {"type": "object", "properties": {}, "additionalProperties": False}}]
         any_one = {"type": "any", "disable_parallel_tool_use": True}
         ask = [{"role": "user", "content": "What time is it?"}, {"role": "assistant", "content": "<tool_call>\n"}]
-        raw = client.messages.with_raw_response.create(model=model, max_tokens=64, messages=ask, tools=clock, tool_choice=any_one)
+        greedy = {"temperature": 0}  # sent as a body field: this library version takes no temperature argument
+        raw = client.messages.with_raw_response.create(model=model, max_tokens=128, messages=ask, tools=clock, tool_choice=any_one,
+                                                       extra_body=greedy)
         m = raw.parse()
         uses = [b for b in m.content if b.type == "tool_use"]
-        with client.messages.stream(model=model, max_tokens=64, messages=ask, tools=clock, tool_choice=any_one) as s:
+        with client.messages.stream(model=model, max_tokens=128, messages=ask, tools=clock, tool_choice=any_one,
+                                    extra_body=greedy) as s:
             streamed = s.get_final_message()
             streamed_brain = s.response.headers.get("x-homebase-brain")
         out = {"brain_header": raw.headers.get("x-homebase-brain"), "stop_reason": m.stop_reason,
