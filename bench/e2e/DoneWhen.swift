@@ -7,6 +7,7 @@
 // stand-in engine in stall mode, the TEST black-hole proxy, SIGKILL. Worlds: DoneWhenWorlds.swift.
 import BenchSupport
 import Foundation
+import GuestAgent
 import Inference
 import RelayRouting
 import Routing
