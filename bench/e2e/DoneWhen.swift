@@ -96,9 +96,14 @@ enum DoneWhen {
                 let holed = w.holedCount()
                 let t = try await guest.ask(guest.runner(), Faults.request(400, i)) { w.holeNewest() }
                 row.runs += 1
-                if w.holedCount() <= holed { row.ended("not black-holed (discarded)") }
                 let why = t.metadata.tried.first?.why ?? ""
-                row.ended(why.contains("timed out: stall") ? "the guest's stall rung" : "other: \(why)")
+                if t.brain != .onDevice {
+                    // The whole answer arrived before the proxy acted on the trigger: not timed.
+                    row.ended("the Homebase finished before the hole (not timed)")
+                } else {
+                    row.ended(why.contains("timed out: stall") ? "the guest's stall rung" : "other: \(why)")
+                }
+                if w.holedCount() <= holed { row.ended("the proxy never black-holed it") }
                 if t.brain == .onDevice, let fell = t.fallbackAt, let first = t.fallbackText {
                     row.onDevice += 1
                     let last = t.texts.last(where: { $0 < fell }) ?? t.start
