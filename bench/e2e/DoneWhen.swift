@@ -84,12 +84,15 @@ enum DoneWhen {
     /// The guest's own connection black-holed (the proxy stops forwarding it, closing nothing)
     /// right after the Homebase's first text; the stall rung fires and the guest's `cancel` goes
     /// onto the dead link. A fresh guest (new link) each run, its on-device engine warmed first.
+    /// The tiny model's answer takes about 130 ms, so the proxy is sometimes too late.
     static func guestBlackHoled(_ o: Options, world w: DoneWhenWorlds.GuestHoled) async throws -> DoneWhenRow {
         var row = DoneWhenRow(fault: "the guest's own link black-holed mid-answer (no FIN)",
                               settings: "stall rung \(o.stallMs) ms (the rung's length is not in the figure)",
                               span: "the rung firing (last Homebase text + \(o.stallMs) ms) → first on-device token",
                               goal: "no extra wait (was 5 s: the cancel awaited)")
-        for i in 0..<o.faultRuns {
+        // Until --fault-runs are timed (a run the Homebase finished before the proxy acted is
+        // not), at most three times as many tries.
+        for i in 0..<(3 * o.faultRuns) where row.times.count < o.faultRuns {
             let guest = try await w.openGuest(stallMs: o.stallMs)
             do {
                 _ = try await guest.warmOnDevice()
