@@ -20,6 +20,8 @@ public struct Router: Sendable {
     public let limits: FreshnessLimits
     /// Homebases to skip for a while (Cooldown.swift); nil: none.
     public var cooldowns: (any CooldownSource)?
+    /// Hosts that said they went to sleep (Away.swift): the reason's words; nil: none.
+    public var away: (any AwaySource)?
 
     public init(settings: any SettingsSource, keys: any KeyRing, localEndpoint: any LocalEndpointSource,
                 ownAdverts: any OwnAdvertSource, joined: any JoinedHomebaseSource, role: any HostRole,
@@ -120,7 +122,10 @@ extension Router {
                                   toleranceMs: limits.clockStepToleranceMs)
         let heardWords = "last heard \(freshness.words(limitMs: limits.joinedMaxSilenceMs, "ago"))"
         guard freshness.isFresh else { return .unusable("\(name) \(heardWords)") }
-        guard !record.models.isEmpty else { return .unusable("\(name) advertises no models") }
+        guard !record.models.isEmpty else {
+            if let asleep = asleep(key, heardMs: heard) { return .unusable("\(name) is \(asleep)") }
+            return .unusable("\(name) advertises no models")
+        }
         if let why = cooledDown(key, heardMs: heard, now: now) { return .unusable("\(name) \(why)") }
         var decision = RouteDecision(route: .external, shape: .joinedHomebase(hostKey: key), model: tag,
                                      localModel: local, reason: "Ollama model \(tag) on \(name), \(heardWords)")
@@ -150,7 +155,11 @@ extension Router {
                                   toleranceMs: limits.clockStepToleranceMs)
         let advertWords = "own Homebase advert is \(freshness.words(limitMs: limits.ownAdvertMaxAgeMs))"
         guard freshness.isFresh else { return .unusable("\(noLocal); \(advertWords)") }
-        guard !received.advert.models.isEmpty else { return .unusable("\(noLocal); own Homebase advert lists no models") }
+        guard !received.advert.models.isEmpty else {
+            if let host = PublicKey(bytes: received.advert.hostKey.bytes),
+               let asleep = asleep(host, advertSequence: received.advert.sequence) { return .unusable("\(noLocal); own Homebase is \(asleep)") }
+            return .unusable("\(noLocal); own Homebase advert lists no models")
+        }
         if let host = PublicKey(bytes: received.advert.hostKey.bytes),
            let why = cooledDown(host, heardMs: received.receiptMs, now: now) { return .unusable("\(noLocal); own Homebase \(why)") }
         var decision = RouteDecision(route: .external, shape: .ownHomebase, model: tag, localModel: local,
