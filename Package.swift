@@ -92,7 +92,7 @@ let package = Package(
         // make bench-e2e: guest → relay → Homebase → llama-server beside the engine alone, faults, 1,000 streams.
         .executableTarget(name: "bench-e2e", dependencies: ["BenchSupport", "RelayRouting", "Routing",
                                                             "Inference", "HomebaseAgent", "Courier", "PeerLink", "Sealing",
-                                                            "Signing", "Transport", "Wire", "Basics"],
+                                                            "Signing", "Transport", "Wire", "Basics", "GuestAgent", "TestSupport"],
                           path: "bench/e2e"),
         // make bench-router: the routing decision per call, and not-here → first on-device token.
         .executableTarget(name: "bench-router", dependencies: ["BenchSupport", "GuestAgent", "Routing", "Inference", "RelayRouting"],

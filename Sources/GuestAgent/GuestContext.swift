@@ -88,6 +88,7 @@ public final class GuestContext: Sendable {
                             joined: joined, role: FixedHostRole(hostKey: nil), clock: SystemWallClock(), factory: factory,
                             onDevice: ResolvedOnDeviceAbilities(resolver: factory.resolver), limits: configuration.freshness)
         if configuration.cooldown > .zero { router.cooldowns = cooldowns }
+        router.away = AwayFile(path: paths.away)
         self.router = router
     }
 

@@ -35,13 +35,15 @@ public struct GuestMail: Sendable {
 
     public func handle(_ message: AppMessage, from sender: DeviceRecord, heldMs: UInt64) -> Outcome {
         if !directory.inRoster(sender.signingKey),
-           let joined = JoinMail(store: JoinedHomebaseStore(database: database), files: JoinedHostFiles(paths: paths))
+           let joined = JoinMail(store: JoinedHomebaseStore(database: database), files: JoinedHostFiles(paths: paths),
+                                     awayFile: AwayFile(path: paths.away))
                .handle(message, from: sender, heldMs: heldMs) {
             return joined  // another account's Homebase this guest joined
         }
         switch message {
         case .roster(let r): return roster(r)
         case .advert(let a): return advert(a, from: sender, heldMs: heldMs)
+        case .away(let a): return away(a, from: sender)
         case .modelChoice(let c): return modelChoice(c, from: sender)
         default: return .refused("ignored \(message.typeCode) from \(shortKey(sender.signingKey))")
         }
@@ -91,5 +93,16 @@ public struct GuestMail: Sendable {
         } catch {
             return .kept("advert \(a.sequence): homebase.key cannot be written")
         }
+    }
+}
+
+extension GuestMail {
+    /// A host going to sleep says so (its advert listing no models came just before): kept
+    /// for the router's words, from the host itself only.
+    func away(_ a: AppMessage.Away, from sender: DeviceRecord) -> Outcome {
+        guard AwayFile(path: paths.away).accept(a, from: sender.signingKey, nowMs: SystemWallClock().nowMs()) else {
+            return .refused("away: not signed by its sender \(shortKey(sender.signingKey))")
+        }
+        return .stored("away: \(shortKey(sender.signingKey)) went to sleep (its advert \(a.advertSequence))")
     }
 }

@@ -35,6 +35,8 @@ public struct GuestPaths: Sendable, Equatable {
     public var log: String { dataDirectory + "/guest.log" }
     /// Homebases skipped for a while (`CooldownFile`).
     public var cooldowns: String { dataDirectory + "/cooldowns.json" }
+    /// Hosts that said they went to sleep (`AwayFile`).
+    public var away: String { dataDirectory + "/away.json" }
     public var engineLog: String { dataDirectory + "/llama-server.log" }
     public var catalogCache: String { dataDirectory + "/cache" }
 

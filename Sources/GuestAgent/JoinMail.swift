@@ -10,6 +10,8 @@ import Wire
 struct JoinMail: Sendable {
     let store: JoinedHomebaseStore
     let files: JoinedHostFiles
+    /// Where an `away` from a joined host is kept (nil: refused, as before).
+    var awayFile: AwayFile? = nil
 
     func handle(_ message: AppMessage, from sender: DeviceRecord, heldMs: UInt64) -> GuestMail.Outcome? {
         let host = sender.signingKey
@@ -41,6 +43,11 @@ struct JoinMail: Sendable {
                 guard a.hostKey.bytes == host.bytes else { return .refused("advert from \(who): names another host") }
                 let updated = try store.acceptAdvert(a, heldMs: heldMs)
                 return .stored("advert \(a.sequence) from joined \(who): \(updated.models.count) model(s)")
+            case .away(let a) where awayFile != nil:
+                guard awayFile?.accept(a, from: host, nowMs: SystemWallClock().nowMs()) == true else {
+                    return .refused("away from \(who): not signed by it")
+                }
+                return .stored("away: joined \(who) went to sleep")
             default:
                 return .refused("ignored \(message.typeCode) from joined \(who)")
             }

@@ -13,6 +13,7 @@ struct AdvertSigner: Sendable {
     /// adverts and rosters never pile up for an offline device.
     static let advertKind = "advert"
     static let rosterKind = "roster"
+    static let awayKind = "away"
 
     func next(models: [AppMessage.ModelInfo], nowMs: Int64) throws(HomebaseError) -> AppMessage.Advert {
         let sequence = try store.nextAdvertSequence(nowMs: nowMs, modelCount: models.count)
@@ -20,6 +21,13 @@ struct AdvertSigner: Sendable {
                                        sequence: sequence, timestampMs: UInt64(max(nowMs, 0)), models: models)
         try sign(&advert)
         return advert
+    }
+
+    /// "Asleep since now" for `advert` (the one listing no models), signed by the host key.
+    func away(for advert: AppMessage.Advert, nowMs: Int64) -> AppMessage.Away {
+        var away = AppMessage.Away(hostKey: advert.hostKey, advertSequence: advert.sequence, sinceMs: UInt64(max(nowMs, 0)))
+        away.signature = Bytes64(unchecked: identity.signingKey.sign(away.signedBytes()))
+        return away
     }
 
     /// The same advert (same sequence) listing only `tags`, signed again.

@@ -4,7 +4,8 @@ import Inference
 /// `POST /v1/messages` (Anthropic Messages) into a `ChatRequest`:
 ///   {"model", "max_tokens", "system": "..." | [{"type":"text","text"}],
 ///    "messages": [{"role":"user"|"assistant", "content": "..." | [blocks]}],
-///    "tools": [{"name","description","input_schema"}], "tool_choice": {"type":"auto"|"any"|"tool"|"none","name"},
+///    "tools": [{"name","description","input_schema"}],
+///    "tool_choice": {"type":"auto"|"any"|"tool"|"none","name","disable_parallel_tool_use"},
 ///    "stop_sequences", "temperature", "top_p", "top_k", "stream"}
 /// Blocks: `text`; `image` with `source: {"type":"base64","media_type","data"}`; `tool_use`
 /// (assistant: a tool call); `tool_result` (user: a tool message, in the order sent).
@@ -30,6 +31,10 @@ enum AnthropicMessagesReader {
         }
         options.topP = JSONReading.double(o["top_p"])
         options.topK = JSONReading.int(o["top_k"])
+        // Anthropic's "at most one tool call" is OpenAI's parallel_tool_calls false (llama-server's grammar reads it).
+        if JSONReading.bool((o["tool_choice"] as? JSONObject)?["disable_parallel_tool_use"]) == true {
+            options.extra["parallel_tool_calls"] = "false"
+        }
         let chat = ChatRequest(model: model, messages: messages, tools: try tools(o["tools"]),
                                toolChoice: try toolChoice(o["tool_choice"]), maxTokens: maxTokens,
                                temperature: JSONReading.double(o["temperature"]), options: options)

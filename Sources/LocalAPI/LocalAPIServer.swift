@@ -7,6 +7,7 @@ import Transport
 ///
 ///   POST /v1/chat/completions          OpenAI Chat Completions, SSE when `stream: true`
 ///   POST /v1/responses                 OpenAI Responses (`previous_response_id`: `ResponseMemory`)
+///   GET|DELETE /v1/responses/{id}, GET .../input_items   stored responses (`ResponsesRetrieval`)
 ///   POST /v1/completions               OpenAI legacy text completion (`TextCompletion`)
 ///   GET  /v1/models, /v1/models/{id}   OpenAI model list and one model
 ///   POST /v1/messages                  Anthropic Messages, SSE when `stream: true`
@@ -162,6 +163,11 @@ public final class LocalAPIServer: @unchecked Sendable {
             } catch { refuse(.badRequest, error.description, cors) }
         case ("POST", "/v1/responses"):
             responses(request, responder, cors)
+        case (_, _) where path.hasPrefix("/v1/responses/"):
+            guard let (status, body) = ResponsesRetrieval.answer(request.method, request.target, memory: memory) else {
+                return refuse(.notFound, "no such endpoint: guest serve --help lists them", cors)
+            }
+            responder.respond(json(status, body, cors))
         case ("POST", "/v1/completions"):
             do {
                 let (api, echo) = try CompletionsReader.read(request.body)

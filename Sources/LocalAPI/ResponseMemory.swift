@@ -6,7 +6,8 @@ import Synchronization
 /// and its answer. In memory only, so a restarted `guest serve` forgets them (the client then
 /// gets `previous_response_not_found` and starts over). Bounded: at most `maxResponses`
 /// responses and `maxBytes` of text and images together; the oldest go first.
-/// A response made with `store: false` is never put here.
+/// A response made with `store: false` is never put here. Each keeps its response object and
+/// input items too, for `GET /v1/responses/{id}` and `.../input_items` (`ResponsesRetrieval`).
 final class ResponseMemory: Sendable {
     static let defaultMaxResponses = 256
     static let defaultMaxBytes = 64 * 1024 * 1024
@@ -15,10 +16,18 @@ final class ResponseMemory: Sendable {
     let maxBytes: Int
     private struct State {
         var order: [String] = []
-        var conversations: [String: (messages: [ChatMessage], bytes: Int)] = [:]
+        var conversations: [String: Kept] = [:]
         var bytes = 0
     }
     private let state = Mutex(State())
+    /// One stored response: its conversation (answer last), its response object and its own
+    /// input items, as JSON.
+    struct Kept: Sendable {
+        var messages: [ChatMessage]
+        var response: [UInt8] = []
+        var inputItems: [UInt8] = []
+        var bytes = 0
+    }
 
     init(maxResponses: Int = defaultMaxResponses, maxBytes: Int = defaultMaxBytes) {
         self.maxResponses = maxResponses; self.maxBytes = maxBytes
@@ -27,12 +36,25 @@ final class ResponseMemory: Sendable {
     /// The conversation of response `id` (its answer last), nil when unknown or forgotten.
     func conversation(_ id: String) -> [ChatMessage]? { state.withLock { $0.conversations[id]?.messages } }
 
-    func keep(_ id: String, _ messages: [ChatMessage]) {
-        let size = messages.reduce(0) { $0 + Self.size($1) }
+    /// Response `id` as kept, nil when unknown, forgotten or deleted.
+    func kept(_ id: String) -> Kept? { state.withLock { $0.conversations[id] } }
+
+    /// Forgets response `id`; false when it was not kept.
+    func remove(_ id: String) -> Bool {
+        state.withLock { s in
+            guard let old = s.conversations.removeValue(forKey: id) else { return false }
+            s.bytes -= old.bytes
+            s.order.removeAll { $0 == id }
+            return true
+        }
+    }
+
+    func keep(_ id: String, _ messages: [ChatMessage], response: [UInt8] = [], inputItems: [UInt8] = []) {
+        let size = messages.reduce(0) { $0 + Self.size($1) } + response.count + inputItems.count
         guard size <= maxBytes else { return }
         state.withLock { s in
             if let old = s.conversations.removeValue(forKey: id) { s.bytes -= old.bytes; s.order.removeAll { $0 == id } }
-            s.conversations[id] = (messages, size)
+            s.conversations[id] = Kept(messages: messages, response: response, inputItems: inputItems, bytes: size)
             s.order.append(id)
             s.bytes += size
             while s.order.count > maxResponses || s.bytes > maxBytes {

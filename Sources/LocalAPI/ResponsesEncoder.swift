@@ -159,9 +159,9 @@ struct ResponsesEncoder: Sendable {
             break  // not written in this API's shape (yet)
         case .done(let reason, let usage):
             out += close()
-            keep()
             var r = response(status: reason == "length" ? "incomplete" : "completed", usage: usage)
             r["homebase"] = said
+            keep(r)
             out += emit("response.completed", ["response": r])
         }
         return out
@@ -185,9 +185,9 @@ struct ResponsesEncoder: Sendable {
     func whole(finishReason: String, usage: Usage?) -> [UInt8] {
         var me = self
         _ = me.close()
-        me.keep()
         var r = me.response(status: finishReason == "length" ? "incomplete" : "completed", usage: usage)
         r["homebase"] = said
+        me.keep(r)
         return JSONReading.bytes(r)
     }
 
@@ -224,10 +224,12 @@ struct ResponsesEncoder: Sendable {
         return r
     }
 
-    /// Keeps the conversation and this answer for a later `previous_response_id`.
-    private func keep() {
+    /// Keeps the conversation and this answer for a later `previous_response_id`, with the
+    /// response object and the input items for `GET /v1/responses/{id}`.
+    private func keep(_ response: JSONObject) {
         guard request.store else { return }
-        memory.keep(id, conversation + [ChatMessage(role: .assistant, content: text, toolCalls: calls)])
+        memory.keep(id, conversation + [ChatMessage(role: .assistant, content: text, toolCalls: calls)],
+                    response: JSONReading.bytes(response), inputItems: request.inputItems)
     }
 
     private mutating func begin() -> [UInt8] {

@@ -30,6 +30,8 @@ struct ResponsesRequest: Sendable {
     var customTools: Set<String> = []
     /// Tool types sent and not offered to the model (hosted tools), in order, once each.
     var ignoredTools: [String] = []
+    /// The input as items, JSON (`ResponsesRetrieval.items`), for `GET /v1/responses/{id}/input_items`.
+    var inputItems: [UInt8] = []
 }
 
 enum ResponsesReader {
@@ -94,7 +96,8 @@ enum ResponsesReader {
                                 previousResponseID: o["previous_response_id"] as? String,
                                 store: JSONReading.bool(o["store"]) ?? true,
                                 toolsEcho: toolList.map(JSONReading.text), toolChoiceEcho: choiceEcho,
-                                customTools: custom, ignoredTools: ignored)
+                                customTools: custom, ignoredTools: ignored,
+                                inputItems: Array(JSONReading.text(ResponsesRetrieval.items(o["input"])).utf8))
     }
 
     /// A freeform tool as a function: one string, `input`, the raw text the tool takes.

@@ -20,6 +20,8 @@ public struct Router: Sendable {
     public let limits: FreshnessLimits
     /// Homebases to skip for a while (Cooldown.swift); nil: none.
     public var cooldowns: (any CooldownSource)?
+    /// Hosts that said they went to sleep (Away.swift): the reason's words; nil: none.
+    public var away: (any AwaySource)?
 
     public init(settings: any SettingsSource, keys: any KeyRing, localEndpoint: any LocalEndpointSource,
                 ownAdverts: any OwnAdvertSource, joined: any JoinedHomebaseSource, role: any HostRole,
@@ -119,7 +121,10 @@ extension Router {
         let freshness = limits.joined(heardMs: heard, nowMs: now)
         let heardWords = "last heard \(freshness.words)"
         guard freshness.fresh else { return .unusable("\(name) \(heardWords)") }
-        guard !record.models.isEmpty else { return .unusable("\(name) advertises no models") }
+        guard !record.models.isEmpty else {
+            if let asleep = asleep(key, heardMs: heard) { return .unusable("\(name) is \(asleep)") }
+            return .unusable("\(name) advertises no models")
+        }
         if let why = cooledDown(key, heardMs: heard, now: now) { return .unusable("\(name) \(why)") }
         var decision = RouteDecision(route: .external, shape: .joinedHomebase(hostKey: key), model: tag,
                                      localModel: local, reason: "Ollama model \(tag) on \(name), \(heardWords)")
@@ -148,7 +153,11 @@ extension Router {
         let freshness = limits.ownAdvert(receiptMs: received.receiptMs, nowMs: now)
         let advertWords = "own Homebase advert is \(freshness.words)"
         guard freshness.fresh else { return .unusable("\(noLocal); \(advertWords)") }
-        guard !received.advert.models.isEmpty else { return .unusable("\(noLocal); own Homebase advert lists no models") }
+        guard !received.advert.models.isEmpty else {
+            if let host = PublicKey(bytes: received.advert.hostKey.bytes),
+               let asleep = asleep(host, advertSequence: received.advert.sequence) { return .unusable("\(noLocal); own Homebase is \(asleep)") }
+            return .unusable("\(noLocal); own Homebase advert lists no models")
+        }
         if let host = PublicKey(bytes: received.advert.hostKey.bytes),
            let why = cooledDown(host, heardMs: received.receiptMs, now: now) { return .unusable("\(noLocal); own Homebase \(why)") }
         var decision = RouteDecision(route: .external, shape: .ownHomebase, model: tag, localModel: local,

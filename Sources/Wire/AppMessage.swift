@@ -5,6 +5,7 @@
 //
 //   type  name          body (layouts beside each struct)
 //   0x01  advert        Advert.swift: host key, sequence, timestamp, models, signature
+//   0x02  away          Away.swift: the host sleeps (beside its advert listing no models)
 //   0x10  request       InferenceMessages.swift (version 1: text only)
 //   0x11  accept        request id 16
 //   0x12  chunk         request id 16 | text str32
@@ -36,6 +37,8 @@
 /// One application message. Decode with `AppMessage.decode(_:)`, encode with `encode()`.
 public enum AppMessage: Equatable, Sendable {
     case advert(Advert)
+    /// The host went to sleep; its advert of `advertSequence` lists no models.
+    case away(Away)
     /// Types 0x10 (version 1) and 0x16 (version 2 and later): see `Request.version`.
     case request(Request)
     /// The host took the request; output follows.
@@ -70,7 +73,7 @@ public enum AppMessage: Equatable, Sendable {
     case unknown(type: UInt8)
 
     enum TypeCode {
-        static let advert: UInt8 = 0x01
+        static let advert: UInt8 = 0x01, away: UInt8 = 0x02
         static let request: UInt8 = 0x10, accept: UInt8 = 0x11, chunk: UInt8 = 0x12, done: UInt8 = 0x13
         static let error: UInt8 = 0x14, cancel: UInt8 = 0x15, syncDelta: UInt8 = 0x20
         static let requestV2: UInt8 = 0x16, syncDeltaV2: UInt8 = 0x21
@@ -86,6 +89,7 @@ public enum AppMessage: Equatable, Sendable {
     public var typeCode: UInt8 {
         switch self {
         case .advert: TypeCode.advert
+        case .away: TypeCode.away
         case .request(let r): r.typeCode
         case .accept: TypeCode.accept
         case .chunk: TypeCode.chunk

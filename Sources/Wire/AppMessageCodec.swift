@@ -13,6 +13,7 @@ extension AppMessage {
         let message: AppMessage
         switch type {
         case TypeCode.advert: message = .advert(try .read(&r))
+        case TypeCode.away: message = .away(try .read(&r))
         case TypeCode.request: message = .request(try .read(&r))
         case TypeCode.requestV2: message = .request(try .readV2(&r))
         case TypeCode.accept: message = .accept(requestID: try r.fixed("request id"))
@@ -51,6 +52,7 @@ extension AppMessage {
         w.u8(typeCode)
         switch self {
         case .advert(let m): try m.write(to: &w)
+        case .away(let m): try m.write(to: &w)
         case .request(let m): try m.write(to: &w)
         case .accept(let id), .cancel(let id): w.fixed(id)
         case .chunk(let id, let text): w.fixed(id); try w.string(4, text, "text")

@@ -48,6 +48,7 @@ extension AppMessage: CustomStringConvertible, CustomDebugStringConvertible {
     public var description: String {
         switch self {
         case .advert(let a): "advert(host \(a.hostKey), seq \(a.sequence), \(a.models.count) models)"
+        case .away(let a): "away(host \(a.hostKey), advert seq \(a.advertSequence))"
         case .request(let r): "request v\(r.version)(\(r.requestID), \(r.messages.count) messages, \(r.tools.count) tools, inline \(r.inline))"
         case .accept(let id): "accept(\(id))"
         case .chunk(let id, let text): "chunk(\(id), \(text.utf8.count) B)"

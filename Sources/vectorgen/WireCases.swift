@@ -148,6 +148,10 @@ private func messageCases() -> [VectorCase] {
              ("model.0.tag", hs("llama3.1:8b")), ("model.0.family", hs("llama")), ("model.0.parameter-size", hs("8.0B")),
              ("model.0.quantization", hs("Q4_K_M")), ("model.0.context-length", h32(131_072)), ("model.0.capabilities", "05"),
              ("signature", sig.hex), ("signed-bytes", hs("homebase-advert-v1") + "00" + advertUnsigned)]),
+        msg("away", "a host going to sleep: its advert 44 lists no models",
+            .away(.init(hostKey: deviceKey, advertSequence: 44, sinceMs: 1_700_000_600_000, signature: sig)),
+            [("host-key", deviceKey.hex), ("sequence", h64(44)), ("since-ms", h64(1_700_000_600_000)), ("signature", sig.hex),
+             ("signed-bytes", hs("homebase-away-v1") + "00" + deviceKey.hex + h64(44) + h64(1_700_000_600_000))]),
         msg("advert-capabilities", "a vision model and an embedding-only model (capability bit 3)",
             .advert(.init(hostKey: deviceKey, sequence: 43, timestampMs: 1_700_000_000_000, models: [
                 .init(tag: "llava:7b", family: "llama", parameterSize: "7B", quantization: "Q4_0", contextLength: 4096,

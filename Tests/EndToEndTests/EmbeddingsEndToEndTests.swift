@@ -15,28 +15,51 @@ import Testing
     /// to that engine's own for the same texts); once the Homebase is killed, the answer is an
     /// error that says the Homebase failed, never vectors (the guest's on-device model is not
     /// `tiny-embed`, and nothing stands in for it).
+    /// A Homebase with the chat engine `tiny` and an embedding llama-server `tiny-embed` (behind
+    /// peers/slow_embed_engine.py, a labelled delay peer, when `slow`), and a guest's serve.
+    struct Scene {
+        let lb: Loopback
+        let guest: Guest
+        let base: String
+        let port: Int
+        /// The embedding engine as the Homebase reaches it (the delay peer when slow).
+        let embedURL: String
+        var logs: String { "serve: \(lb.procs.read("serve.log").suffix(3000))\nhomebase: \(lb.procs.read("homebase.log").suffix(2000))" }
+
+        init(slow: Bool = false, embeddingTimeout: Int = 20) throws {
+            lb = try Loopback(engine: .llama)
+            let enginePort = try Processes.freePort()
+            try lb.procs.start(lb.bin.engine, ["--model", lb.bin.model, "--host", "127.0.0.1", "--port", "\(enginePort)",
+                                               "--alias", "tiny-embed", "--embeddings", "--pooling", "mean"], log: "embed-engine.log")
+            var port = enginePort
+            if slow {
+                port = try Processes.freePort()
+                try lb.procs.start(Processes.python, [testsFile("EndToEndTests/peers/slow_embed_engine.py"), "--port", "\(port)",
+                                                      "--target", "\(enginePort)"], log: "slow-embed.log")
+            }
+            embedURL = "http://127.0.0.1:\(port)"
+            try lb.procs.waitUntil(60, "homebase runtime add of the embedding engine") { [lb, embedURL] in
+                ((try? lb.procs.run(lb.bin.path("homebase"), lb.hostArgs + ["runtime", "add", embedURL]))?.status ?? 1) == 0
+            }
+            guest = try lb.addGuest("laptop")
+            try lb.startHomebase()
+            try guest.waitForAdvert()
+            self.port = try Processes.freePort()
+            let waits = Guest.chatWaits.filter { $0.name != "--max-tokens" }.flatMap { [$0.name, $0.value] }
+            try lb.procs.start(lb.bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(self.port)", "--embedding-timeout", "\(embeddingTimeout)"]
+                               + waits + guest.globalFlags, log: "serve.log")
+            try lb.procs.waitUntil(60, "guest serve and its serve.json") { [guest, port = self.port] in
+                Processes.canConnect(port) && FileManager.default.fileExists(atPath: guest.directory + "/serve.json")
+            }
+            base = "http://127.0.0.1:\(self.port)"
+        }
+    }
+
     @Test func theHomebasesEmbeddingEngineAnswersThenAClearError() throws {
-        let lb = try Loopback(engine: .llama)
+        let scene = try Scene()
+        let lb = scene.lb, base = scene.base, embedURL = scene.embedURL
         defer { lb.stopAll() }
-        let embedPort = try Processes.freePort()
-        let embedURL = "http://127.0.0.1:\(embedPort)"
-        try lb.procs.start(lb.bin.engine, ["--model", lb.bin.model, "--host", "127.0.0.1", "--port", "\(embedPort)",
-                                           "--alias", "tiny-embed", "--embeddings", "--pooling", "mean"], log: "embed-engine.log")
-        try lb.procs.waitUntil(60, "homebase runtime add of the embedding engine") {
-            ((try? lb.procs.run(lb.bin.path("homebase"), lb.hostArgs + ["runtime", "add", embedURL]))?.status ?? 1) == 0
-        }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase()
-        try guest.waitForAdvert()
-        let port = try Processes.freePort()
-        let waits = Guest.chatWaits.filter { $0.name != "--max-tokens" }.flatMap { [$0.name, $0.value] }
-        try lb.procs.start(lb.bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(port)", "--embedding-timeout", "20"]
-                           + waits + guest.globalFlags, log: "serve.log")
-        try lb.procs.waitUntil(60, "guest serve and its serve.json") {
-            Processes.canConnect(port) && FileManager.default.fileExists(atPath: guest.directory + "/serve.json")
-        }
-        let base = "http://127.0.0.1:\(port)"
-        let logs = { "serve: \(lb.procs.read("serve.log"))\nhomebase: \(lb.procs.read("homebase.log"))" }
+        let logs = { scene.logs }
 
         // Answered by the Homebase's second llama-server (tiny-embed, --embeddings --pooling mean).
         let got = try Self.peer([base, "tiny-embed", embedURL, "120"])

@@ -97,3 +97,33 @@ extension FaultSuite {
         try conversation.end()
     }
 }
+
+extension FaultSuite {
+    /// The laptop's own network goes silent mid-answer (the proxy stops forwarding the guest's
+    /// connection, the newest, closing nothing; the Homebase's stays up): the stall rung fires,
+    /// its `cancel` goes onto the dead link (5 s live timeout), and the on-device fallback starts
+    /// first: the guest's log has the fallback before the cancel's outcome.
+    @Test func aCancelOnTheGuestsBlackHoledLinkDoesNotHoldUpTheFallback() throws {
+        let lb = try Loopback(engine: .standIn(mode: "stall"), viaProxy: true)
+        defer { lb.stopAll() }
+        let guest = try lb.addGuest("laptop")
+        try lb.startHomebase(["--engine-idle-timeout", "5m"])
+        try guest.waitForAdvert()
+        let conversation = try guest.startConversation(["--stall-timeout": "1s"], log: "laptop-chat.log")
+        try conversation.input.write(contentsOf: Data("tell me a story\n".utf8))
+        try lb.procs.waitUntil(60, "the Homebase's partial answer on screen") {
+            lb.procs.read("laptop-chat.log").contains(standInPartial)
+        }
+        try lb.blackHole(newest: true)
+        try lb.procs.waitUntil(120, "the answer line") { !conversation.answers.isEmpty }
+        let shown = lb.procs.read("laptop-chat.log")
+        #expect(conversation.answers.first?.brain == "on-device", "\(shown)")
+        #expect(shown.components(separatedBy: standInPartial).count == 2, "the answer restarted: \(shown)")
+        try lb.procs.waitUntil(30, "the cancel's outcome in the guest's log") { guest.log.contains("cancel outcome") }
+        let log = guest.log
+        let fallback = try #require(log.range(of: "fallback: homebase failed (timed out: stall)"), "\(log)")
+        let outcome = try #require(log.range(of: "cancel outcome"), "\(log)")
+        #expect(fallback.lowerBound < outcome.lowerBound, "the fallback waited for the cancel: \(log)")
+        try conversation.end()
+    }
+}

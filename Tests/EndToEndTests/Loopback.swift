@@ -107,11 +107,12 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
     }
 
     /// The proxy stops forwarding every connection open now (no FIN, no RST: a network gone
-    /// silent); connections made later pass. Only with `viaProxy`.
-    func blackHole() throws {
+    /// silent), or only the newest (`newest`: the device that connected last); connections made
+    /// later pass. Only with `viaProxy`.
+    func blackHole(newest: Bool = false) throws {
         guard proxy != nil else { throw Failure("blackHole() needs Loopback(viaProxy: true)") }
         let before = procs.read("proxy.log").components(separatedBy: "black-holed").count
-        guard FileManager.default.createFile(atPath: procs.work + "/black-hole", contents: Data()) else {
+        guard FileManager.default.createFile(atPath: procs.work + "/black-hole", contents: Data((newest ? "newest" : "").utf8)) else {
             throw Failure("could not write the black-hole trigger")
         }
         try procs.waitUntil(10, "the proxy to black-hole") { procs.read("proxy.log").components(separatedBy: "black-holed").count > before }

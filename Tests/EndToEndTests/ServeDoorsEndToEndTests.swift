@@ -48,6 +48,7 @@ import Testing
         #expect(completion["object"] as? String == "text_completion", "\(completion)")
         let retrieved = try Self.peer("responses_client.py", [base + "/v1", "k", "retrieve", "default", "120"])
         #expect(retrieved["id"] as? String == "default", "\(retrieved)")
+        Self.expectStored(try Self.peer("responses_client.py", [base + "/v1", "k", "stored", "default", "120"]), brain: "on-device")
 
         let generate = try Self.peer("ollama_probe_client.py", [base, "generate", "default", "120"])
         #expect(generate["last_done"] as? Bool == true, "\(generate)")
@@ -56,6 +57,7 @@ import Testing
         #expect(probes["version"] as? String == "0.14.0", "\(probes)")
         #expect((probes["running"] as? [String])?.contains("default") == true, "\(probes)")
         #expect((probes["capabilities"] as? [String])?.contains("tools") == true, "the on-device model answers tools: \(probes)")
+        #expect((probes["capabilities"] as? [String])?.contains("embedding") == true, "and makes embeddings: \(probes)")
 
         // Embeddings: a second llama-server (--embeddings) on the same tiny model answers.
         let vectors = try Self.peer("responses_client.py", [base + "/v1", "k", "embeddings", "default", "120"])
@@ -109,6 +111,7 @@ import Testing
             ("responses_client.py", [base + "/v1", "k", "whole", lb.model, "120"]),
             ("responses_client.py", [base + "/v1", "k", "stream", lb.model, "120"]),
             ("responses_client.py", [base + "/v1", "k", "completion", lb.model, "120"]),
+            ("responses_client.py", [base + "/v1", "k", "stored", lb.model, "120"]),
         ]
         for expected in ["homebase", "on-device"] {
             if expected == "on-device" { lb.killHomebase() }
@@ -116,7 +119,25 @@ import Testing
                 let o = try Self.peer(script, args)
                 #expect(o["raised"] == nil, "\(script) \(args[2]): \(o) \(lb.procs.read("serve.log").suffix(1500))")
                 #expect(o["brain_header"] as? String == expected, "\(script) \(args[2]) expected \(expected): \(o)")
+                if args[2] == "stored" { Self.expectStored(o, brain: expected) }
             }
+        }
+    }
+
+    /// The `stored` scenario of responses_client.py: `responses.retrieve(id)` gives the response
+    /// answered (its text and brain), `input_items.list` its input, and after `responses.delete`,
+    /// or for a `store=False` response, retrieve is 404 in OpenAI's error shape.
+    static func expectStored(_ o: [String: Any], brain: String) {
+        #expect(o["retrieved_id"] as? String == o["id"] as? String && o["id"] != nil, "\(o)")
+        #expect(o["retrieved_text"] as? String == o["text"] as? String, "\(o)")
+        #expect(["completed", "incomplete"].contains(o["retrieved_status"] as? String ?? ""), "\(o)")
+        #expect(o["retrieved_brain"] as? String == brain, "\(o)")
+        let items = o["items"] as? [[String: Any]] ?? []
+        #expect(items.count == 1 && items.first?["role"] as? String == "user" && items.first?["text"] as? String == "Say hello", "\(o)")
+        for key in ["after_delete", "unstored"] {
+            let e = o[key] as? [String: Any] ?? [:]
+            #expect(e["status"] as? Int == 404 && (e["message"] as? String)?.contains("not found") == true, "\(key): \(o)")
+            #expect(e["type"] as? String == "invalid_request_error", "\(key): \(o)")
         }
     }
 

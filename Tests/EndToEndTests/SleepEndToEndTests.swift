@@ -28,11 +28,15 @@ import TestSupport
         try lb.procs.waitUntil(30, "the lock released") { lb.procs.read("logind.log").contains("released 1") }
         #expect(lb.procs.read("homebase.log").contains("sleep: away advert"), "\(lb.procs.read("homebase.log"))")
         var status: [String: Any] = [:]
-        try lb.procs.waitUntil(30, "the away advert at the guest") {
+        // The away message after the empty advert: "asleep", not "lists no models" (an old
+        // Homebase sends none, and this wait runs out).
+        try lb.procs.waitUntil(30, "the away advert and its away message at the guest") {
             status = try guest.status()
-            return status["route"] as? String == "on-device"
+            return (status["reason"] as? String)?.contains("own Homebase is asleep (said goodbye at ") == true
         }
-        #expect((status["reason"] as? String)?.contains("own Homebase advert lists no models") == true, "\(status)")
+        #expect(status["route"] as? String == "on-device", "\(status)")
+        let explained = try guest.run(["status", "--explain", "--relay-wait", "2s", "--connect-timeout", "2s"])
+        #expect(explained.contains("asleep (said goodbye at "), "\(explained)")
         let (asleep, awayLine) = try guest.chat("hello while it sleeps", within: 120)
         #expect(awayLine.brain == "on-device", "\(asleep)")
         #expect(!awayLine.line.contains("fell back"), "the sleeping Homebase was tried: \(awayLine.line)")

@@ -66,6 +66,28 @@ import Wire
         await f.context.shutdown()
     }
 
+    /// A host's `away` (it went to sleep) is kept for the router's words, only when signed by
+    /// the host that sent it; the newest per host.
+    @Test func anAwayIsKeptOnlyWhenSignedByItsSender() async throws {
+        let f = try Fixture()
+        func away(_ sequence: UInt64, signer: SigningKey) -> AppMessage.Away {
+            var a = AppMessage.Away(hostKey: Bytes32(unchecked: f.host.signingKey.publicKey.bytes), advertSequence: sequence, sinceMs: 5)
+            a.signature = Bytes64(unchecked: signer.sign(a.signedBytes()))
+            return a
+        }
+        let file = AwayFile(path: f.paths.away)
+        guard case .refused = f.mail.handle(.away(away(9, signer: f.me.signingKey)), from: f.host.record, heldMs: 0) else {
+            Issue.record("a forged away was kept"); return
+        }
+        #expect(file.away(of: f.host.signingKey.publicKey) == nil)
+        guard case .stored = f.mail.handle(.away(away(9, signer: f.host.signingKey)), from: f.host.record, heldMs: 0) else {
+            Issue.record("the host's away was not kept"); return
+        }
+        _ = f.mail.handle(.away(away(11, signer: f.host.signingKey)), from: f.host.record, heldMs: 0)
+        let mark = file.away(of: f.host.signingKey.publicKey)
+        #expect(mark?.advertSequence == 11 && mark?.sinceMs == 5)
+    }
+
     @Test func rosterMustBeSignedByTheAccountAndMoveForward() async throws {
         let f = try Fixture()
         guard case .refused = f.mail.handle(.roster(try f.roster(3, signer: SigningKey.generate())), from: f.host.record, heldMs: 0) else {

@@ -1,6 +1,7 @@
 import Courier
 import Foundation
 import PeerLink
+import Signing
 import Synchronization
 import Testing
 import TestSupport
@@ -15,6 +16,15 @@ import Wire
         while let d = await it.next() {
             d.ack()
             if case .advert(let a) = d.message { return a }
+        }
+        throw TestSetupError("deliveries ended")
+    }
+
+    /// The next `away` delivered, acking everything read.
+    func nextAway(_ it: inout AsyncStream<Delivery>.Iterator) async throws -> AppMessage.Away {
+        while let d = await it.next() {
+            d.ack()
+            if case .away(let a) = d.message { return a }
         }
         throw TestSetupError("deliveries ended")
     }
@@ -58,7 +68,8 @@ import Wire
         }
     }
 
-    @Test func sleepSaysGoodbyeBeforeReleasingTheLockAndResumeAdvertises() async throws {
+    // The time limit turns a missing `away` (an older Homebase) into a failure, not a hang.
+    @Test(.timeLimit(.minutes(2))) func sleepSaysGoodbyeBeforeReleasingTheLockAndResumeAdvertises() async throws {
         let children = try ChildProcesses(prefix: "homebase-sleep")
         defer { children.stopAll() }
         let (commands, bus) = try await startStandIn(children)
@@ -78,6 +89,10 @@ import Wire
             commands.write(Data("sleep\n".utf8))
             let away = try await nextAdvert(&it)
             #expect(away.models.isEmpty && away.sequence > first.sequence && away.verifies())
+            // Then the away naming that advert, signed by the host key (the guest's "asleep").
+            let mark = try await nextAway(&it)
+            #expect(mark.advertSequence == away.sequence && mark.hostKey == away.hostKey)
+            #expect(PublicKey(bytes: mark.hostKey.bytes)?.isValidSignature(mark.signature.bytes, for: mark.signedBytes()) == true)
             try await eventually("the lock released") { children.read("logind.log").contains("released 1") }
             // Both happened before the release: the watch logs them before it closes the lock's fd.
             let lines = logged.withLock { $0 }

@@ -63,6 +63,18 @@ import Testing
         #expect(try AnthropicMessagesReader.toolChoice(nil) == nil)
     }
 
+    /// Anthropic's one-call-only is carried as OpenAI's parallel_tool_calls false; unset, nothing is.
+    @Test func disableParallelToolUseIsParallelToolCallsFalse() throws {
+        func extra(_ choice: String) throws -> [String: String] {
+            let body = #"{"model":"m","max_tokens":8,"messages":[{"role":"user","content":"hi"}],"#
+                + #""tools":[{"name":"f","input_schema":{"type":"object"}}],"tool_choice":"# + choice + "}"
+            return try AnthropicMessagesReader.read(Array(body.utf8)).chat.options.extra
+        }
+        #expect(try extra(#"{"type":"any","disable_parallel_tool_use":true}"#) == ["parallel_tool_calls": "false"])
+        #expect(try extra(#"{"type":"any","disable_parallel_tool_use":false}"#).isEmpty)
+        #expect(try extra(#"{"type":"auto"}"#).isEmpty)
+    }
+
     @Test func streamsTheMessagesEventSequence() throws {
         var enc = AnthropicMessagesEncoder(model: "m", homebase: ["brain": "on-device"])
         var bytes = enc.stream(.reasoning("think"))

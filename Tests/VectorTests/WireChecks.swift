@@ -117,7 +117,7 @@ private let messageKeys: Set<String> = Set([
     "host-hpke-key", "invite-secret", "rate", "expires-ms", "token", "secret-proof", "device-record", "account-name",
     "grant-id", "reason", "model-id", "vision", "origin-device", "account-key", "version", "message-id", "index", "count",
     "total-length", "bytes", "code-id", "proof", "roster", "advert", "unproven-bytes", "tries-left", "relay-proof",
-    "valid-ms", "max-tries", "result", "outcome", "wrong-tries", "tools",
+    "valid-ms", "max-tries", "result", "outcome", "wrong-tries", "tools", "since-ms",
 ]).union(indexed("model", ["", "tag", "family", "parameter-size", "quantization", "context-length", "capabilities"]))
     .union(indexed("message", ["role", "content", ""])).union(indexed("device", [""]))
     .union(indexed("tool", ["name", "description", "parameters"])).union(indexed("option", ["key", "value"]))
@@ -145,6 +145,9 @@ private func messageFields(_ m: AppMessage) throws -> [(String, String)] {
                     ("model.\(i).quantization", str(x.quantization)), ("model.\(i).context-length", be(x.contextLength)),
                     ("model.\(i).capabilities", be(x.capabilities.rawValue))]
         }
+    case .away(let a):
+        out += [("host-key", hx(a.hostKey.bytes)), ("sequence", be(a.advertSequence)), ("since-ms", be(a.sinceMs)),
+                ("signature", hx(a.signature.bytes)), ("signed-bytes", hx(a.signedBytes()))]
     case .request(let r) where r.version >= 2:
         out += [("request-id", hx(r.requestID.bytes)), ("version", be(r.version))]
         guard r.version == 2 else { break }  // a later layout: nothing else was read

@@ -40,7 +40,7 @@ func messageRoundTrips(_ message: AppMessage) throws {
 }
 
 @Test func unknownMessageTypesAreSkipped() throws {
-    for type: UInt8 in [0x00, 0x02, 0x17, 0x41, 0xFF] {
+    for type: UInt8 in [0x00, 0x03, 0x17, 0x41, 0xFF] {
         #expect(try AppMessage.decode([type, 1, 2, 3]) == .unknown(type: type))
     }
     #expect(throws: WireError.truncated(field: "message type")) { try AppMessage.decode([]) }

@@ -112,12 +112,20 @@ import Sealing
         if o.sections.contains("faults") {
             let restart = { try host.run(relay: relay.url, ["--max-concurrent", "\(o.slots)", "--queue-length", "\(o.streams)",
                                                             "--queue-wait", "\(o.crowdWaitS)s"]) }
+            // Issue 18's rows (DoneWhen.swift): the cooldown first, while the main Homebase lives.
+            var doneWhen = [try await DoneWhen.cooldown(o, procs: procs, host: homebase, guest: last)]
             let (rows, g) = try await Faults.run(o, world: world, host: homebase, guest: last, restartHost: restart) {
                 try await BenchGuest(world, dataDir: guestDir, watchdog: WatchdogLimits())
             }
             last = g
             let blackHoled = try await BlackHole.run(o, world: world, engineURL: engineURL)
             Faults.print(rows + [blackHoled], cold: ms(cold))
+            let stalled = try await DoneWhenWorlds.EngineStall.start(world, relay: relay.url)
+            doneWhen.append(try await DoneWhen.engineStall(o, world: stalled))
+            await stalled.guest.stop()
+            doneWhen.append(try await DoneWhen.guestBlackHoled(o, world: try DoneWhenWorlds.GuestHoled.start(world, engineURL: engineURL)))
+            doneWhen.append(try await DoneWhen.relayRestart(o, world: try DoneWhenWorlds.RelayRestart(world, engineURL: engineURL)))
+            DoneWhen.print(doneWhen)
         }
         print("load average at end: \(Machine.loadAverage)  ")
         print("logs: \(procs.work)")

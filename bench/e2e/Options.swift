@@ -26,12 +26,18 @@ struct Options {
     var relayRate: Int?
     /// Paired runs of each payloads row (tool round trip, 5 MB image).
     var payloadRuns = 10
+    /// Issue 18's rows (DoneWhen.swift): runs of the engine stall (each about 20 s: the
+    /// Homebase's default engine idle limit), and the relay's outage and its runs.
+    var engineStallRuns = 3
+    var relayOutageS = 5
+    var relayRuns = 3
     var sections: Set<String> = ["latency", "faults", "crowd", "payloads"]
 
     static let usage = """
         usage: bench-e2e [--runs N] [--tokens N] [--fault-runs N] [--accept-ms MS] [--stall-ms MS]
                          [--advert-window-ms MS] [--streams N] [--devices N] [--slots N]
                          [--crowd-tokens N] [--crowd-wait-s S] [--relay-rate N] [--payload-runs N]
+                         [--engine-stall-runs N] [--relay-outage-s S] [--relay-runs N]
                          [--only latency,faults,crowd,payloads]
 
         Starts a real relay (homebase-relay), llama-server on the tiny model, and a Homebase
@@ -40,7 +46,11 @@ struct Options {
           latency  time to first token and tokens/s, guest -> relay -> Homebase -> llama-server
                    beside a client talking to the same llama-server directly (--runs, --tokens)
           faults   time to the first fallback token: Homebase frozen (accept rung --accept-ms),
-                   stalled mid-stream (--stall-ms), gone (not-here), advert stale (--advert-window-ms)
+                   stalled mid-stream (--stall-ms), gone (not-here), advert stale (--advert-window-ms);
+                   then issue 18's rows with default settings: the next question after a Homebase
+                   went silent (cooldown), an engine stall behind the Homebase (--engine-stall-runs,
+                   about 20 s each), the guest's own link black-holed mid-answer, and the relay
+                   killed and started again after --relay-outage-s (5; the issue's case is 30)
           crowd    --streams concurrent streams from --devices guest devices (default: one each)
                    through one relay: completed, time to first token, relay RSS; a queued
                    stream waits up to --crowd-wait-s (300) for accept and first output
@@ -75,6 +85,9 @@ struct Options {
             case "--crowd-wait-s": crowdWaitS = max(1, try int("--crowd-wait-s"))
             case "--relay-rate": relayRate = max(1, try int("--relay-rate"))
             case "--payload-runs": payloadRuns = max(1, try int("--payload-runs"))
+            case "--engine-stall-runs": engineStallRuns = max(1, try int("--engine-stall-runs"))
+            case "--relay-outage-s": relayOutageS = try int("--relay-outage-s")
+            case "--relay-runs": relayRuns = max(1, try int("--relay-runs"))
             case "--only":
                 i += 1
                 guard i < args.count else { throw UsageError("--only takes a list: latency,faults,crowd,payloads") }

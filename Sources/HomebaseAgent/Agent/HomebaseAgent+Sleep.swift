@@ -4,7 +4,8 @@ import Wire
 
 // A workstation going to sleep says goodbye (SleepWatch): an advert listing no models to every
 // sibling and grantee (a guest routes on-device on an advert without models: Routing's Router),
-// stored at the relay, then a clean close of the link (the relay tells our recent
+// then the `away` naming it (so the guest can say "asleep", not "no models"), both stored at
+// the relay, then a clean close of the link (the relay tells our recent
 // correspondents `peer-gone`). On resume: reconnect; the connection event advertises at once.
 extension HomebaseAgent {
     func startSleepWatch() {
@@ -38,12 +39,16 @@ extension HomebaseAgent {
         if !recipients.isEmpty {
             do {
                 let advert = try signer.next(models: [], nowMs: nowMs())
+                let away = signer.away(for: advert, nowMs: nowMs())
                 let courier = courier, ttl = configuration.advertTTL
                 stored = await withTaskGroup(of: Bool.self) { group in
                     for device in recipients {
                         group.addTask {
                             let outcome = try? await courier.sendMail(.advert(advert), to: device, ttl: ttl,
                                                                       collapseKey: courier.collapseKey(AdvertSigner.advertKind, to: device.signingKey))
+                            // After the advert (the relay keeps the order): an old guest skips it.
+                            _ = try? await courier.sendMail(.away(away), to: device, ttl: ttl,
+                                                            collapseKey: courier.collapseKey(AdvertSigner.awayKind, to: device.signingKey))
                             return outcome == .stored
                         }
                     }

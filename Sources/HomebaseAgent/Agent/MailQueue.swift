@@ -89,6 +89,7 @@ final class MailQueue: Sendable {
         switch m {
         case .roster: "roster"
         case .advert: "advert"
+        case .away: "away"
         case .grant: "grant"
         case .revoke: "revoke"
         case .pairCodeOutcome: "pairing outcome"

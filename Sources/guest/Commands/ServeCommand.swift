@@ -11,15 +11,19 @@ enum ServeCommandLine {
         name: "serve", summary: "serve the routed brain to local tools (OpenAI, Anthropic and Ollama compatible API)",
         usage: "[--listen HOST:PORT] [--allow-remote] [--token-file FILE] [--allow-origin ORIGIN]... [--keep-alive-interval SECONDS]",
         details: "Endpoints:\n"
-            + "  OpenAI     POST /v1/chat/completions, POST /v1/responses, POST /v1/completions, GET /v1/models, GET /v1/models/{id}\n"
+            + "  OpenAI     POST /v1/chat/completions, POST /v1/responses, GET|DELETE /v1/responses/{id},\n"
+            + "             GET /v1/responses/{id}/input_items, POST /v1/completions, GET /v1/models, GET /v1/models/{id}\n"
             + "  Anthropic  POST /v1/messages, POST /v1/messages/count_tokens (an estimate: UTF-8 bytes / 4)\n"
             + "  Ollama     POST /api/chat, POST /api/generate, POST /api/show, GET /api/tags, GET /api/ps, GET /api/version, GET|HEAD /\n"
             + "  Embeddings POST /v1/embeddings, POST /api/embed, POST /api/embeddings: vectors of the model named, from the\n"
-            + "             Homebase whose advert lists it as an embedding model (through the relay), else the on-device model's\n"
-            + "             (a second llama-server with --embeddings, started on first use); 404 for a model no brain has, 502\n"
-            + "             when the Homebase fails (not connected, --embedding-timeout, its error): never another model's vectors\n"
+            + "             Homebase (own, or one joined) whose advert lists it as an embedding model (through the relay), else\n"
+            + "             the on-device model's (a second llama-server with --embeddings, started on first use); 404 for a model\n"
+            + "             no brain has, 502 when the Homebase fails (not connected, gone mid-wait: at once, --embedding-timeout,\n"
+            + "             its error): never another model's vectors\n"
             + "/v1/responses keeps the last \(ServeConfiguration().storedResponses) stored answers in memory for previous_response_id "
-            + "(store: false keeps none).\n"
+            + "and GET /v1/responses/{id}\n(store: false keeps none: 404, as a deleted or forgotten one, or any after a restart).\n"
+            + "Model lists (/v1/models, /api/tags) name embedding models too: a Homebase's advertised for embeddings and the\n"
+            + "on-device model; /api/show gives their capabilities (\"embedding\"; an embedding-only model says only that).\n"
             + "/api/generate's suffix (fill-in-the-middle) and raw (continuation) are done by prompt, the same on every route.\n"
             + "/api/pull, push, create, copy and delete answer 501 naming the guest command instead (guest models pull|delete).\n"
             + "Probes (show, ps, version, tags, models) answer from what the guest knows, never waiting on the relay.\n"
@@ -81,16 +85,14 @@ enum ServeCommandLine {
         }
     }
 
-    /// `/api/show`'s facts of a listed model: the advert's, when its Homebase advertised it; the
-    /// on-device model answers tool calls (requests with tools go on-device).
+    /// `/api/show`'s facts of a listed model: the advert's, when its Homebase advertised it, and
+    /// the capabilities the brain has (`ServableModels.Entry.capabilityNames`).
     static func details(_ e: ServableModels.Entry) -> ModelDetails? {
-        guard let m = e.info else { return e.brain == .onDevice ? ModelDetails(capabilities: ["completion", "tools"]) : nil }
-        var caps: [String] = []
-        if m.capabilities.contains(.completion) || m.capabilities.isEmpty { caps.append("completion") }
-        if m.capabilities.contains(.tools) { caps.append("tools") }
-        if m.capabilities.contains(.vision) { caps.append("vision") }
+        guard let m = e.info else {
+            return e.brain == .onDevice || e.capabilities != nil ? ModelDetails(capabilities: e.capabilityNames) : nil
+        }
         return ModelDetails(family: m.family, parameterSize: m.parameterSize, quantization: m.quantization,
-                            contextLength: m.contextLength > 0 ? Int(m.contextLength) : nil, capabilities: caps)
+                            contextLength: m.contextLength > 0 ? Int(m.contextLength) : nil, capabilities: e.capabilityNames)
     }
 
     /// `--embedding-timeout SECONDS`: 1 to 3600.

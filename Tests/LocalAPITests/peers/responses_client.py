@@ -11,6 +11,8 @@ usage: responses_client.py BASE_URL API_KEY SCENARIO [MODEL [TIMEOUT_SECONDS]]  
   completion completions.create, streamed and not: the texts
   retrieve   models.retrieve of the first listed model: its id
   embeddings embeddings.create of two texts (floats, then base64 as the library asks by default): sizes
+  stored     responses.create, then responses.retrieve(id) (its text and brain), input_items.list(id),
+             responses.delete(id), retrieve again (the error), and a store=False response retrieved (the error)
 """
 import json
 import sys
@@ -64,6 +66,28 @@ try:
         b = client.embeddings.create(model=model, input="three")  # the library asks for base64 and decodes it
         out = {"count": len(r.data), "sizes": [len(d.embedding) for d in r.data], "first": r.data[0].embedding[:4],
                "base64_size": len(b.data[0].embedding), "prompt_tokens": r.usage.prompt_tokens, "model": r.model}
+    elif scenario == "stored":
+        raw = client.responses.with_raw_response.create(model=model, input="Say hello", instructions="Be brief.")
+        r = raw.parse()
+        got = client.responses.retrieve(r.id)
+        items = client.responses.input_items.list(r.id)
+        def status_of(call):
+            try:
+                call()
+                return {"status": 200}
+            except openai.APIStatusError as e:
+                body = e.body if isinstance(e.body, dict) else {}
+                return {"status": e.status_code, "message": str(e),
+                        "type": getattr(e, "type", None) or body.get("type") or (body.get("error") or {}).get("type")}
+        client.responses.delete(r.id)
+        unstored = client.responses.create(model=model, input="Say hello", store=False)
+        out = {"brain_header": raw.headers.get("x-homebase-brain"), "id": r.id, "retrieved_id": got.id,
+               "retrieved_text": got.output_text, "text": r.output_text, "retrieved_status": got.status,
+               "retrieved_brain": (getattr(got, "homebase", None) or (got.model_extra or {}).get("homebase") or {}).get("brain"),
+               "items": [{"type": i.type, "role": getattr(i, "role", None),
+                          "text": "".join(getattr(c, "text", "") for c in (getattr(i, "content", None) or []))} for i in items.data],
+               "after_delete": status_of(lambda: client.responses.retrieve(r.id)),
+               "unstored": status_of(lambda: client.responses.retrieve(unstored.id))}
 except openai.APIStatusError as e:
     out = {"raised": type(e).__name__, "status": e.status_code, "message": str(e)}
 except openai.APIError as e:

@@ -1,0 +1,105 @@
+// The small worlds of DoneWhen.swift's rows, each set up through the CLIs as a user would and
+// apart from the main world (so its latency figures carry no proxy hop and its relay is not
+// restarted under it).
+import BenchSupport
+import Foundation
+import RelayRouting
+import TestSupport
+
+enum DoneWhenWorlds {
+    /// A Homebase on the TEST stand-in engine in stall mode (Tests/EndToEndTests/peers/
+    /// standin_engine.py: the start of an answer, then silence), every setting default, and a
+    /// guest with the default rungs.
+    struct EngineStall {
+        let guest: BenchGuest
+
+        static func start(_ world: World, relay: String) async throws -> EngineStall {
+            let procs = world.procs
+            let port = try Processes.freePort()
+            // --model tiny: the name the bench guest asks for (`ollama.model tiny`).
+            _ = try procs.start(anyPython, [testsFile("EndToEndTests/peers/standin_engine.py"), "--port", "\(port)",
+                                            "--mode", "stall", "--model", "tiny"], log: "standin-engine.log")
+            try procs.waitUntil(30, "the stand-in engine") { Processes.canConnect(port) }
+            let host = try HomebaseSetup.create(world, engineURL: "http://127.0.0.1:\(port)", name: "bench-engine-stall",
+                                                dataDir: procs.work + "/host-engine-stall")
+            let dir = procs.work + "/guest-engine-stall"
+            try host.addDevice(try BenchGuest.setUp(world, dataDir: dir, account: host.accountKey, relay: relay, hostRecord: host.recordHex))
+            _ = try host.run(relay: relay, [], log: "homebase-engine-stall.log")
+            let guest = try await BenchGuest(world, dataDir: dir, watchdog: WatchdogLimits())
+            _ = try await guest.warmOnDevice()
+            return EngineStall(guest: guest)
+        }
+    }
+
+    /// Both devices reach a relay of their own through the TEST black-hole proxy; the guest
+    /// connects after the Homebase, so "newest" holes the guest's connection.
+    struct GuestHoled {
+        let world: World
+        let guestDir: String
+        let trigger: String
+
+        static func start(_ world: World, engineURL: String) throws -> GuestHoled {
+            let procs = world.procs
+            let proxyPort = try Processes.freePort()
+            let url = "ws://127.0.0.1:\(proxyPort)"
+            let relay = try world.startRelay(["--origin", url], name: "relay-guest-holed")
+            guard let relayPort = Int(relay.url.split(separator: ":").last ?? "") else { throw BenchError("relay url \(relay.url)") }
+            let trigger = procs.work + "/black-hole-guest"
+            _ = try procs.start(anyPython, [testsFile("EndToEndTests/peers/blackhole_proxy.py"), "--port", "\(proxyPort)",
+                                            "--target", "\(relayPort)", "--trigger", trigger], log: "proxy-guest.log")
+            try procs.waitUntil(30, "the black-hole proxy") { Processes.canConnect(proxyPort) }
+            let host = try HomebaseSetup.create(world, engineURL: engineURL, name: "bench-guest-holed", dataDir: procs.work + "/host-guest-holed")
+            let dir = procs.work + "/guest-holed"
+            try host.addDevice(try BenchGuest.setUp(world, dataDir: dir, account: host.accountKey, relay: url, hostRecord: host.recordHex))
+            _ = try host.run(relay: url, [], log: "homebase-guest-holed.log")
+            return GuestHoled(world: world, guestDir: dir, trigger: trigger)
+        }
+
+        func openGuest(stallMs: Int) async throws -> BenchGuest {
+            try await BenchGuest(world, dataDir: guestDir, watchdog: WatchdogLimits(stall: .milliseconds(stallMs)))
+        }
+
+        func holedCount() -> Int { world.procs.read("proxy-guest.log").components(separatedBy: "black-holed").count }
+
+        /// Called at the first text: the proxy stops forwarding the newest connection (the guest's).
+        func holeNewest() { _ = FileManager.default.createFile(atPath: trigger, contents: Data("newest".utf8)) }
+    }
+
+    /// A relay on a fixed port and data directory, restarted by the row, and a Homebase (its
+    /// one device is set up, never run: the Homebase's first advert is stored for it).
+    final class RelayRestart: @unchecked Sendable {  // used from the bench's one task
+        let world: World
+        let port: Int
+        private var relay: Child?
+        private var starts = 0
+
+        init(_ world: World, engineURL: String) throws {
+            self.world = world
+            port = try Processes.freePort()
+            try startRelay()
+            let url = "ws://127.0.0.1:\(port)"
+            let host = try HomebaseSetup.create(world, engineURL: engineURL, name: "bench-relay-restart",
+                                                dataDir: world.procs.work + "/host-relay-restart")
+            try host.addDevice(try BenchGuest.setUp(world, dataDir: world.procs.work + "/guest-relay-restart", account: host.accountKey,
+                                                    relay: url, hostRecord: host.recordHex))
+            _ = try host.run(relay: url, [], log: "homebase-relay-restart.log")
+        }
+
+        func startRelay() throws {
+            starts += 1
+            relay = try world.procs.start(world.bin.path("homebase-relay"),
+                                          ["serve", "--listen", "127.0.0.1:\(port)", "--data-dir", world.procs.work + "/relay-restart",
+                                           "--metrics-listen", "off"], log: "relay-restart-\(starts).log")
+        }
+
+        func killRelay() {
+            if let relay { world.procs.kill(relay) }
+            relay = nil
+        }
+
+        /// How many times the Homebase has connected to this relay (its log).
+        func connections() -> Int {
+            world.procs.read("homebase-relay-restart.log").components(separatedBy: "connected to the relay").count
+        }
+    }
+}
