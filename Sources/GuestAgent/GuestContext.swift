@@ -73,7 +73,7 @@ public final class GuestContext: Sendable {
         log = EventLog(path: paths.log)
         let locator = EngineLocator(configured: configuration.llamaServer, environment: configuration.environment)
         supervisor = LlamaServerSupervisor(.init(locator: locator, healthDeadline: configuration.healthDeadline,
-                                                 logPath: paths.engineLog))
+                                                 logPath: paths.engineLog, stateFile: paths.engineState))
         let sup = supervisor
         modelStore = try ModelStore(config: .init(directory: paths.dataDirectory, hub: configuration.hub)) { candidate in
             try await Self.loadCheck(candidate, sup)
@@ -96,6 +96,7 @@ public final class GuestContext: Sendable {
         let factory = self.factory, log = self.log
         var runner = AnswerRunner(router: router, onDevice: { factory.onDevice(model: $0) }, log: { log.write($0) })
         if configuration.cooldown > .zero { runner.cooldowns = cooldowns }
+        runner.warm = warmFloor
         return runner
     }
 

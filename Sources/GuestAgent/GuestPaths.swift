@@ -36,6 +36,8 @@ public struct GuestPaths: Sendable, Equatable {
     /// Homebases skipped for a while (`CooldownFile`).
     public var cooldowns: String { dataDirectory + "/cooldowns.json" }
     public var engineLog: String { dataDirectory + "/llama-server.log" }
+    /// The running on-device engine, for `guest status` in another process (EngineFile.swift).
+    public var engineState: String { dataDirectory + "/engine.json" }
     public var catalogCache: String { dataDirectory + "/cache" }
 
     /// Creates the directory (0700, parents as needed), or tightens one that group or others

@@ -55,11 +55,13 @@ public final class BenchGuest: Sendable {
     /// also noting when each fallback begins; `router` defaults to the context's.
     public func runner(_ router: Router? = nil) -> AnswerRunner {
         let factory = context.factory, log = context.log, mark = fallbackAt
-        return AnswerRunner(router: router ?? context.router, onDevice: { factory.onDevice(model: $0) },
-                            log: { line in
-                                mark.reset(to: .now)
-                                log.write(line)
-                            })
+        var runner = AnswerRunner(router: router ?? context.router, onDevice: { factory.onDevice(model: $0) },
+                                  log: { line in
+                                      mark.reset(to: .now)
+                                      log.write(line)
+                                  })
+        runner.warm = context.warmFloor  // as guest chat's (engine.warm)
+        return runner
     }
 
     /// Starts the on-device engine (one token), so fault timings show the running engine;
