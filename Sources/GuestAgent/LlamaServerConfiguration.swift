@@ -23,6 +23,8 @@ extension LlamaServerSupervisor {
         public var extraArguments: [String]
         /// `engine.json`: written while a server runs, removed at stop (`guest status` reads it); nil: none.
         public var stateFile: String?
+        /// One line per start and per request that found no running server (guest.log); never a prompt.
+        public var events: (@Sendable (String) -> Void)?
 
         public init(locator: EngineLocator, healthDeadline: Duration = .seconds(120),
                     healthPoll: Duration = .milliseconds(50), initialBackoff: Duration = .milliseconds(250),

@@ -65,10 +65,16 @@ public actor LlamaServerSupervisor {
             }
         }
         if let s = starting, s.model == model {
-            if !warming { found.starting += 1 }
+            if !warming {
+                found.starting += 1
+                configuration.events?("engine: a request joined the start under way")
+            }
             return try await s.task.value.endpoint
         }
-        if warming { found.warmStarts += 1 } else { found.cold += 1 }
+        if warming { found.warmStarts += 1 } else {
+            found.cold += 1
+            configuration.events?("engine: a request starts it (cold)")
+        }
         return try await install(model, launch(model), warming: warming)
     }
 
@@ -86,9 +92,13 @@ public actor LlamaServerSupervisor {
     /// Waits for a start and makes it the running server.
     func install(_ model: GGUFTarget, _ task: Task<Running, Error>, warming: Bool) async throws -> Endpoint {
         defer { if starting?.model == model { starting = nil } }
+        let began = ContinuousClock.now
         do {
             let r = try await task.value
             starts += 1
+            let ms = (ContinuousClock.now - began).components
+            configuration.events?("engine: llama-server pid \(r.endpoint.pid) healthy on \(model.alias) after "
+                                  + "\(ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000) ms (started by \(warming ? "the warm floor" : "a request"))")
             guard !stopped else { await r.child.terminate(grace: configuration.stopGrace); throw GuestError.stopped }
             running = r
             notBefore = nil
