@@ -5,7 +5,7 @@ import Testing
 /// The relay's start-up raises RLIMIT_NOFILE to what `max-connections` needs (#24). Run in this
 /// process: the limit is only ever raised here, never lowered, so other tests are not starved.
 @Suite struct FileLimitTests {
-    func soft() -> UInt64 {
+    func soft() -> rlim_t {
         var r = rlimit()
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &r)
         return r.rlim_cur
@@ -24,7 +24,7 @@ import Testing
         let wanted = Int(before) + 5_000
         let outcome = FileLimit.raise(for: wanted)
         if outcome.enough {
-            #expect(soft() >= UInt64(wanted + FileLimit.reserve))
+            #expect(soft() >= rlim_t(wanted + FileLimit.reserve))
             #expect(outcome.words.contains("raised \(before) → "), "\(outcome.words)")
         } else {
             // Unprivileged with a low hard limit: the words say what is missing and how to fix it.
