@@ -60,7 +60,7 @@ import Sealing
         let guest = try await BenchGuest(world, dataDir: guestDir, watchdog: WatchdogLimits())
         do {
             try await measure(o, world: world, relay: relay, engineURL: engine.url, host: host, homebase: homebase,
-                              guest: guest, crowd: crowd)
+                              guest: guest, crowd: crowd, enginePid: engine.child.pid)
         } catch {
             await guest.stop()  // its on-device llama-server too
             throw error
@@ -68,7 +68,7 @@ import Sealing
     }
 
     static func measure(_ o: Options, world: World, relay: (url: String, child: Child), engineURL: String,
-                        host: HomebaseSetup, homebase: Child, guest: BenchGuest, crowd: Crowd?) async throws {
+                        host: HomebaseSetup, homebase: Child, guest: BenchGuest, crowd: Crowd?, enginePid: Int32) async throws {
         let procs = world.procs
         let guestDir = procs.work + "/guest"
         let decision = guest.context.router.resolve()
@@ -80,7 +80,8 @@ import Sealing
         print("")
 
         if o.sections.contains("latency") {
-            Latency.print(try await Latency.run(o, engineURL: engineURL, guest: guest), o)
+            let hops = HopPids(relay: relay.child.pid, homebase: homebase.pid, engine: enginePid)
+            Latency.print(try await Latency.run(o, engineURL: engineURL, guest: guest, hops: hops), o)
         }
         if let crowd, let hostRecord = DeviceRecordHex.parse(host.recordHex) {
             Crowd.print(try await crowd.run(o, relayURL: relay.url, engineURL: engineURL, relay: relay.child, host: homebase, hostRecord: hostRecord), o)
