@@ -95,7 +95,7 @@ final class Crowd: Sendable {
         let tokens = o.crowdTokens
         let start = ContinuousClock.now
         let cpu0 = (CPU.seconds(pid: relay.pid) ?? 0, CPU.seconds(pid: host.pid) ?? 0)
-        let frames = Mutex(0)
+        let frames = FrameCount()
         let outcomes = await withTaskGroup(of: (ttft: Double?, failure: String?).self) { group in
             for s in 0..<o.streams {
                 let courier = couriers[s % couriers.count]
@@ -107,7 +107,7 @@ final class Crowd: Sendable {
                     let begin = ContinuousClock.now
                     var first: Double?
                     var seen = 1  // the request
-                    defer { frames.withLock { $0 += seen } }
+                    defer { frames.add(seen) }
                     do {
                         for try await e in provider.stream(request) {
                             seen += 1
@@ -127,7 +127,7 @@ final class Crowd: Sendable {
         r.wallMs = ms(.now - start)
         r.relayCPU = (CPU.seconds(pid: relay.pid) ?? 0) - cpu0.0
         r.hostCPU = (CPU.seconds(pid: host.pid) ?? 0) - cpu0.1
-        r.frames = frames.withLock { $0 }
+        r.frames = frames.total
         sampler.cancel()
         for x in outcomes {
             if let f = x.failure {
@@ -180,4 +180,11 @@ final class Directory: DeviceDirectory {
     let records: [PublicKey: DeviceRecord]
     init(_ list: [DeviceRecord]) { records = Dictionary(uniqueKeysWithValues: list.map { ($0.signingKey, $0) }) }
     func record(for key: PublicKey) -> DeviceRecord? { records[key] }
+}
+
+/// Frames seen by the crowd's devices, added from every stream's task.
+final class FrameCount: Sendable {
+    private let n = Mutex(0)
+    func add(_ k: Int) { n.withLock { $0 += k } }
+    var total: Int { n.withLock { $0 } }
 }

@@ -17,7 +17,7 @@ public enum CPU {
     /// Seconds of CPU (user + system) this process has used so far.
     public static func selfSeconds() -> Double {
         var u = rusage()
-        getrusage(RUSAGE_SELF, &u)
+        getrusage(RUSAGE_SELF.rawValue, &u)
         return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6
             + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
     }
