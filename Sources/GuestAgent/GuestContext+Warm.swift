@@ -27,6 +27,18 @@ extension GuestContext {
     }
 
 
+    /// `guest chat` at start: when the route is a Homebase, the engine starts while the relay link
+    /// opens, so a fallback right after (the Homebase gone: the relay says so in ~2 ms) finds it
+    /// running rather than starting (its start is tens of ms even for the tiny model).
+    public func warmAtStart() async {
+        guard ((try? settings.routingSettings()) ?? RoutingSettings()).warmFloor else { return }
+        let decision = router.resolve()
+        guard decision.homebaseKey != nil else { return }
+        if case .started? = await factory.warm(model: decision.localModel) {
+            log.write("warm floor: starting the on-device engine at start (the route is a Homebase; engine.warm off: not)")
+        }
+    }
+
     /// `guest serve`: warm now (logged), then every `interval` (a crashed engine is started again
     /// after its backoff; logged only when it starts). Cancel the task at exit.
     public func keepWarm(every interval: Duration) -> Task<Void, Never> {

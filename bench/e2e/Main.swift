@@ -46,7 +46,13 @@ import Sealing
         print("load average at start: \(Machine.loadAverage)  ")
 
         // The three programs, set up through their CLIs as a user would.
-        let relay = try world.startRelay(o.relayRate.map { ["--rate", "\($0)", "--burst", "\($0)"] } ?? [])
+        var relayFlags = o.relayRate.map { ["--rate", "\($0)", "--burst", "\($0)"] } ?? []
+        if o.sections.contains("crowd") {
+            // Every crowd device connects from 127.0.0.1: the per-address limits would refuse the 65th.
+            let n = "\(o.crowdDevices + 100)"
+            relayFlags += ["--ip-max-connections", n, "--ip-max-pending", n, "--ip-accept-rate", "100000", "--ip-accept-burst", "100000"]
+        }
+        let relay = try world.startRelay(relayFlags)
         let engine = try await world.startEngine(slots: o.slots, context: o.slots * o.slotContext, jinja: o.sections.contains("payloads"))
         let host = try HomebaseSetup.create(world, engineURL: engine.url)
         let guestDir = procs.work + "/guest"

@@ -34,6 +34,7 @@ public final class BenchGuest: Sendable {
         let config = GuestConfiguration(paths: GuestPaths(dataDirectory: dataDir), llamaServer: world.bin.engine,
                                         modelPath: world.bin.model, environment: world.procs.environment, relay: slot)
         context = try GuestContext(config)
+        await context.warmAtStart()  // as guest chat does, while the link opens (engine.warm)
         var options = GuestLink.Options()
         options.watchdog = watchdog
         options.backlogWait = .seconds(10)
