@@ -10,7 +10,7 @@ extension GuestContext {
         return { model, brain in
             guard ((try? settings.routingSettings()) ?? RoutingSettings()).warmFloor else { return }
             if case .started = await factory.warm(model: model) {
-                log.write("warm floor: starting the on-device engine beside the request to \(brain.rawValue) (engine.warm off: not)")
+                log.write("warm floor: starting the on-device engine beside the request to \(brain.rawValue) (off: guest settings set engine.warm off)")
             }
         }
     }
@@ -19,7 +19,7 @@ extension GuestContext {
     public func keepWarm() async -> String {
         guard ((try? settings.routingSettings()) ?? RoutingSettings()).warmFloor else { return "warm floor off (engine.warm)" }
         switch await factory.warm(model: router.resolve().localModel) {
-        case .started?, .alreadyStarting?: return "warm floor: starting the on-device engine (engine.warm off: started on first use)"
+        case .started?, .alreadyStarting?: return "warm floor: starting the on-device engine (off: guest settings set engine.warm off)"
         case .alreadyRunning?: return "warm floor: the on-device engine is running"
         case .stopped?: return "warm floor: the guest is stopping"
         case nil: return "warm floor: no local model to keep warm"
@@ -35,7 +35,7 @@ extension GuestContext {
         let decision = router.resolve()
         guard decision.homebaseKey != nil else { return }
         if case .started? = await factory.warm(model: decision.localModel) {
-            log.write("warm floor: starting the on-device engine at start (the route is a Homebase; engine.warm off: not)")
+            log.write("warm floor: starting the on-device engine at start (the route is a Homebase; off: guest settings set engine.warm off)")
         }
     }
 
