@@ -19,6 +19,9 @@ public struct AnswerRunner: Sendable {
     public let log: @Sendable (String) -> Void
     /// Where a Homebase that timed out or went silent is cooled down (and cleared once it answers).
     public var cooldowns: CooldownFile?
+    /// The warm floor: told the local model before a request leaves for a Homebase, so the
+    /// on-device engine a fallback needs starts meanwhile (`GuestContext.warmFloor`); nil: none.
+    public var warm: (@Sendable (LocalModel, BrainKind) async -> Void)?
 
     public init(router: Router, onDevice: @escaping @Sendable (LocalModel) -> any ChatProvider,
                 log: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -48,7 +51,12 @@ public struct AnswerRunner: Sendable {
             log("refused: \(refusal)")
             throw refusal
         }
-        var leg = Leg(start: .now, onToolCall: onToolCall, onEvent: onEvent)
+        let start = ContinuousClock.now
+        if let warm, routed.brain == .ownHomebase || routed.brain == .joinedHomebase,
+           router.onDeviceLacks(request, decision.localModel) == nil {
+            await warm(decision.localModel, routed.brain)
+        }
+        var leg = Leg(start: start, onToolCall: onToolCall, onEvent: onEvent)
         var meta = AnswerMetadata(brain: routed.brain, routeReason: decision.reason)
         onBrain(routed.brain)
         let first = await leg.run(routed, request, onText)

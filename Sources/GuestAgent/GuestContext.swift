@@ -70,10 +70,13 @@ public final class GuestContext: Sendable {
         runtime = RuntimeFile(path: paths.runtime)
         account = AccountKeyFile(path: paths.accountKey)
         joined = JoinedHomebaseStore(database: routingDatabase)
-        log = EventLog(path: paths.log)
+        let eventLog = EventLog(path: paths.log)
+        log = eventLog
         let locator = EngineLocator(configured: configuration.llamaServer, environment: configuration.environment)
-        supervisor = LlamaServerSupervisor(.init(locator: locator, healthDeadline: configuration.healthDeadline,
-                                                 logPath: paths.engineLog))
+        var engine = LlamaServerSupervisor.Configuration(locator: locator, healthDeadline: configuration.healthDeadline,
+                                                         logPath: paths.engineLog, stateFile: paths.engineState)
+        engine.events = { eventLog.write($0) }
+        supervisor = LlamaServerSupervisor(engine)
         let sup = supervisor
         modelStore = try ModelStore(config: .init(directory: paths.dataDirectory, hub: configuration.hub)) { candidate in
             try await Self.loadCheck(candidate, sup)
@@ -97,6 +100,7 @@ public final class GuestContext: Sendable {
         let factory = self.factory, log = self.log
         var runner = AnswerRunner(router: router, onDevice: { factory.onDevice(model: $0) }, log: { log.write($0) })
         if configuration.cooldown > .zero { runner.cooldowns = cooldowns }
+        runner.warm = warmFloor
         return runner
     }
 

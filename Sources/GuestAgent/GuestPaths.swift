@@ -38,6 +38,8 @@ public struct GuestPaths: Sendable, Equatable {
     /// Hosts that said they went to sleep (`AwayFile`).
     public var away: String { dataDirectory + "/away.json" }
     public var engineLog: String { dataDirectory + "/llama-server.log" }
+    /// The running on-device engine, for `guest status` in another process (EngineFile.swift).
+    public var engineState: String { dataDirectory + "/engine.json" }
     public var catalogCache: String { dataDirectory + "/cache" }
 
     /// Creates the directory (0700, parents as needed), or tightens one that group or others

@@ -31,6 +31,8 @@ public struct GuestStatus: Sendable, Equatable, Codable {
     public var tools: String = ""
     /// Where a request with an image would go, and why.
     public var images: String = ""
+    /// The on-device engine: warm (its pid) or cold, and whether the warm floor (`engine.warm`) is on.
+    public var engine: String = ""
 
     /// True when the next answer would be the floor notice.
     public var isFloor: Bool { brain == "none" }
@@ -60,7 +62,16 @@ public struct GuestStatus: Sendable, Equatable, Codable {
             lastFallback: context.log.lastLine(containing: "fallback:"), relay: .gather(context, links),
             downloads: context.modelStore.backgroundDownloads(),
             tools: Self.words(context.router.decide(RequestNeeds(tools: true))),
-            images: Self.words(context.router.decide(RequestNeeds(images: true))))
+            images: Self.words(context.router.decide(RequestNeeds(images: true))),
+            engine: engineWords(EngineFile.live(context.paths.engineState), warmFloor: settings.warmFloor))
+    }
+
+    /// "warm: llama-server pid 4242 on builtin (...)" or "cold: ...", then the warm floor's setting.
+    static func engineWords(_ state: EngineFile.State?, warmFloor: Bool) -> String {
+        let floor = warmFloor ? "warm floor on (engine.warm; off: started on first use)"
+            : "warm floor off (engine.warm; on: started beside Homebase requests, kept by guest serve)"
+        guard let state else { return "cold, starts on first use; \(floor)" }
+        return "warm: llama-server pid \(state.pid) on \(state.model) (started by \(state.warm ? "the warm floor" : "a request")); \(floor)"
     }
 
     /// "own Homebase: <reason>", "refused: <why>".

@@ -5,6 +5,8 @@ extension LlamaServerSupervisor {
         /// How long `/health` may take to answer 200 after a start (a large model loads slowly).
         public var healthDeadline: Duration
         public var healthPoll: Duration
+        /// The first pause between polls, doubled up to `healthPoll` (the tiny model is healthy in ~30 ms).
+        public var healthPollFirst: Duration = .milliseconds(2)
         /// First restart delay after a crash; doubled per crash in a row, up to `maxBackoff`.
         public var initialBackoff: Duration
         public var maxBackoff: Duration
@@ -19,16 +21,20 @@ extension LlamaServerSupervisor {
         /// The server's stdout and stderr, appended; nil discards them.
         public var logPath: String?
         public var extraArguments: [String]
+        /// `engine.json`: written while a server runs, removed at stop (`guest status` reads it); nil: none.
+        public var stateFile: String?
+        /// One line per start and per request that found no running server (guest.log); never a prompt.
+        public var events: (@Sendable (String) -> Void)?
 
         public init(locator: EngineLocator, healthDeadline: Duration = .seconds(120),
                     healthPoll: Duration = .milliseconds(50), initialBackoff: Duration = .milliseconds(250),
                     maxBackoff: Duration = .seconds(10), stableAfter: Duration = .seconds(60),
                     stopGrace: Duration = .seconds(2), threads: Int? = nil, contextSize: Int? = nil,
-                    logPath: String? = nil, extraArguments: [String] = []) {
+                    logPath: String? = nil, extraArguments: [String] = [], stateFile: String? = nil) {
             self.locator = locator; self.healthDeadline = healthDeadline; self.healthPoll = healthPoll
             self.initialBackoff = initialBackoff; self.maxBackoff = maxBackoff; self.stableAfter = stableAfter
             self.stopGrace = stopGrace; self.threads = threads; self.contextSize = contextSize
-            self.logPath = logPath; self.extraArguments = extraArguments
+            self.logPath = logPath; self.extraArguments = extraArguments; self.stateFile = stateFile
         }
     }
 }

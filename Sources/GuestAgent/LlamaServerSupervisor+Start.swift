@@ -28,13 +28,16 @@ extension LlamaServerSupervisor {
         let http = HTTPStreamClient()
         let quick = HTTPTimeouts(connect: .seconds(1), firstByte: .seconds(2), idle: .seconds(2))
         let start = ContinuousClock.now
+        // A small model is healthy within tens of ms: poll often at first, then every healthPoll.
+        var pause = min(c.healthPollFirst, c.healthPoll)
         while ContinuousClock.now - start < c.healthDeadline {
             if let status = child.exitStatus() { throw GuestError.engineExited(how: ChildProcess.describe(status)) }
             if let r = try? await http.send(HTTPStreamRequest(url: url + "/health", timeouts: quick)) {
                 _ = try? await r.collect(limit: 1 << 16)
                 if r.status == 200 { return }
             }
-            try await Task.sleep(for: c.healthPoll)
+            try await Task.sleep(for: pause)
+            pause = min(pause * 2, c.healthPoll)
         }
         if let status = child.exitStatus() { throw GuestError.engineExited(how: ChildProcess.describe(status)) }
         let ms = c.healthDeadline.components

@@ -25,13 +25,17 @@ public actor LlamaServerSupervisor {
     }
 
     public let configuration: Configuration
-    private var running: Running?
-    private var starting: (model: GGUFTarget, task: Task<Running, Error>)?
+    var running: Running?
+    var starting: (model: GGUFTarget, task: Task<Running, Error>)?
     private var crashesInARow = 0
     private var notBefore: ContinuousClock.Instant?
-    private var stopped = false
+    var stopped = false
+    /// This supervisor wrote `engine.json` (so its stop removes it).
+    var announced = false
     /// Starts so far (tests and `status` read it).
     public private(set) var starts = 0
+    /// How each request's `endpoint(for:)` found the engine, and the warm floor's starts (+Warm.swift).
+    public internal(set) var found = Found()
     /// The last crash, in words, for logs and `status`.
     public private(set) var lastCrash: String?
 
@@ -42,31 +46,63 @@ public actor LlamaServerSupervisor {
 
     /// A healthy server on `model`: the running one, or one started (or restarted) now.
     public func endpoint(for model: GGUFTarget) async throws -> Endpoint {
+        try await endpoint(for: model, warming: false)
+    }
+
+    /// `warming`: the warm floor's own start (`warm(_:)`), not counted in `found` as a request.
+    func endpoint(for model: GGUFTarget, warming: Bool) async throws -> Endpoint {
         guard !stopped else { throw GuestError.stopped }
         if let r = running {
             if let status = r.child.exitStatus() {
                 noteCrash(ChildProcess.describe(status), ranFor: ContinuousClock.now - r.startedAt)
                 running = nil
             } else if r.endpoint.modelPath == model.path && r.endpoint.projector == model.projector {
+                if !warming { found.running += 1 }
                 return r.endpoint
             } else {
                 running = nil
                 await r.child.terminate(grace: configuration.stopGrace)
             }
         }
-        if let s = starting, s.model == model { return try await s.task.value.endpoint }
+        if let s = starting, s.model == model {
+            if !warming {
+                found.starting += 1
+                configuration.events?("engine: a request joined the start under way")
+            }
+            return try await s.task.value.endpoint
+        }
+        if warming { found.warmStarts += 1 } else {
+            found.cold += 1
+            configuration.events?("engine: a request starts it (cold)")
+        }
+        return try await install(model, launch(model), warming: warming)
+    }
+
+    /// Begins a start on `model` (after any crash backoff); `starting` is set before this returns,
+    /// so a request arriving next joins it.
+    func launch(_ model: GGUFTarget) -> Task<Running, Error> {
         let task = Task { [configuration, notBefore] in
             if let notBefore { try await Task.sleep(until: notBefore, clock: .continuous) }
             return try await Self.start(model, configuration)
         }
         starting = (model, task)
+        return task
+    }
+
+    /// Waits for a start and makes it the running server.
+    func install(_ model: GGUFTarget, _ task: Task<Running, Error>, warming: Bool) async throws -> Endpoint {
         defer { if starting?.model == model { starting = nil } }
+        let began = ContinuousClock.now
         do {
             let r = try await task.value
             starts += 1
+            let ms = (ContinuousClock.now - began).components
+            configuration.events?("engine: llama-server pid \(r.endpoint.pid) healthy on \(model.alias) after "
+                                  + "\(ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000) ms (started by \(warming ? "the warm floor" : "a request"))")
             guard !stopped else { await r.child.terminate(grace: configuration.stopGrace); throw GuestError.stopped }
             running = r
             notBefore = nil
+            announce(r.endpoint, warm: warming)
             return r.endpoint
         } catch let error as GuestError {
             if case .engineExited(let how) = error { noteCrash(how, ranFor: .zero) }
@@ -98,6 +134,7 @@ public actor LlamaServerSupervisor {
             running = nil
             await r.child.terminate(grace: configuration.stopGrace)
         }
+        if announced { announce(nil, warm: false) }  // another process's engine.json stays
     }
 
     private func noteCrash(_ how: String, ranFor: Duration) {

@@ -54,6 +54,12 @@ public struct GuestProviderFactory: ProviderFactory {
         }
     }
 
+    /// The warm floor: the engine on the resolved file started in the background (nil: no local model).
+    public func warm(model: LocalModel) async -> LlamaServerSupervisor.Warming? {
+        guard case .model(let target) = resolver.resolve(model) else { return nil }
+        return await supervisor.warm(target)
+    }
+
     public func ownHomebase(advert: ReceivedAdvert) -> any ChatProvider { relay.ownHomebase(advert: advert) }
     public func joinedHomebase(record: JoinedHomebase) -> any ChatProvider { relay.joinedHomebase(record: record) }
 

@@ -107,7 +107,10 @@ enum Settings {
                 form: "a whole number", apply: { c, s in guard let n = ValueParsing.count(s, min: 0) else { return false }
                     c.peerGoneMemory = n; return true }, show: { "\($0.peerGoneMemory)" }),
         durationSetting("tcp-user-timeout", "fail a socket whose sent data is unacknowledged this long (0ms: kernel default)", \.tcpUserTimeout),
-        countSetting("max-connections", "open connections at most", \.maxConnections),
+        countSetting("max-connections", "open connections at most; the open-file limit is raised to match at start (logged when it "
+                     + "cannot be). An idle TLS connection costs about 17 KiB of relay memory, a plain one 2 KiB, plus kernel socket "
+                     + "memory: the default 10,000 fits a 512 MB node, 50,000 TLS about 1 GB, 100,000 TLS about 2 GB (docs/BENCHMARKS.md)",
+                     \.maxConnections),
         countSetting("accept-burst", "accepts per event-loop turn", \.acceptBurst),
         countSetting("accept-rate", "accepts per second", \.acceptRate),
         durationSetting("sweep-interval", "how often expired mail is deleted", \.sweepInterval),

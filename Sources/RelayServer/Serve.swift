@@ -12,6 +12,8 @@ public enum RelayProcess {
             return 1
         }
         unblockSignals()
+        let files = FileLimit.raise(for: config.maxConnections)
+        if files.enough { log.info(files.words) } else { log.warn(files.words) }
         let status = StatusBox()
         loop.execute {
             do throws(RelayError) {

@@ -25,6 +25,10 @@ public enum SettingName: String, Sendable, CaseIterable {
     /// default when unset: the model's turns travel, tool execution stays here) | `off` (the old
     /// rule: every request with tools answers on-device).
     case toolsRemote = "tools.remote"
+    /// The warm floor (#24): `on` (the default when unset) starts the on-device engine beside a
+    /// request that leaves for a Homebase, and `guest serve` keeps it running, so a fallback finds
+    /// it warm; it holds the model in memory (about the GGUF file's size) | `off`: started on first use.
+    case engineWarm = "engine.warm"
 
     /// What the setting takes, for help text and error messages.
     public var expected: String {
@@ -33,13 +37,14 @@ public enum SettingName: String, Sendable, CaseIterable {
         case .externalRuntime: "one of ollama, openai, claude"
         case .ollamaHost: "own, or a host key of 64 hex digits"
         case .toolsRemote: "one of on, off (default on)"
+        case .engineWarm: "one of on, off (default on: the on-device engine runs beside Homebase requests, holding the model in memory)"
         case .ollamaModel, .localModel, .openAIModel, .claudeModel:
             "a model name of 1 to \(SettingName.maxModelNameLength) characters, no spaces or control characters"
         }
     }
 
     /// What an unset value means, when it means a value (`guest settings get` shows it).
-    public var unsetMeans: String? { self == .toolsRemote ? "on" : nil }
+    public var unsetMeans: String? { self == .toolsRemote || self == .engineWarm ? "on" : nil }
 
     /// Longest model name accepted from user input (Ollama tags are far shorter).
     public static let maxModelNameLength = 256
@@ -59,7 +64,7 @@ public enum SettingName: String, Sendable, CaseIterable {
             accepted = ["ollama", "openai", "claude"].contains(lower) ? lower : nil
         case .ollamaHost:
             accepted = lower == "own" ? "own" : PublicKey(hex: trimmed)?.hex
-        case .toolsRemote:
+        case .toolsRemote, .engineWarm:
             accepted = ["on", "off"].contains(lower) ? lower : nil
         case .ollamaModel, .localModel, .openAIModel, .claudeModel:
             let ok = !trimmed.isEmpty && trimmed.count <= SettingName.maxModelNameLength
@@ -69,6 +74,11 @@ public enum SettingName: String, Sendable, CaseIterable {
         guard let accepted else { throw .invalidSettingValue(name: rawValue, expected: expected) }
         return accepted
     }
+}
+
+extension RoutingSettings {
+    /// `engine.warm`: anything but `off` (unset, a corrupt value) keeps the warm floor on.
+    public var warmFloor: Bool { self[.engineWarm]?.trimmingWhitespace().lowercased() != "off" }
 }
 
 /// The routing settings as stored: raw text, nil when never set.

@@ -74,6 +74,7 @@ extension Invocation {
         let signals = ShutdownSignals.install(context)  // SIGTERM/SIGINT still stop the engine
         defer { signals.forEach { $0.cancel() } }
         BackgroundFetch(context).resume()  // a sibling's choice whose download was stopped
+        if command.name == "chat" { await context.warmAtStart() }  // the warm floor, while the link opens
         let links: GuestLinks?
         do {
             links = try GuestLinks.open(context, slot: slot, options: options)

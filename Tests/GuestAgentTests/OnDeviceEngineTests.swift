@@ -50,6 +50,24 @@ import Testing
         }
     }
 
+    /// The warm floor (#24): `warm` begins a start without waiting; the request that comes next
+    /// joins that start (or finds the server it made) instead of starting one of its own.
+    @Test func aWarmStartIsJoinedByTheNextRequest() async throws {
+        let tiny = try Engine.tiny()
+        try await withSupervisor { sup in
+            #expect(await sup.warm(tiny) == .started)
+            #expect(await sup.warm(tiny) == .alreadyStarting, "a second warm joins too")
+            let provider = OnDeviceProvider(supervisor: sup, model: tiny)
+            let answer = await collect(provider.stream(request))
+            #expect(answer.done && !answer.text.isEmpty)
+            let found = await sup.found
+            #expect(found.warmStarts == 1 && found.cold == 0, "\(found)")
+            #expect(found.starting + found.running == 1, "\(found)")
+            #expect(await sup.starts == 1)
+            #expect(await sup.warm(tiny) == .alreadyRunning)
+        }
+    }
+
     @Test func stopKillsTheServerAndRefusesLaterStarts() async throws {
         let tiny = try Engine.tiny()
         let sup = Engine.supervisor()

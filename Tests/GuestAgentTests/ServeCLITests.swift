@@ -89,6 +89,8 @@ import Testing
     @Test func anImageNoBrainCanSeeIsRefused422() async throws {
         let tiny = try Engine.tiny()
         let g = try GuestRunner()
+        // The warm floor would start the engine with serve itself (#24): off, so no child means no start for the request.
+        _ = try g.run(["settings", "set", "engine.warm", "off"])
         let serving = try g.serve(["--model-path", tiny.path, "--llama-server", Engine.binary])
         defer { _ = serving.stop() }
         let png = "iVBORw0KGgo="  // 8 bytes of PNG signature, base64: enough to be an image part

@@ -31,6 +31,19 @@ import Testing
         #expect(try reopened.get(.ollamaHost) == nil)
     }
 
+    /// `engine.warm` (#24): on unless set off; only on and off are taken.
+    @Test func engineWarmIsOnUnlessSetOff() throws {
+        defer { dir.cleanup() }
+        let s = try store()
+        #expect(try s.routingSettings().warmFloor)
+        #expect(SettingName.engineWarm.unsetMeans == "on")
+        #expect(try s.set(named: "engine.warm", " OFF ") == "off")
+        #expect(try !s.routingSettings().warmFloor)
+        #expect(routingError { try s.set(.engineWarm, "sometimes") } == .invalidSettingValue(name: "engine.warm", expected: SettingName.engineWarm.expected))
+        #expect(try s.set(.engineWarm, "on") == "on")
+        #expect(try s.routingSettings().warmFloor)
+    }
+
     @Test(arguments: [
         (SettingName.modelSource, "openai"),  // legacy: read, never written anew
         (.modelSource, ""),

@@ -29,6 +29,9 @@ struct CrowdResult {
     /// The same streams straight to llama-server, `slots` at a time (the engine's own pace).
     var directWallMs = 0.0
     var directTTFT = Samples()
+    /// CPU seconds of the relay and the Homebase over the streaming, and the frames the devices
+    /// saw (every event yielded, about one frame each, plus each request): CPU per frame.
+    var relayCPU = 0.0, hostCPU = 0.0, frames = 0
 }
 
 final class Crowd: Sendable {
@@ -91,6 +94,8 @@ final class Crowd: Sendable {
         let hostKey = hostRecord.signingKey
         let tokens = o.crowdTokens
         let start = ContinuousClock.now
+        let cpu0 = (CPU.seconds(pid: relay.pid) ?? 0, CPU.seconds(pid: host.pid) ?? 0)
+        let frames = FrameCount()
         let outcomes = await withTaskGroup(of: (ttft: Double?, failure: String?).self) { group in
             for s in 0..<o.streams {
                 let courier = couriers[s % couriers.count]
@@ -101,8 +106,11 @@ final class Crowd: Sendable {
                                               maxTokens: tokens)
                     let begin = ContinuousClock.now
                     var first: Double?
+                    var seen = 1  // the request
+                    defer { frames.add(seen) }
                     do {
                         for try await e in provider.stream(request) {
+                            seen += 1
                             if case .text(let t) = e, !t.isEmpty, first == nil { first = ms(.now - begin) }
                             if case .done = e { return (first, first == nil ? "done without text" : nil) }
                         }
@@ -117,6 +125,9 @@ final class Crowd: Sendable {
             return all
         }
         r.wallMs = ms(.now - start)
+        r.relayCPU = (CPU.seconds(pid: relay.pid) ?? 0) - cpu0.0
+        r.hostCPU = (CPU.seconds(pid: host.pid) ?? 0) - cpu0.1
+        r.frames = frames.total
         sampler.cancel()
         for x in outcomes {
             if let f = x.failure {
@@ -155,6 +166,8 @@ final class Crowd: Sendable {
             | relay RSS: idle → \(r.devices) connected → peak while streaming → after | \(kib(r.rssIdleKiB)) → \(kib(r.rssConnectedKiB)) → \(kib(r.rssPeakKiB)) → \(kib(r.rssAfterKiB)) |
             | relay RSS per connected device | \(fmt(Double(r.rssConnectedKiB - r.rssIdleKiB) / Double(max(1, r.devices)), 2)) KiB |
             | Homebase RSS peak | \(kib(r.hostPeakKiB)) |
+            | relay CPU while streaming (user + system) / frames the devices saw / per frame | \(fmt(r.relayCPU * 1000, 0)) ms / \(r.frames) / \(fmt(r.relayCPU * 1e6 / Double(max(1, r.frames)), 1)) µs |
+            | Homebase CPU while streaming / per frame | \(fmt(r.hostCPU * 1000, 0)) ms / \(fmt(r.hostCPU * 1e6 / Double(max(1, r.frames)), 1)) µs |
             \(failures.isEmpty ? "" : "| failures | \(failures) |\n")
             """)
     }
@@ -167,4 +180,11 @@ final class Directory: DeviceDirectory {
     let records: [PublicKey: DeviceRecord]
     init(_ list: [DeviceRecord]) { records = Dictionary(uniqueKeysWithValues: list.map { ($0.signingKey, $0) }) }
     func record(for key: PublicKey) -> DeviceRecord? { records[key] }
+}
+
+/// Frames seen by the crowd's devices, added from every stream's task.
+final class FrameCount: Sendable {
+    private let n = Mutex(0)
+    func add(_ k: Int) { n.withLock { $0 += k } }
+    var total: Int { n.withLock { $0 } }
 }

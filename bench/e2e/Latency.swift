@@ -9,25 +9,40 @@ struct LatencyResult {
     /// Per pair: relayed TTFT minus direct TTFT (ms), relayed rate over direct rate.
     var addedTTFT = Samples(), rateRatio = Samples()
     var fellBack = 0
+    /// CPU per hop over the counted runs (LatencyCPU.swift), and the completion tokens they streamed.
+    var relayedCPU: CPUMeter?, directCPU: CPUMeter?
+    var relayedTokens = 0, directTokens = 0
 }
 
 enum Latency {
     static let prompt = "Tell me about the mountains near the sea, in a few sentences."
 
-    static func run(_ o: Options, engineURL: String, guest: BenchGuest) async throws -> LatencyResult {
+    static func run(_ o: Options, engineURL: String, guest: BenchGuest, hops: HopPids) async throws -> LatencyResult {
         let direct = OpenAIChatClient(.init(baseURL: engineURL))
         let runner = guest.runner()
         var r = LatencyResult()
+        let relayedCPU = hops.relayedMeter(), directCPU = hops.directMeter()
+        r.relayedCPU = relayedCPU; r.directCPU = directCPU
         // Two warm-up pairs (prompt cache, connections), not counted.
         for i in -2..<o.runs {
-            var d: (ttft: Double, rate: Double)?
+            var d: (ttft: Double, rate: Double, tokens: Int)?
             var g: Timed?
+            func relayed() async throws {
+                if i >= 0 { relayedCPU.start() }
+                g = try await guest.ask(runner, request(o.tokens))
+                if i >= 0 { relayedCPU.stop(); r.relayedTokens += g?.metadata.completionTokens ?? 0 }
+            }
+            func straight() async throws {
+                if i >= 0 { directCPU.start() }
+                d = try await directOnce(direct, o.tokens)
+                if i >= 0 { directCPU.stop(); r.directTokens += d?.tokens ?? 0 }
+            }
             if i.isMultiple(of: 2) {
-                d = try await directOnce(direct, o.tokens)
-                g = try await guest.ask(runner, request(o.tokens))
+                try await straight()
+                try await relayed()
             } else {
-                g = try await guest.ask(runner, request(o.tokens))
-                d = try await directOnce(direct, o.tokens)
+                try await relayed()
+                try await straight()
             }
             guard i >= 0, let d, let g else { continue }
             guard g.brain == .ownHomebase, let ttft = g.ttftMs, let rate = g.tokensPerSecond else {
@@ -49,7 +64,7 @@ enum Latency {
 
     /// One streamed answer straight from llama-server: call to first text, and completion
     /// tokens per second from the first text to the end (the runner's definition).
-    static func directOnce(_ client: OpenAIChatClient, _ tokens: Int) async throws -> (ttft: Double, rate: Double) {
+    static func directOnce(_ client: OpenAIChatClient, _ tokens: Int) async throws -> (ttft: Double, rate: Double, tokens: Int) {
         let start = ContinuousClock.now
         var first: ContinuousClock.Instant?
         var usage: Usage?
@@ -63,7 +78,7 @@ enum Latency {
         }
         let end = ContinuousClock.now
         guard let first, let n = usage?.completionTokens, n > 0 else { throw BenchError("the direct answer had no text or no usage") }
-        return (ms(first - start), Double(n) / (ms(end - first) / 1000))
+        return (ms(first - start), Double(n) / (ms(end - first) / 1000), n)
     }
 
     static func print(_ r: LatencyResult, _ o: Options) {
@@ -85,5 +100,6 @@ enum Latency {
             \(r.fellBack > 0 ? " \(r.fellBack) relayed run(s) fell back on-device and are left out." : "")
 
             """)
+        LatencyCPU.print(r)
     }
 }

@@ -47,7 +47,13 @@ import Sealing
         print("load average at start: \(Machine.loadAverage)  ")
 
         // The three programs, set up through their CLIs as a user would.
-        let relay = try world.startRelay(o.relayRate.map { ["--rate", "\($0)", "--burst", "\($0)"] } ?? [])
+        var relayFlags = o.relayRate.map { ["--rate", "\($0)", "--burst", "\($0)"] } ?? []
+        if o.sections.contains("crowd") {
+            // Every crowd device connects from 127.0.0.1: the per-address limits would refuse the 65th.
+            let n = "\(o.crowdDevices + 100)"
+            relayFlags += ["--ip-max-connections", n, "--ip-max-pending", n, "--ip-accept-rate", "100000", "--ip-accept-burst", "100000"]
+        }
+        let relay = try world.startRelay(relayFlags)
         let engine = try await world.startEngine(slots: o.slots, context: o.slots * o.slotContext, jinja: o.sections.contains("payloads"))
         let host = try HomebaseSetup.create(world, engineURL: engine.url)
         let guestDir = procs.work + "/guest"
@@ -61,7 +67,7 @@ import Sealing
         let guest = try await BenchGuest(world, dataDir: guestDir, watchdog: WatchdogLimits())
         do {
             try await measure(o, world: world, relay: relay, engineURL: engine.url, host: host, homebase: homebase,
-                              guest: guest, crowd: crowd)
+                              guest: guest, crowd: crowd, enginePid: engine.child.pid)
         } catch {
             await guest.stop()  // its on-device llama-server too
             throw error
@@ -69,7 +75,7 @@ import Sealing
     }
 
     static func measure(_ o: Options, world: World, relay: (url: String, child: Child), engineURL: String,
-                        host: HomebaseSetup, homebase: Child, guest: BenchGuest, crowd: Crowd?) async throws {
+                        host: HomebaseSetup, homebase: Child, guest: BenchGuest, crowd: Crowd?, enginePid: Int32) async throws {
         let procs = world.procs
         let guestDir = procs.work + "/guest"
         let decision = guest.context.router.resolve()
@@ -81,7 +87,8 @@ import Sealing
         print("")
 
         if o.sections.contains("latency") {
-            Latency.print(try await Latency.run(o, engineURL: engineURL, guest: guest), o)
+            let hops = HopPids(relay: relay.child.pid, homebase: homebase.pid, engine: enginePid)
+            Latency.print(try await Latency.run(o, engineURL: engineURL, guest: guest, hops: hops), o)
         }
         if let crowd, let hostRecord = DeviceRecordHex.parse(host.recordHex) {
             Crowd.print(try await crowd.run(o, relayURL: relay.url, engineURL: engineURL, relay: relay.child, host: homebase, hostRecord: hostRecord), o)

@@ -5,8 +5,8 @@ final class MQTTPeer: Peer {
     let drops = 0
     private var packet: [UInt8] = []
 
-    init(port: UInt16, tls: Bool, name: String) throws(BenchError) {
-        sock = try Sock(port: port, tls: tls)
+    init(sock: Sock, name: String) throws(BenchError) {
+        self.sock = sock
         self.name = name
         let id = Array(name.utf8)
         // "MQTT", level 4, flags: clean session, keepalive 600 s, client id.
@@ -65,8 +65,8 @@ final class NATSPeer: Peer {
     let drops = 0
     private var packet: [UInt8] = []
 
-    init(port: UInt16, tls: Bool, name: String) throws(BenchError) {
-        sock = try Sock(port: port, tls: tls)
+    init(sock: Sock, name: String) throws(BenchError) {
+        self.sock = sock
         self.name = name
         guard try sock.readLine().hasPrefix("INFO") else { throw .protocolError("no INFO") }
         try sock.write(Array("CONNECT {\"verbose\":false,\"pedantic\":false,\"name\":\"\(name)\"}\r\nSUB \(name) 1\r\nPING\r\n".utf8))

@@ -10,18 +10,22 @@ struct Orchestrator {
     var throughputCount = 20_000
     var throughputSize = 16 * 1024
     var skipMemory = false
+    /// Only the memory section (a 100,000-connection run: `--connections 100000 --memory-only --runs 1`).
+    var memoryOnlyRun = false
 
     struct Case { let label: String; let proto: Proto; let port: UInt16; let tls: Bool; var echo = false }
 
     func main() throws {
-        raiseFileLimit()
+        raiseFileLimit(to: connections + 1_000)
         let s = try ServerSet()
+        s.connections = connections
         defer { s.stopAll() }
         let load0 = loadAverage()
-        try s.startAll()
+        if !memoryOnlyRun { try s.startAll() }
         let cases = [
             Case(label: "raw TCP echo (the floor)", proto: .raw, port: s.echoPort, tls: false, echo: true),
             Case(label: "raw TCP forward A→S→B→S→A", proto: .raw, port: s.forwardPort, tls: false),
+            Case(label: "TLS floor: raw OpenSSL forward A→S→B→S→A", proto: .raw, port: s.forwardTLSPort, tls: true),
             Case(label: "**homebase-relay**, WebSocket + relay frames", proto: .relay, port: s.relayPort, tls: false),
             Case(label: "**homebase-relay** over TLS", proto: .relay, port: s.relayTLSPort, tls: true),
             Case(label: "Mosquitto QoS 0", proto: .mqtt, port: s.mqttPort, tls: false),
@@ -30,7 +34,7 @@ struct Orchestrator {
         ]
         // Latency: runs interleaved across cases, so a burst of load on the machine hits all of them.
         var lat: [String: [[Double]]] = [:] // "label|pinned" -> per run [p50, p99]
-        for pinned in [true, false] {
+        for pinned in [true, false] where !memoryOnlyRun {
             try s.pin(pinned)
             for r in 0..<runs {
                 for c in cases {
@@ -42,10 +46,10 @@ struct Orchestrator {
                 }
             }
         }
-        try s.pin(false)
+        if !memoryOnlyRun { try s.pin(false) }
         // Throughput: unpinned (publisher and subscriber each need a core); the echo row does not apply.
         var thr: [String: [[Double]]] = [:]
-        for r in 0..<runs {
+        for r in 0..<(memoryOnlyRun ? 0 : runs) {
             for c in cases where !c.echo {
                 let out = try client(["throughput", c.proto.rawValue, "\(c.port)", c.tls ? "tls" : "plain",
                                       "\(throughputCount)", "\(throughputSize)"], pinned: false)
@@ -62,7 +66,8 @@ struct Orchestrator {
                                            ("Mosquitto over TLS (1,000 connections)", "mosquitto", true)] {
                     let v = try memory(s, server: name, tls: tls)
                     mem[label, default: []].append(v)
-                    log("memory run \(r + 1) \(label): \(v[0]) KiB per connection (RSS \(Int(v[1])) -> \(Int(v[2])) KiB)")
+                    log("memory run \(r + 1) \(label): \(v[0]) KiB per connection (RSS \(Int(v[1])) -> \(Int(v[2])) KiB), "
+                        + "\(Int(v[3])) handshakes/s, active pair p50 \(v[4]) µs p99 \(v[5]) µs while held")
                 }
             }
         }
@@ -78,7 +83,8 @@ struct Orchestrator {
     }
 
     /// A fresh server, its RSS, `connections` idle connections opened by a holding client, its RSS
-    /// again: [KiB per connection, RSS before, RSS after].
+    /// again, then the round trip of one active pair while they are held:
+    /// [KiB per connection, RSS before, RSS after, handshakes per second, pair p50 µs, pair p99 µs].
     func memory(_ s: ServerSet, server: String, tls: Bool, environment: [String: String] = [:]) throws -> [Double] {
         let port: UInt16
         if server == "relay" {
@@ -109,23 +115,29 @@ struct Orchestrator {
             if d.isEmpty || d == Data([10]) { break }
             line += d
         }
-        guard String(decoding: line, as: UTF8.self) == "ready \(n)" else {
-            throw BenchError.protocolError("holding client failed: \(String(decoding: line, as: UTF8.self))")
+        let ready = String(decoding: line, as: UTF8.self)
+        guard ready.hasPrefix("ready \(n) "), let seconds = Double(ready.split(separator: " ")[2]) else {
+            throw BenchError.protocolError("holding client failed: \(ready)")
         }
         usleep(1_000_000)
         let after = rssKiB(pid)
-        return [Double(after - before) / Double(n), Double(before), Double(after)]
+        let proto = server == "relay" ? "relay" : "mqtt"
+        let pair = try numbers(try client(["latency", proto, "\(port)", tls ? "tls" : "plain", "pair", "\(count)", "\(warmup)", "\(size)"],
+                                          pinned: false), 2)
+        return [Double(after - before) / Double(n), Double(before), Double(after), Double(n) / seconds, pair[0], pair[1]]
     }
 
     /// One memory measurement (`bench-relay memory relay|mosquitto tls|plain [KEY=VALUE ...]`),
     /// the server started with those environment variables: for trying allocator and OpenSSL settings.
     func memoryOnly(server: String, tls: Bool, environment: [String: String]) throws {
-        raiseFileLimit()
+        raiseFileLimit(to: connections + 1_000)
         let s = try ServerSet()
+        s.connections = connections
         defer { s.stopAll() }
         for r in 0..<runs {
             let v = try memory(s, server: server, tls: tls, environment: environment)
-            print("run \(r + 1): \(v[0]) KiB per connection (RSS \(Int(v[1])) -> \(Int(v[2])) KiB)")
+            print("run \(r + 1): \(v[0]) KiB per connection (RSS \(Int(v[1])) -> \(Int(v[2])) KiB), \(Int(v[3])) handshakes/s, "
+                  + "active pair p50 \(v[4]) µs p99 \(v[5]) µs while held")
         }
     }
 

@@ -30,12 +30,15 @@ enum Proto: String, CaseIterable {
     case relay, mqtt, nats, raw
 }
 
-func connectPeer(_ proto: Proto, port: UInt16, tls: Bool, name: String) throws(BenchError) -> Peer {
+/// `source` and `bufferSize`: see `Sock.init` (the holding client's idle connections).
+func connectPeer(_ proto: Proto, port: UInt16, tls: Bool, name: String, source: String? = nil,
+                 bufferSize: Int = 256 * 1024) throws(BenchError) -> Peer {
+    let sock = try Sock(port: port, tls: tls, source: source, bufferSize: bufferSize)
     switch proto {
-    case .relay: try RelayPeer(port: port, tls: tls)
-    case .mqtt: try MQTTPeer(port: port, tls: tls, name: name)
-    case .nats: try NATSPeer(port: port, tls: tls, name: name)
-    case .raw: RawPeer(sock: try Sock(port: port, tls: tls))
+    case .relay: return try RelayPeer(sock: sock, port: port)
+    case .mqtt: return try MQTTPeer(sock: sock, name: name)
+    case .nats: return try NATSPeer(sock: sock, name: name)
+    case .raw: return RawPeer(sock: sock)
     }
 }
 
@@ -48,8 +51,8 @@ final class RelayPeer: Peer {
     private(set) var drops = 0
     private var frame: [UInt8] = []
 
-    init(port: UInt16, tls: Bool) throws(BenchError) {
-        sock = try Sock(port: port, tls: tls)
+    init(sock: Sock, port: UInt16) throws(BenchError) {
+        self.sock = sock
         let wsKey = "dGhlIHNhbXBsZSBub25jZQ==" // any 16 bytes in base64: the server only echoes its hash
         try sock.write(Array("GET /v1/connect HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(wsKey)\r\nSec-WebSocket-Version: 13\r\n\r\n".utf8))
         let status = try sock.readLine()

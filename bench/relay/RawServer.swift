@@ -6,17 +6,8 @@ import Glibc
 /// (A -> server -> B, the brokers' path without a broker).
 enum RawServer {
     static func run(port: UInt16, forward: Bool) throws(BenchError) -> Never {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = try listen(port)
         var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let r = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard r == 0, listen(fd, 128) == 0 else { throw .io("bind/listen on \(port)", errno) }
         while true {
             let a = accept(fd, nil, nil)
             guard a >= 0 else { continue }
@@ -28,6 +19,22 @@ enum RawServer {
             Thread { copy(from: a, to: b) }.start()
             Thread { copy(from: b, to: a) }.start()
         }
+    }
+
+    /// A listening socket on 127.0.0.1:`port`.
+    static func listen(_ port: UInt16) throws(BenchError) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let r = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard r == 0, Glibc.listen(fd, 128) == 0 else { throw .io("bind/listen on \(port)", errno) }
+        return fd
     }
 
     private static func copy(from: Int32, to: Int32) {

@@ -27,12 +27,25 @@ struct Report {
             let worst = r.map { Int($0[1]) }.min() ?? 0
             t += "| \(c.label) | \(spread(r.map { $0[0] })) | \(worst) of \(o.throughputCount) |\n"
         }
+        let relayTLS = median((throughput["**homebase-relay** over TLS"] ?? []).map { $0[0] })
+        let floorTLS = median((throughput["TLS floor: raw OpenSSL forward A→S→B→S→A"] ?? []).map { $0[0] })
+        let mqttTLS = median((throughput["Mosquitto QoS 0 over TLS"] ?? []).map { $0[0] })
+        if relayTLS.isFinite, floorTLS.isFinite, mqttTLS.isFinite {
+            t += "\nOver TLS the relay moves \(Int((100 * relayTLS / floorTLS).rounded()))% of the TLS floor's MB/s and "
+                + String(format: "%.2f", relayTLS / mqttTLS) + "× Mosquitto's (medians).\n"
+        }
         if !memory.isEmpty {
-            t += "\nResident memory per idle connection, \(o.connections) connections (handshake done, authenticated or MQTT CONNECTed), RSS delta of the server / \(o.connections) (kernel socket buffers excluded):\n\n"
-            t += "| server | KiB per connection | RSS before → after, KiB (median run) |\n|---|---:|---:|\n"
+            let sources = (o.connections + connectionsPerSource - 1) / connectionsPerSource
+            t += "\nResident memory per idle connection, \(o.connections) connections (handshake done, authenticated or MQTT CONNECTed) "
+                + "opened by one holding client on 4 threads from \(sources) loopback source address\(sources == 1 ? "" : "es") (127.0.0.2, ...), "
+                + "RSS delta of the server / connections (kernel socket buffers excluded); handshakes/s: connections / time to open them all "
+                + "(TCP + TLS + upgrade + auth); then one active pair's round trip (\(o.size) B, unpinned) while they are held:\n\n"
+            t += "| server | KiB per connection | RSS before → after, KiB (median run) | handshakes/s | active pair p50 µs | p99 µs |\n"
+            t += "|---|---:|---:|---:|---:|---:|\n"
             for (label, r) in memory.sorted(by: { $0.key < $1.key }) {
                 let mid = r.sorted { $0[0] < $1[0] }[r.count / 2]
-                t += "| \(label) | \(spread(r.map { $0[0] })) | \(Int(mid[1])) → \(Int(mid[2])) |\n"
+                t += "| \(label) | \(spread(r.map { $0[0] })) | \(Int(mid[1])) → \(Int(mid[2])) | \(spread(r.map { $0[3] })) "
+                    + "| \(spread(r.map { $0[4] })) | \(one(r.map { $0[5] })) |\n"
             }
         }
         return t

@@ -7,6 +7,8 @@ final class ServerSet {
     let base: UInt16
     let cert: String, key: String
     private(set) var processes: [String: Process] = [:]
+    /// The memory section's connections: the relay's max-connections is set above it.
+    var connections = 10_000
 
     init() throws {
         dir = NSTemporaryDirectory() + "bench-relay-\(getpid())"
@@ -29,19 +31,20 @@ final class ServerSet {
     var forwardPort: UInt16 { base + 6 }
     var memoryRelayPort: UInt16 { base + 7 }
     var memoryMQTTPort: UInt16 { base + 8 }
+    var forwardTLSPort: UInt16 { base + 10 }
 
     static var selfPath: String { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0] }
     static var relayBinary: String { (selfPath as NSString).deletingLastPathComponent + "/homebase-relay" }
 
     /// Relay settings for a benchmark: no rate limit, no pings or idle cut-off during the run,
-    /// room and accept rate for 10,000 connections. Queues and buffers stay at their defaults.
+    /// room and accept rate for `connections` (plus the latency clients). Queues and buffers stay at their defaults.
     func relayArguments(port: UInt16, tls: Bool, name: String) -> [String] {
         var a = ["serve", "--listen", "127.0.0.1:\(port)", "--data-dir", dir + "/" + name, "--log-level", "error",
-                 "--rate", "100000000", "--burst", "100000000", "--max-connections", "20000",
+                 "--rate", "100000000", "--burst", "100000000", "--max-connections", "\(max(20_000, connections + 1_000))",
                  "--accept-rate", "1000000", "--accept-burst", "1024", "--ping-interval", "1h", "--idle-timeout", "2h",
                  "--header-timeout", "10m", "--handshake-timeout", "10m",
                  // Every bench client is on 127.0.0.1: the per-address limits would throttle the load itself.
-                 "--ip-max-connections", "20000", "--ip-max-pending", "20000", "--max-pending", "20000",
+                 "--ip-max-connections", "20000", "--ip-max-pending", "20000", "--max-pending", "\(max(20_000, connections + 1_000))",
                  "--ip-accept-rate", "1000000", "--ip-accept-burst", "1000000", "--metrics-listen", "off"]
         if tls { a += ["--tls-cert", cert, "--tls-key", key] }
         return a
@@ -63,6 +66,7 @@ final class ServerSet {
         try start("nats", "/usr/sbin/nats-server", ["-a", "127.0.0.1", "-p", "\(natsPort)"], port: natsPort)
         try start("echo", Self.selfPath, ["raw-server", "\(echoPort)", "echo"], port: echoPort)
         try start("forward", Self.selfPath, ["raw-server", "\(forwardPort)", "forward"], port: nil)
+        try start("forward-tls", Self.selfPath, ["raw-server", "\(forwardTLSPort)", "forward-tls", cert, key], port: nil)
     }
 
     /// Starts a child and waits until its port accepts (nil: the forward server, which pairs

@@ -7,7 +7,7 @@ import Glibc
 final class Sock {
     let fd: Int32
     private var ssl: OpaquePointer?
-    private var buf = [UInt8](repeating: 0, count: 256 * 1024)
+    private var buf: [UInt8]
     private var lo = 0, hi = 0
 
     /// One client context for the process: no verification (the bench dials its own servers).
@@ -18,11 +18,26 @@ final class Sock {
         return ctx
     }()
 
-    init(port: UInt16, tls: Bool) throws(BenchError) {
+    /// `source`: a loopback address to connect from (127.0.0.2, ...): each gives the ephemeral
+    /// port range again, so 100,000 connections to one port fit. `bufferSize`: the read buffer
+    /// (a held idle connection needs little).
+    init(port: UInt16, tls: Bool, source: String? = nil, bufferSize: Int = 256 * 1024) throws(BenchError) {
+        buf = [UInt8](repeating: 0, count: bufferSize)
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw .io("socket", errno) }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        if let source {
+            // IP_BIND_ADDRESS_NO_PORT (24): the port is chosen at connect, per destination.
+            setsockopt(fd, Int32(IPPROTO_IP), 24, &one, socklen_t(MemoryLayout<Int32>.size))
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let b = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard b == 0 else { let e = errno; close(fd); throw .io("bind to \(source)", e) }
+        }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
@@ -40,6 +55,7 @@ final class Sock {
 
     /// An accepted server-side socket (raw TCP floor server).
     init(accepted: Int32) {
+        buf = [UInt8](repeating: 0, count: 64 * 1024)
         fd = accepted
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))

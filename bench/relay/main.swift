@@ -7,13 +7,14 @@ let args = Array(CommandLine.arguments.dropFirst())
 
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
-        usage: bench-relay [--runs N] [--connections N] [--count N] [--no-memory]
+        usage: bench-relay [--runs N] [--connections N] [--count N] [--no-memory | --memory-only]
                bench-relay latency PROTO PORT tls|plain echo|pair COUNT WARMUP SIZE
                bench-relay throughput PROTO PORT tls|plain COUNT SIZE
                bench-relay hold PROTO PORT tls|plain COUNT
-               bench-relay raw-server PORT echo|forward
+               bench-relay raw-server PORT echo|forward|forward-tls [CERT KEY]
                bench-relay memory relay|mosquitto tls|plain [ENV=VALUE ...]   (BENCH_CONNECTIONS, BENCH_RUNS)
-        PROTO: relay, mqtt, nats, raw
+        PROTO: relay, mqtt, nats, raw. --connections: idle connections held in the memory section (default 10000),
+        from 127.0.0.2, 127.0.0.3, ... (16,000 each); 100000 needs root (or a hard open-file limit above it).
 
         """.utf8))
     exit(2)
@@ -42,6 +43,8 @@ do {
         }
         guard args.count >= 3 else { usage() }
         try o.memoryOnly(server: args[1], tls: args[2] == "tls", environment: env)
+    case "raw-server" where args.count > 4 && args[2] == "forward-tls":
+        try TLSForwarder.run(port: UInt16(int(1)), cert: args[3], key: args[4])
     case "raw-server":
         try RawServer.run(port: UInt16(int(1)), forward: args.count > 2 && args[2] == "forward")
     default:
@@ -53,6 +56,7 @@ do {
             case "--connections": o.connections = int(i + 1); i += 1
             case "--count": o.count = int(i + 1); i += 1
             case "--no-memory": o.skipMemory = true
+            case "--memory-only": o.memoryOnlyRun = true
             default: usage()
             }
             i += 1

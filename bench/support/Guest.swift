@@ -34,6 +34,7 @@ public final class BenchGuest: Sendable {
         let config = GuestConfiguration(paths: GuestPaths(dataDirectory: dataDir), llamaServer: world.bin.engine,
                                         modelPath: world.bin.model, environment: world.procs.environment, relay: slot)
         context = try GuestContext(config)
+        await context.warmAtStart()  // as guest chat does, while the link opens (engine.warm)
         var options = GuestLink.Options()
         options.watchdog = watchdog
         options.backlogWait = .seconds(10)
@@ -55,11 +56,13 @@ public final class BenchGuest: Sendable {
     /// also noting when each fallback begins; `router` defaults to the context's.
     public func runner(_ router: Router? = nil) -> AnswerRunner {
         let factory = context.factory, log = context.log, mark = fallbackAt
-        return AnswerRunner(router: router ?? context.router, onDevice: { factory.onDevice(model: $0) },
-                            log: { line in
-                                mark.reset(to: .now)
-                                log.write(line)
-                            })
+        var runner = AnswerRunner(router: router ?? context.router, onDevice: { factory.onDevice(model: $0) },
+                                  log: { line in
+                                      mark.reset(to: .now)
+                                      log.write(line)
+                                  })
+        runner.warm = context.warmFloor  // as guest chat's (engine.warm)
+        return runner
     }
 
     /// Starts the on-device engine (one token), so fault timings show the running engine;

@@ -52,6 +52,8 @@ enum ServeCommandLine {
                      + "keep-alive the client ignores; 0: none (default 5)"),
                 Flag("--embedding-timeout", "SECONDS", "wait this long for a Homebase's embeddings, then answer 502 "
                      + "(default \(EmbeddingRouting.defaultTimeout.components.seconds))"),
+                Flag("--warm-check", "SECONDS", "keep the on-device engine running (the warm floor, setting engine.warm): "
+                     + "started now and checked this often; 0: only at start (default 30)"),
                 Flag("--allow-origin", "ORIGIN", repeatable: true, "let web pages of ORIGIN (http://localhost:3000) call serve, "
                      + "with CORS; repeatable (default: none)")]
             + Flag.relayLink,
@@ -64,6 +66,8 @@ enum ServeCommandLine {
             let runner = context.runner, paths = context.paths, log = context.log
             let retake = ServeAnnouncement.onRetakeSignal(links, log: log)
             defer { retake.cancel() }
+            let warm = context.keepWarm(every: try warmCheck(inv))
+            defer { warm.cancel() }
             let embeddings = LocalEmbeddings(context: context)
             let routing = EmbeddingRouting(context: context, local: embeddings, timeout: try embeddingTimeout(inv))
             let status = await ServeCommand.run(
@@ -93,6 +97,15 @@ enum ServeCommandLine {
         }
         return ModelDetails(family: m.family, parameterSize: m.parameterSize, quantization: m.quantization,
                             contextLength: m.contextLength > 0 ? Int(m.contextLength) : nil, capabilities: e.capabilityNames)
+    }
+
+    /// `--warm-check SECONDS`: 0 to 3600.
+    static func warmCheck(_ inv: Invocation) throws -> Duration {
+        guard let v = inv.arguments.value("--warm-check") else { return .seconds(30) }
+        guard let s = Int(v), (0...3600).contains(s) else {
+            throw inv.usageError("--warm-check: whole seconds, 0 to 3600 (0: warm at start only; setting engine.warm off: never)")
+        }
+        return .seconds(s)
     }
 
     /// `--embedding-timeout SECONDS`: 1 to 3600.
