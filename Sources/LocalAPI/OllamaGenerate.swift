@@ -49,7 +49,8 @@ enum OllamaGenerateReader {
 
 /// Writes an answer in `/api/generate` shapes (NDJSON, as `/api/chat` but `response` for
 /// `message`):
-///   {"model","created_at","response":"Hi","done":false}           ({"thinking": ...} for reasoning)
+///   {"model","created_at","response":"Hi","done":false}           ({"thinking": ...} for reasoning,
+///                                                                  {"logprobs": [...]} as /api/chat)
 ///   {"model","created_at","response":"","done":true,"done_reason","total_duration",
 ///    "prompt_eval_count","eval_count","homebase"}
 /// Tools are not sent with generate, so no tool call comes back to write.
@@ -59,6 +60,7 @@ struct OllamaGenerateEncoder: AnswerEncoding {
     private let started = DispatchTime.now().uptimeNanoseconds
     private var text = ""
     private var thinking = ""
+    private var logprobs: [TokenLogprob] = []
 
     init(model: String, homebase: [String: String]) { self.model = model; self.homebase = homebase }
 
@@ -69,7 +71,9 @@ struct OllamaGenerateEncoder: AnswerEncoding {
         case .text(let t): line(base(response: t, done: false))
         case .reasoning(let t):
             line(base(response: "", done: false).merging(["thinking": t]) { $1 })
-        case .toolCallDelta, .toolCall, .logprobs: []
+        case .logprobs(let entries):
+            line(base(response: "", done: false).merging(["logprobs": entries.map(OllamaAnswerEncoder.logprob)]) { $1 })
+        case .toolCallDelta, .toolCall: []
         case .done(let reason, let usage): line(final(base(response: "", done: true), reason, usage))
         }
     }
@@ -82,13 +86,15 @@ struct OllamaGenerateEncoder: AnswerEncoding {
         switch event {
         case .text(let t): text += t
         case .reasoning(let t): thinking += t
-        case .toolCallDelta, .toolCall, .logprobs, .done: break
+        case .logprobs(let entries): logprobs += entries
+        case .toolCallDelta, .toolCall, .done: break
         }
     }
 
     func whole(finishReason: String, usage: Usage?) -> [UInt8] {
         var o = base(response: text, done: true)
         if !thinking.isEmpty { o["thinking"] = thinking }
+        if !logprobs.isEmpty { o["logprobs"] = logprobs.map(OllamaAnswerEncoder.logprob) }
         return JSONReading.bytes(final(o, finishReason, usage))
     }
 

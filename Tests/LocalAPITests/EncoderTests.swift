@@ -128,6 +128,18 @@ import Testing
         #expect((o["logprobs"] as? [[String: Any]])?.count == 1)
     }
 
+    /// `/api/generate` writes the logprobs it was asked for as `/api/chat` does (they were dropped).
+    @Test func ollamaGenerateWritesLogprobs() throws {
+        let lp = TokenLogprob(token: "Hi", logprob: -0.5, bytes: nil, top: [])
+        var enc = OllamaGenerateEncoder(model: "m", homebase: [:])
+        let line = try JSONSerialization.jsonObject(with: Data(enc.stream(.logprobs([lp])).dropLast())) as! [String: Any]
+        #expect((line["logprobs"] as? [[String: Any]])?.first?["token"] as? String == "Hi")
+        for e: ChatEvent in [.text("Hi"), .logprobs([lp])] { enc.collect(e) }
+        let o = try JSONSerialization.jsonObject(with: Data(enc.whole(finishReason: "stop", usage: nil))) as! [String: Any]
+        #expect((o["logprobs"] as? [[String: Any]])?.first?["logprob"] as? Double == -0.5)
+        #expect(o["response"] as? String == "Hi")
+    }
+
     @Test func openAIWholeAnswerHasTheWholeCallsAndReasoning() throws {
         var enc = OpenAIAnswerEncoder(model: "m", includeUsage: false, homebase: [:])
         for e: ChatEvent in [.reasoning("hm"), .toolCallDelta(ToolCallDelta(index: 0, id: "c", name: "f")),
