@@ -15,6 +15,8 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // sd-bus: systemd-logind's sleep delay lock for `homebase run`.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // nats.c: the relay cluster's link to NATS (reconnect, discovery, TLS, JetStream).
+        .systemLibrary(name: "CNats", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
 
         // Ed25519 identities and signature checks: all the relay may know of cryptography.
         .target(name: "Signing", dependencies: ["CSodium"]),
@@ -49,7 +51,9 @@ let package = Package(
         .target(name: "LocalAPI", dependencies: ["Transport", "Inference"]),
 
         // The relay: sessions by key, routing, mailbox, limits, metrics. Never imports Sealing.
-        .target(name: "RelayServer", dependencies: ["Transport", "Wire", "Storage", "Signing"]),
+        // NATS for the relay as a cluster: connection, subscriptions, JetStream mail calls (no relay logic).
+        .target(name: "RelayCluster", dependencies: ["CNats"]),
+        .target(name: "RelayServer", dependencies: ["Transport", "Wire", "Storage", "Signing", "RelayCluster"]),
         // `homebase-relay probe`: two throwaway devices check a running relay end to end.
         .target(name: "RelayProbe", dependencies: ["PeerLink", "Wire", "Signing"]),
         .executableTarget(name: "homebase-relay", dependencies: ["RelayServer", "RelayProbe"]),
@@ -108,7 +112,8 @@ let package = Package(
         .testTarget(name: "AgentKitTests", dependencies: ["TestSupport", "AgentKit", "Inference"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "Inference", "Storage", "Wire", "Signing"]),
         .testTarget(name: "PeerLinkTests", dependencies: ["TestSupport", "PeerLink", "Transport", "Wire", "Signing"]),
-        .testTarget(name: "RelayServerTests", dependencies: ["TestSupport", "RelayServer", "Transport", "Wire", "Signing"]),
+        // cluster/: three nats-server and three `homebase-relay serve` processes on loopback.
+        .testTarget(name: "RelayServerTests", dependencies: ["TestSupport", "RelayServer", "RelayCluster", "Transport", "Wire", "Signing"]),
         .testTarget(name: "CourierTests", dependencies: ["TestSupport", "Courier", "PeerLink", "Sealing", "Wire", "Signing", "Transport", "RelayServer"]),
         .testTarget(name: "RelayRoutingTests", dependencies: ["TestSupport", "RelayRouting", "InferenceWire", "Courier", "Routing", "Inference", "Sealing", "Wire", "Signing", "PeerLink", "RelayServer", "Transport"]),
         .testTarget(name: "RelayProbeTests", dependencies: ["TestSupport", "RelayProbe", "RelayServer", "PeerLink", "Transport", "Wire", "Signing"]),

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import Wire
+
+/// The relay as a cluster, end to end: real nats-server and homebase-relay processes.
+@Suite(.serialized) struct ClusterRelayTests {
+    @Test func liveAndMailCrossNodes() throws {
+        let f = try ClusterFixture()
+        defer { f.stop() }
+        let aKey = SigningKeyBox(), bKey = SigningKeyBox()
+        let (a, _) = try f.device(0, aKey)
+        let (b, _) = try f.device(1, bKey)
+        let live = frameID()
+        a.live(to: bKey.publicKey, id: live, [1, 2, 3])
+        guard case .receive(let r) = try b.next() else { Issue.record("no live frame on relay-2"); return }
+        #expect(r.sender == aKey.publicKey && r.frameID == live && r.deliveryClass == .live && r.sealed == [1, 2, 3])
+        // Mail to a connected device on another node: stored (R3), then delivered there.
+        let mail = frameID()
+        a.mail(to: bKey.publicKey, id: mail, [4])
+        #expect(try a.next() == .stored(frameID: mail))
+        guard case .receive(let m) = try b.next() else { Issue.record("no mail on relay-2"); return }
+        #expect(m.frameID == mail && m.deliveryClass == .mail && m.sealed == [4])
+        b.send(.ack(frameID: mail))
+        // Mail to a device that is nowhere yet: it gets it on whichever node it connects to.
+        let cKey = SigningKeyBox()
+        let ids = (0..<3).map { _ in frameID() }
+        for id in ids { b.mail(to: cKey.publicKey, id: id, [5]); #expect(try b.next() == .stored(frameID: id)) }
+        let (_, got) = try f.device(2, cKey)
+        #expect(got.map(\.frameID) == ids)
+        #expect(got.allSatisfy { $0.sender == bKey.publicKey })
+    }
+
+    @Test func notHereAcrossNodesIsAnsweredAtOnce() throws {
+        let f = try ClusterFixture()
+        defer { f.stop() }
+        let (a, _) = try f.device(0)
+        let nowhere = SigningKeyBox()
+        let id = frameID()
+        a.live(to: nowhere.publicKey, id: id, [1])
+        #expect(try a.next() == .notHere(frameID: id))
+        // A device that was on relay-3 and left: not-here again (its interest ended with it).
+        let gone = SigningKeyBox()
+        let (g, _) = try f.device(2, gone)
+        let seen = frameID()
+        a.live(to: gone.publicKey, id: seen, [2])
+        guard case .receive = try g.next() else { Issue.record("not delivered while connected"); return }
+        g.close()
+        #expect(try eventuallyNotHere(a, to: gone.publicKey))
+    }
+
+    @Test func collapseAndTTLAcrossNodes() throws {
+        let f = try ClusterFixture()
+        defer { f.stop() }
+        let (a, _) = try f.device(0)
+        let dKey = SigningKeyBox()
+        var last = frameID()
+        for i in 0..<3 {
+            last = frameID()
+            a.mail(to: dKey.publicKey, id: last, collapse: [7], [UInt8(i)])
+            #expect(try a.next() == .stored(frameID: last))
+        }
+        let short = frameID()
+        a.mail(to: dKey.publicKey, id: short, ttl: 1, [9])
+        #expect(try a.next() == .stored(frameID: short))
+        Thread.sleep(forTimeInterval: 1.5) // past the 1 s TTL (not a speed assertion)
+        let (_, got) = try f.device(1, dKey)
+        #expect(got.map(\.frameID) == [last])
+        #expect(got.first?.sealed == [2])
+    }
+
+    @Test func theSameDeviceOnAnotherNodeReplacesTheOlderConnection() throws {
+        let f = try ClusterFixture()
+        defer { f.stop() }
+        let key = SigningKeyBox()
+        let (first, _) = try f.device(0, key)
+        let (second, _) = try f.device(1, key)
+        let (frames, _) = try first.untilClosed()
+        #expect(frames.contains { if case .error(let e) = $0 { e.code == .replaced } else { false } })
+        // The newer one is the route: a frame from relay-3 reaches it.
+        let (c, _) = try f.device(2)
+        let id = frameID()
+        c.live(to: key.publicKey, id: id, [1])
+        guard case .receive(let r) = try second.next() else { Issue.record("the newer connection got nothing"); return }
+        #expect(r.frameID == id)
+    }
+
+    @Test func killedRelayNodeSendersSeeNotHereDevicesReconnectElsewhereAndGetTheirMail() throws {
+        let f = try ClusterFixture()
+        defer { f.stop() }
+        let (a, _) = try f.device(0)
+        let bKey = SigningKeyBox()
+        let (b, _) = try f.device(1, bKey)
+        let warm = frameID()
+        a.live(to: bKey.publicKey, id: warm, [0])
+        guard case .receive = try b.next() else { Issue.record("not routed before the kill"); return }
+        f.killRelay(1)
+        #expect(try eventuallyNotHere(a, to: bKey.publicKey))
+        let ids = (0..<5).map { _ in frameID() }
+        for id in ids { a.mail(to: bKey.publicKey, id: id, [1]); #expect(try a.next() == .stored(frameID: id)) }
+        let (_, got) = try f.device(2, bKey)
+        #expect(got.map(\.frameID) == ids)
+    }
+
+    @Test func twoOfThreeNatsNodesDownMailIsRefusedNeverStoredLiveStillFlows() throws {
+        let f = try ClusterFixture(relays: 2)
+        defer { f.stop() }
+        let (a, _) = try f.device(0)
+        let bKey = SigningKeyBox()
+        let (b, _) = try f.device(1, bKey)
+        f.nats.kill9(1)
+        f.nats.kill9(2)
+        let id = frameID()
+        a.mail(to: SigningKeyBox().publicKey, id: id, [1])
+        #expect(try a.next() == .mailboxFull(frameID: id))
+        // Core NATS needs no quorum: once relay-2 is back on the surviving node, live frames pass.
+        var delivered = false
+        for _ in 0..<200 where !delivered {
+            let l = frameID()
+            a.live(to: bKey.publicKey, id: l, [2])
+            if case .frame(.receive(let r)) = try? b.event(timeout: .milliseconds(100)), r.frameID == l { delivered = true }
+            while (try? a.event(timeout: .milliseconds(1))) != nil {} // not-here while relay-2 reconnects
+        }
+        #expect(delivered)
+    }
+}
+
+/// Sends live frames to `key` until one is answered `not-here` (the cluster learns of a leaver
+/// asynchronously); false when the hang guard passes first.
+func eventuallyNotHere(_ a: TestClient, to key: Bytes32) throws -> Bool {
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline {
+        let id = frameID()
+        a.live(to: key, id: id, [0])
+        if case .frame(.notHere(let got)) = try? a.event(timeout: .milliseconds(200)), got == id { return true }
+    }
+    return false
+}
