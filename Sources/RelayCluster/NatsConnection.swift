@@ -56,6 +56,9 @@ public final class NatsConnection: @unchecked Sendable {
         try ClusterError.check(natsOptions_SetName(opts, s.name), "name")
         if let u = s.user { try ClusterError.check(natsOptions_SetUserInfo(opts, u, s.password ?? ""), "user") }
         if let c = s.credentialsFile { try ClusterError.check(natsOptions_SetUserCredentialsFromFiles(opts, c, nil), "credentials \(c)") }
+        if let pub = s.nkeyPublic, let seed = s.nkeySeedFile {
+            try ClusterError.check(natsOptions_SetNKeyFromSeed(opts, pub, seed), "nkey seed \(seed)")
+        }
         if let ca = s.caFile {
             try ClusterError.check(natsOptions_SetSecure(opts, true), "tls")
             try ClusterError.check(natsOptions_LoadCATrustedCertificates(opts, ca), "tls ca \(ca)")

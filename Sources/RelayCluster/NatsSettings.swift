@@ -9,6 +9,9 @@ public struct NatsSettings: Sendable, Equatable {
     public var password: String?
     /// A NATS `.creds` file (a user JWT and its nkey seed).
     public var credentialsFile: String?
+    /// An nkey user: its public key (U...) and the file holding its seed (SU...).
+    public var nkeyPublic: String?
+    public var nkeySeedFile: String?
     /// PEM CA the NATS servers' certificates must chain to (TLS to NATS).
     public var caFile: String?
     /// Connect, flush and JetStream API deadline, in ms.

@@ -10,6 +10,9 @@ public struct ClusterConfig: Sendable, Equatable {
     public var natsPasswordFile: String?
     /// A NATS .creds file (user JWT + nkey seed), instead of user and password.
     public var natsCredentials: String?
+    /// An nkey user of NATS: its public key, and the file holding its seed.
+    public var natsNkey: String?
+    public var natsNkeySeedFile: String?
     /// PEM CA of the NATS servers' certificates: TLS to NATS.
     public var natsCA: String?
     /// Connect, flush and JetStream API deadline.
@@ -47,6 +50,12 @@ public struct ClusterConfig: Sendable, Equatable {
         }
         if natsCredentials != nil && natsUser != nil {
             throw .inconsistent("cluster-nats-credentials and cluster-nats-user exclude each other: use one way to log in to NATS")
+        }
+        if (natsNkey == nil) != (natsNkeySeedFile == nil) {
+            throw .inconsistent("cluster-nats-nkey and cluster-nats-nkey-seed-file go together (the user's public nkey and its seed file)")
+        }
+        if natsNkey != nil && (natsUser != nil || natsCredentials != nil) {
+            throw .inconsistent("cluster-nats-nkey excludes cluster-nats-user and cluster-nats-credentials: use one way to log in to NATS")
         }
         guard Self.isToken(mailStream) else { throw .inconsistent("cluster-mail-stream: letters, digits, - or _ only") }
         guard (1...5).contains(replicas) else { throw .inconsistent("cluster-replicas must be between 1 and 5 (3 for a three-node NATS cluster)") }

@@ -15,6 +15,8 @@ extension ClusterNode {
             }
         }
         s.credentialsFile = cc.natsCredentials
+        s.nkeyPublic = cc.natsNkey
+        s.nkeySeedFile = cc.natsNkeySeedFile
         s.caFile = cc.natsCA
         s.timeoutMs = cc.natsTimeout.milliseconds
         s.pingIntervalMs = cc.natsPingInterval.milliseconds
