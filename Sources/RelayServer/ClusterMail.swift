@@ -87,8 +87,13 @@ extension Hub {
         switch got {
         case .success(let m): messages = m
         case .failure(let e):
-            log.warn("cluster: mail fetch failed (\(e)); retried on the next mail or reconnect")
+            // Retried after the reconnect wait while the device stays (an election, a reconnect).
+            log.warn("cluster: mail fetch failed (\(e)); retrying in \(c.config.natsReconnectWait.settingText)")
             s.updatePeer { $0.mailWaiting = true }
+            loop.schedule(after: c.config.natsReconnectWait) { [weak self] in
+                guard let self, let c = self.cluster, let s = c.session(serial: serial) else { return }
+                self.clusterPump(c, s)
+            }
             return
         }
         let now = wallClockMs()

@@ -48,6 +48,23 @@ final class ClusterFixture: @unchecked Sendable {
         return (c, try backlog(c))
     }
 
+    /// relay `i`'s /metrics text.
+    func metrics(_ i: Int) throws -> String {
+        guard let port = relay(i).metricsPort, let fd = connectLoopback(Int(port), receiveTimeout: 5) else {
+            throw TestSetupError("no metrics listener on relay-\(i + 1)")
+        }
+        defer { close(fd) }
+        let req = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        _ = req.withCString { write(fd, $0, strlen($0)) }
+        var out: [UInt8] = [], buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &buf, buf.count)
+            if n <= 0 { break }
+            out += buf[..<n]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// SIGKILL relay `i` and wait for it.
     func killRelay(_ i: Int) {
         guard let r = relays[i] else { return }

@@ -29,6 +29,13 @@ import Wire
         let (_, got) = try f.device(2, cKey)
         #expect(got.map(\.frameID) == ids)
         #expect(got.allSatisfy { $0.sender == bKey.publicKey })
+        // The cluster's view on /metrics: the NATS link, and what relay-2 stored and delivered.
+        let text = try f.metrics(1)
+        #expect(text.contains("homebase_relay_cluster_nats_connected{node=\"relay-2\"} 1"))
+        #expect(text.contains("homebase_relay_cluster_mail_total{event=\"stored\"} 3"))
+        #expect(text.contains("homebase_relay_cluster_mail_total{event=\"delivered\"} 1"))
+        #expect(text.contains("homebase_relay_cluster_mail_total{event=\"acked\"} 1"))
+        #expect(try f.metrics(0).contains("homebase_relay_cluster_live_total{event=\"published\"}"))
     }
 
     @Test func notHereAcrossNodesIsAnsweredAtOnce() throws {
@@ -157,6 +164,29 @@ import Wire
         }
         #expect(Set(got) == Set(stored)) // none lost
         #expect(got.count == Set(got).count) // none twice
+    }
+
+    /// A frame sent the moment a device's auth-ok arrives on another node: delivered, or
+    /// answered not-here (the interest-propagation window), never both and never silently lost.
+    @Test func aFrameSentAsTheDeviceConnectsElsewhereIsDeliveredOrAnsweredNeverLost() throws {
+        let f = try ClusterFixture(relays: 2)
+        defer { f.stop() }
+        let (a, _) = try f.device(0)
+        var delivered = 0, notHere = 0
+        for _ in 0..<10 {
+            let key = SigningKeyBox()
+            let (b, _) = try f.device(1, key)
+            let id = frameID()
+            a.live(to: key.publicKey, id: id, [1])
+            let answered: Bool
+            if case .frame(.notHere(let got)) = try? a.event(timeout: .milliseconds(500)), got == id { answered = true } else { answered = false }
+            let arrived: Bool
+            if case .frame(.receive(let r)) = try? b.event(timeout: .milliseconds(answered ? 200 : 5_000)), r.frameID == id { arrived = true } else { arrived = false }
+            #expect(answered != arrived)
+            if answered { notHere += 1 } else { delivered += 1 }
+            b.close()
+        }
+        print("cluster: frame sent at auth-ok on another node: \(delivered) delivered, \(notHere) not-here of 10")
     }
 }
 
