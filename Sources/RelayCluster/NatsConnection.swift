@@ -68,10 +68,15 @@ public final class NatsConnection: @unchecked Sendable {
         try ClusterError.check(natsOptions_SetMaxPingsOut(opts, Int32(s.maxPingsOut)), "max pings out")
         try ClusterError.check(natsOptions_SetMaxReconnect(opts, -1), "max reconnect")
         try ClusterError.check(natsOptions_SetReconnectWait(opts, s.reconnectWaitMs), "reconnect wait")
-        let ctx = Unmanaged.passUnretained(box).toOpaque() // `box` lives as long as the connection
+        // Retained for libnats: its callbacks may run after this object is gone (the closed
+        // callback comes on its own thread after `close`); released by that last callback.
+        let ctx = Unmanaged.passRetained(box).toOpaque()
         try ClusterError.check(natsOptions_SetDisconnectedCB(opts, { _, c in EventBox.from(c).fire(.reconnecting) }, ctx), "callback")
         try ClusterError.check(natsOptions_SetReconnectedCB(opts, { _, c in EventBox.from(c).fire(.connected) }, ctx), "callback")
-        try ClusterError.check(natsOptions_SetClosedCB(opts, { _, c in EventBox.from(c).fire(.closed) }, ctx), "callback")
+        try ClusterError.check(natsOptions_SetClosedCB(opts, { _, c in
+            EventBox.from(c).fire(.closed)
+            Unmanaged<EventBox>.fromOpaque(c!).release()
+        }, ctx), "callback")
     }
 
     public var state: State {
@@ -118,7 +123,8 @@ public final class NatsConnection: @unchecked Sendable {
     deinit { close() }
 }
 
-/// The state callback's context (unretained by libnats: the connection keeps it alive).
+/// The state callbacks' context: retained for libnats, released by its closed callback (a
+/// connection that never connected may never call it: one small box leaks then).
 final class EventBox: Sendable {
     let body: @Sendable (NatsConnection.State) -> Void
     init(_ body: @escaping @Sendable (NatsConnection.State) -> Void) { self.body = body }

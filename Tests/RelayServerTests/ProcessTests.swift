@@ -21,7 +21,8 @@ final class RelayProcessHandle: @unchecked Sendable {
         process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDir, "--log-level", "info",
                              "--close-timeout", "200ms", "--metrics-listen", "127.0.0.1:0"] + extra
         process.standardError = stderr
-        try process.run()
+        let child = process
+        try spawnLock.withLock { _ in try child.run() }
         var line = ""
         while !line.contains("listening on") {
             line = ""

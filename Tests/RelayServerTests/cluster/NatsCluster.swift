@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import TestSupport
 
 /// Three `nats-server` processes on loopback in one cluster with JetStream: random ports, a
@@ -70,7 +71,7 @@ final class NatsCluster: @unchecked Sendable {
     func start(_ i: Int) throws {
         let n = nodes[i]
         _ = FileManager.default.createFile(atPath: n.dir + "/log", contents: nil)
-        processes[i] = try ProcessBox(Self.binary, ["-c", n.dir + "/nats.conf"], log: n.dir + "/log")
+        processes[i] = try spawnLock.withLock { _ in try ProcessBox(Self.binary, ["-c", n.dir + "/nats.conf"], log: n.dir + "/log") }
     }
 
     /// Up and JetStream ready (the monitor's /healthz answers ok once the meta group has a leader).
@@ -104,3 +105,7 @@ final class NatsCluster: @unchecked Sendable {
 
     deinit { stopAll() }
 }
+
+/// One child started at a time by this target's fixtures: suites run in parallel, and two
+/// concurrent Foundation `Process.run` calls were seen to hang a run here (not understood yet).
+let spawnLock = Mutex<Void>(())
