@@ -16,6 +16,8 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // sd-bus: systemd-logind's sleep delay lock for `homebase run`.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // nats.c: the relay cluster's link to NATS (reconnect, discovery, TLS, JetStream).
+        .systemLibrary(name: "CNats", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
 
         // The floor: hex, short keys, clocks, wipe, the duration grammar. Depends on nothing.
         .target(name: "Basics"),
@@ -52,7 +54,9 @@ let package = Package(
         .target(name: "LocalAPI", dependencies: ["Transport", "Inference", "Basics"]),
 
         // The relay: sessions by key, routing, mailbox, limits, metrics. Never imports Sealing.
-        .target(name: "RelayServer", dependencies: ["Transport", "Wire", "Storage", "Signing", "Basics"]),
+        // NATS for the relay as a cluster: connection, subscriptions, JetStream mail calls (no relay logic).
+        .target(name: "RelayCluster", dependencies: ["CNats"]),
+        .target(name: "RelayServer", dependencies: ["Transport", "Wire", "Storage", "Signing", "Basics", "RelayCluster"]),
         // `homebase-relay probe`: two throwaway devices check a running relay end to end.
         .target(name: "RelayProbe", dependencies: ["PeerLink", "Signing"]),
         .executableTarget(name: "homebase-relay", dependencies: ["RelayServer", "RelayProbe"]),
@@ -112,7 +116,8 @@ let package = Package(
         .testTarget(name: "AgentKitTests", dependencies: ["TestSupport", "AgentKit", "Inference"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "Inference", "Storage", "Wire", "Signing"]),
         .testTarget(name: "PeerLinkTests", dependencies: ["TestSupport", "PeerLink", "Transport", "Wire", "Signing", "Basics"]),
-        .testTarget(name: "RelayServerTests", dependencies: ["TestSupport", "RelayServer", "Transport", "Wire", "Signing"]),
+        // cluster/: three nats-server and three `homebase-relay serve` processes on loopback.
+        .testTarget(name: "RelayServerTests", dependencies: ["TestSupport", "RelayServer", "RelayCluster", "Transport", "Wire", "Signing"]),
         .testTarget(name: "CourierTests", dependencies: ["TestSupport", "Courier", "PeerLink", "Sealing", "Wire", "Signing", "Transport", "RelayServer", "Basics"]),
         .testTarget(name: "RelayRoutingTests", dependencies: ["TestSupport", "RelayRouting", "InferenceWire", "Courier", "Routing", "Inference", "Sealing", "Wire", "Signing", "PeerLink", "Transport"]),
         .testTarget(name: "RelayProbeTests", dependencies: ["TestSupport", "RelayProbe", "RelayServer", "PeerLink", "Transport", "Wire", "Signing"]),

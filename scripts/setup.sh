@@ -7,7 +7,9 @@ cd "$(dirname "$0")/.."
 DEBS=(pkg-config libsodium-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev libsystemd-dev)
 # Tests only: a private D-Bus daemon and a stand-in logind (HomebaseAgentTests.SleepWatchTests).
 DEBS+=(dbus-daemon python3-dbus python3-gi)
-# Extra packages a caller asks for (the demo, benchmarks): scripts/setup.sh mosquitto nats-server
+# The relay as a cluster (RelayCluster, RelayClusterTests): nats.c to build, nats-server to test.
+DEBS+=(libnats-dev nats-server)
+# Extra packages a caller asks for (the demo, benchmarks): scripts/setup.sh mosquitto
 DEBS+=("$@")
 
 missing=()

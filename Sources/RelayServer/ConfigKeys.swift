@@ -120,7 +120,7 @@ enum Settings {
         Setting(key: "log-level", help: "error, warn, info or debug", form: "one of error, warn, info, debug",
                 apply: { c, s in guard let l = LogLevel(name: s) else { return false }; c.logLevel = l; return true },
                 show: { $0.logLevel.name }),
-    ] + limits }
+    ] + limits + cluster }
 
     static func named(_ key: String) -> Setting? { all.first { $0.key == key } }
 }

@@ -8,6 +8,7 @@ extension Hub {
     static let pumpBatch = 64
 
     func storeMail(_ m: [UInt8], _ v: SendView, from s: Session, sender: Bytes32) {
+        if let c = cluster { clusterStoreMail(c, m, v, from: s, sender: sender); return }
         let now = wallClockMs()
         // ttl 0 asks for the relay's default; longer than max-ttl is shortened (announced in auth-ok).
         let ttlMs = v.ttlSeconds == 0 ? config.mailTTL.milliseconds
@@ -61,6 +62,7 @@ extension Hub {
     /// Moves stored mail after the session's cursor into its send queue while there is room;
     /// after the backlog, `queue-empty` (queued behind it, so it arrives after the last frame).
     func pumpMail(_ s: Session) {
+        if let c = cluster { clusterPump(c, s); return }
         guard case .authenticated(var p) = s.state else { return }
         defer { if case .authenticated = s.state { s.state = .authenticated(p) } }
         while true {
@@ -94,6 +96,7 @@ extension Hub {
 
     /// Deletes the acknowledging device's own frame with this id; other keys' mail is untouched.
     func ack(_ id: Bytes16, from s: Session, key: Bytes32) {
+        if let c = cluster { clusterAck(c, id, from: s); return }
         do {
             let n = try mailbox.ack(recipient: key, frameID: id)
             metrics.mail(.acked, n)

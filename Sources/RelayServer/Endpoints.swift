@@ -12,7 +12,7 @@ enum Endpoints {
         guard req.method == "GET" else { return HTTPResponse(status: .methodNotAllowed, text: "GET only\n") }
         switch req.path {
         case "/metrics":
-            let body = hub.metrics.render(hub.gauges())
+            let body = hub.metrics.render(hub.gauges()) + (hub.cluster?.render() ?? "")
             return HTTPResponse(status: .ok, headers: HTTPHeaders([("Content-Type", "text/plain; version=0.0.4; charset=utf-8")]),
                                 body: Array(body.utf8))
         case "/healthz": return HTTPResponse(status: .ok, text: "ok\n")

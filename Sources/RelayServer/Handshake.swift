@@ -47,7 +47,7 @@ extension Hub {
             }
             s.admittedBy = account
             s.proofVersion = account != nil && proof?.accountKey == account ? proof?.rosterVersion : nil
-            register(s, key: a.deviceKey, account: owner)
+            if let c = cluster { clusterJoin(c, s, key: a.deviceKey, account: owner) } else { register(s, key: a.deviceKey, account: owner) }
         case .refuse(let reason, let text):
             refuse(s, reason, reason == .badToken ? .badToken : .notAdmitted, text)
         }

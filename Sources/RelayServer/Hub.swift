@@ -25,6 +25,8 @@ final class Hub {
     /// Routed sessions per account (`Session.Peer.account`): what `account-max-connections` counts.
     private(set) var perAccount: [Bytes32: Int] = [:]
     var shuttingDown = false
+    /// The relay as a cluster (ClusterNode.swift); nil on a single node.
+    var cluster: ClusterNode?
 
     init(config: RelayConfig, loop: EventLoop, log: Logger, mailbox: Mailbox, admission: Admission) {
         self.config = config
@@ -87,6 +89,7 @@ final class Hub {
         if case .awaitingAuth(_, let t) = s.state { loop.cancel(t) }
         if let t = s.idleTimer { loop.cancel(t) }
         if let p = s.probe { loop.cancel(p.timer); s.probe = nil }
+        cluster?.remove(s)
         unroute(s)
         connections[ObjectIdentifier(s)] = nil
         s.state = .closing
@@ -97,6 +100,7 @@ final class Hub {
     /// `gone`: the reason told to its recent correspondents (`peer-gone`); nil tells none
     /// (the relay is shutting down: everyone hears `restarting`).
     func unroute(_ s: Session, gone: PeerGoneReason? = .closed) {
+        cluster?.remove(s)
         guard let k = s.key, byKey[k] === s else { return }
         byKey[k] = nil
         if let gone { announceGone(s, key: k, reason: gone) }
@@ -125,6 +129,11 @@ final class Hub {
     /// A live `send`: at once to the connected recipient, else `not-here` to the sender at once.
     func forwardLive(_ m: [UInt8], _ v: SendView, from s: Session, sender: Bytes32) {
         guard let target = byKey[v.recipient] else {
+            if let c = cluster {
+                let frame = ForwardCodec.receive(sender: sender, deliveryClass: .live, frameID: v.frameID, heldMs: 0, sealed: m[v.sealed])
+                clusterForward(c, frame, v, from: s)
+                return
+            }
             metrics.notHere += 1
             s.control(.notHere(frameID: v.frameID))
             return

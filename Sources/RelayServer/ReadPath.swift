@@ -49,6 +49,7 @@ extension Hub {
     }
 
     private func beforeAuth(_ m: [UInt8], on s: Session, nonce: Bytes32, deadline: TimerHandle) {
+        if let d = cluster?.device(s), d.joining { return } // authenticated; auth-ok follows the cluster's flush
         guard let frame = decode(m, on: s) else { return }
         switch frame {
         case .auth(let a):

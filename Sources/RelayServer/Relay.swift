@@ -30,17 +30,22 @@ public final class Relay: @unchecked Sendable {
         let mailbox = try Mailbox(path: c.dataDir + "/mailbox.sqlite3", quotas: MailQuotas(c), durability: c.durability)
         let hub = Hub(config: c, loop: loop, log: log, mailbox: mailbox, admission: try Admission(config: c, ledgerPath: c.dataDir + "/admission-orders.log"))
         self.hub = hub
+        if c.cluster.enabled {
+            do { hub.cluster = try ClusterNode.start(c, hub: hub) } catch { mailbox.close(); throw error }
+        }
         do {
             tls = try c.tlsCert.map { cert throws(TransportError) in try TLSServerContext(certificateFile: cert, keyFile: c.tlsKey ?? "") }
             server = try WebSocketServer(loop: loop, configuration: Self.serverConfiguration(c), tls: tls,
                                          onUpgrade: { [weak hub] ws in hub?.accept(ws) },
                                          endpoint: { [weak hub] req in hub.flatMap { Endpoints.answer(req, hub: $0) } })
         } catch {
+            hub.cluster?.stop()
             mailbox.close()
             throw .transport("\(error)")
         }
         do { metricsServer = try Endpoints.metricsServer(c, loop: loop, hub: hub) } catch {
             server.close()
+            hub.cluster?.stop()
             mailbox.close()
             throw .transport("metrics-listen \(c.limits.metricsHost ?? ""):\(c.limits.metricsPort): \(error); "
                              + "pick a free port (--metrics-listen 127.0.0.1:PORT) or --metrics-listen off")
@@ -60,6 +65,7 @@ public final class Relay: @unchecked Sendable {
         schedule(every: c.sweepInterval) { $0.hub.sweepMail() }
         schedule(every: c.pingInterval) { $0.hub.pingAll() }
         log.info("listening on \(c.listenHost):\(server.port) origin=\(hub.origin) tls=\(tls != nil) admission=\(c.admission.rawValue)"
+                 + (hub.cluster.map { " cluster-node=\($0.node)" } ?? "")
                  + (metricsServer.map { " metrics=\(c.limits.metricsHost ?? ""):\($0.port)" } ?? ""))
     }
 
@@ -139,6 +145,7 @@ public final class Relay: @unchecked Sendable {
         let deadline = monotonicNanos() + UInt64(configuration.closeTimeout.milliseconds) * 1_000_000 + 100_000_000
         func check() {
             if hub.connectionCount == 0 || monotonicNanos() >= deadline {
+                hub.cluster?.stop()
                 hub.mailbox.close()
                 hub.log.info("stopped")
                 completion()

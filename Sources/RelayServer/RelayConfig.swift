@@ -96,6 +96,8 @@ public struct RelayConfig: Sendable, Equatable {
     public var closeTimeout: Duration = .seconds(2)
     /// Abuse limits of a public relay: per-address connections, quotas, metrics (RelayLimits.swift).
     public var limits = RelayLimits()
+    /// The relay as a cluster through NATS (ClusterConfig.swift); off by default.
+    public var cluster = ClusterConfig()
     /// SQLite `synchronous`: `normal` survives a crash of the relay, `full` also a power loss
     /// (an fsync per stored mail frame, on the event loop: slower mail, live frames wait).
     public var durability = Durability.normal
@@ -151,6 +153,7 @@ public struct RelayConfig: Sendable, Equatable {
         }
         if mailTTL > maxTTL { throw .inconsistent("mail-ttl (the default TTL) must not exceed max-ttl") }
         try limits.validate()
+        try cluster.validate()
         if limits.proxyProtocol == .v1 && tlsCert != nil {
             throw .inconsistent("proxy-protocol = v1 needs a plain listener (the PROXY line comes before TLS): let the proxy terminate TLS")
         }

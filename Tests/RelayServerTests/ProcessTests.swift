@@ -9,6 +9,8 @@ let relayBinary = packageRoot.appendingPathComponent(".build/debug/homebase-rela
 final class RelayProcessHandle: @unchecked Sendable {
     let process = Process()
     let port: UInt16
+    /// The loopback /metrics port ("metrics=127.0.0.1:PORT" in the same line).
+    let metricsPort: UInt16?
     private let stderr = Pipe()
 
     init(dataDir: String, extra: [String] = []) throws {
@@ -19,7 +21,8 @@ final class RelayProcessHandle: @unchecked Sendable {
         process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDir, "--log-level", "info",
                              "--close-timeout", "200ms", "--metrics-listen", "127.0.0.1:0"] + extra
         process.standardError = stderr
-        try process.run()
+        let child = process
+        try spawnLock.withLock { _ in try child.run() }
         var line = ""
         while !line.contains("listening on") {
             line = ""
@@ -32,9 +35,13 @@ final class RelayProcessHandle: @unchecked Sendable {
             throw TestSetupError("no port in \(line)")
         }
         port = p
-        // Keep draining stderr so the child never blocks on a full pipe.
+        metricsPort = line.range(of: "metrics=127.0.0.1:").flatMap { UInt16(line[$0.upperBound...].prefix { $0.isNumber }) }
+        // Keep draining stderr so the child never blocks on a full pipe; kept in <data-dir>/relay.log.
         let handle = stderr.fileHandleForReading
-        Thread.detachNewThread { while let d = try? handle.read(upToCount: 4096), !d.isEmpty {} }
+        let logPath = dataDir + "/relay.log"
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = FileHandle(forWritingAtPath: logPath)
+        Thread.detachNewThread { while let d = try? handle.read(upToCount: 4096), !d.isEmpty { log?.write(d) } }
     }
 
     var origin: String { "ws://127.0.0.1:\(port)" }

@@ -1,0 +1,136 @@
+import Basics
+import RelayCluster
+import Wire
+
+/// Mail across nodes: a JetStream stream (replicas, file storage, work-queue retention) holds it;
+/// `stored` is answered only after the stream's ack. A refused, failed or timed-out publish is
+/// `mailbox-full`: the sender keeps the frame. Delivery: the recipient's durable pull consumer,
+/// fetched when it connects to any node and whenever a node stores mail for it.
+extension Hub {
+    func clusterStoreMail(_ c: ClusterNode, _ m: [UInt8], _ v: SendView, from s: Session, sender: Bytes32) {
+        let now = wallClockMs()
+        let ttlMs = v.ttlSeconds == 0 ? config.mailTTL.milliseconds : min(Int64(v.ttlSeconds) * 1000, config.maxTTL.milliseconds)
+        let collapse = Array(m[v.collapseKey])
+        let subject = ClusterSubjects.mail(to: v.recipient, from: sender, frameID: v.frameID, collapseKey: collapse)
+        let payload = StoredMail.encode(expiresMs: now + ttlMs, storedMs: now, sender: sender, frameID: v.frameID, sealed: m[v.sealed])
+        let id = ClusterSubjects.messageID(to: v.recipient, from: sender, frameID: v.frameID)
+        let nats = c.nats, stream = c.config.mailStream, cap = config.mailboxMaxFrames, recipient = v.recipient
+        let waitMs = c.config.publishTimeout.milliseconds, frameID = v.frameID, serial = c.serial(of: s)
+        let ref = HubRef(self)
+        c.work.async {
+            let started = monotonicNanos()
+            let outcome: Result<NatsConnection.PublishOutcome?, ClusterError> = Result { () throws(ClusterError) in
+                // The per-recipient cap, checked before publishing (a collapse that replaces takes no room).
+                let held = try nats.count(stream: stream, filter: ClusterSubjects.mailbox(recipient))
+                if held >= cap {
+                    guard !collapse.isEmpty else { return nil }
+                    guard try nats.count(stream: stream, filter: subject) > 0 else { return nil }
+                }
+                return try nats.publishDurable(subject, payload, messageID: id, maxWaitMs: waitMs)
+            }
+            if case .success(.some(.stored)) = outcome {
+                try? nats.publish(ClusterSubjects.device(recipient), ClusterMessage.mailWaiting.encode())
+            }
+            let ms = Double(monotonicNanos() - started) / 1e6
+            ref.onLoop { hub in hub.clusterStored(outcome, frameID: frameID, serial: serial, ms: ms) }
+        }
+    }
+
+    private func clusterStored(_ outcome: Result<NatsConnection.PublishOutcome?, ClusterError>, frameID: Bytes16, serial: UInt64, ms: Double) {
+        guard let c = cluster else { return }
+        let s = c.session(serial: serial)
+        switch outcome {
+        case .success(.some(let o)):
+            c.metrics.publishMsSum += ms
+            c.metrics.publishCount += 1
+            if o == .duplicate { c.metrics.mailDuplicate += 1; metrics.mail(.duplicate) } else { c.metrics.mailPublished += 1; metrics.mail(.stored) }
+            s?.control(.stored(frameID: frameID))
+        case .success(.none):
+            metrics.mail(.refusedFull)
+            metrics.mailRefused[.recipientFull, default: 0] += 1
+            s?.control(.mailboxFull(frameID: frameID))
+        case .failure(let e):
+            c.metrics.mailRefused += 1
+            metrics.mail(.refusedFull)
+            if c.metrics.mailRefused % 100 == 1 { log.warn("cluster: mail not stored (\(e)); answered mailbox-full") }
+            s?.control(.mailboxFull(frameID: frameID))
+        }
+    }
+
+    /// Fetches what the recipient's consumer has (one fetch at a time per device, off the loop).
+    func clusterPump(_ c: ClusterNode, _ s: Session) {
+        guard case .authenticated = s.state, let d = c.device(s), !d.joining else { return }
+        if d.fetching { d.fetchAgain = true; return }
+        let room = min(s.queue.maxFrames - s.queue.count, Self.pumpBatch)
+        guard room > 0 else { s.updatePeer { $0.mailWaiting = true }; return }
+        d.fetching = true
+        d.fetchAgain = false
+        let nats = c.nats, cfg = c.config, key = d.key, slot = d.mail, serial = d.serial, ref = HubRef(self)
+        let maxAck = max(config.sendQueueFrames, config.mailboxMaxFrames)
+        d.queue.async {
+            let got: Result<[StoredMessage], ClusterError> = Result { () throws(ClusterError) in
+                if slot.closed { return [] }
+                if slot.consumer == nil {
+                    slot.consumer = try nats.pullConsumer(stream: cfg.mailStream, filter: ClusterSubjects.mailbox(key),
+                                                          durable: ClusterSubjects.consumer(key), ackWaitMs: cfg.ackWait.milliseconds,
+                                                          maxAckPending: maxAck, inactiveMs: cfg.consumerInactive.milliseconds)
+                }
+                return try slot.consumer!.fetch(batch: room)
+            }
+            ref.onLoop { hub in hub.clusterFetched(got, serial: serial, batch: room) }
+        }
+    }
+
+    private func clusterFetched(_ got: Result<[StoredMessage], ClusterError>, serial: UInt64, batch: Int) {
+        guard let c = cluster, let s = c.session(serial: serial), let d = c.device(s) else { return }
+        d.fetching = false
+        let messages: [StoredMessage]
+        switch got {
+        case .success(let m): messages = m
+        case .failure(let e):
+            // Retried after the reconnect wait while the device stays (an election, a reconnect).
+            log.warn("cluster: mail fetch failed (\(e)); retrying in \(c.config.natsReconnectWait.settingText)")
+            s.updatePeer { $0.mailWaiting = true }
+            loop.schedule(after: c.config.natsReconnectWait) { [weak self] in
+                guard let self, let c = self.cluster, let s = c.session(serial: serial) else { return }
+                self.clusterPump(c, s)
+            }
+            return
+        }
+        let now = wallClockMs()
+        var full = false
+        for m in messages {
+            guard let mail = StoredMail.decode(m.data) else { try? c.nats.ack(m.ackSubject); continue }
+            if mail.expiresMs <= now || full {
+                if full { try? c.nats.publish(m.ackSubject, Array("-NAK".utf8)) } // back to the stream, delivered later
+                else { try? c.nats.ack(m.ackSubject); c.metrics.mailExpired += 1; metrics.mail(.expired) }
+                continue
+            }
+            let frame = ForwardCodec.receive(sender: mail.sender, deliveryClass: .mail, frameID: mail.frameID,
+                                             heldMs: UInt64(max(0, now - mail.storedMs)), sealed: mail.sealed)
+            guard deliver(frame, to: s) else { full = true; try? c.nats.publish(m.ackSubject, Array("-NAK".utf8)); continue }
+            d.acks[mail.frameID] = m.ackSubject
+            c.metrics.mailFetched += 1
+            metrics.mail(.delivered)
+            metrics.frame(.out, .mail, bytes: frame.count)
+        }
+        s.updatePeer { $0.mailWaiting = full }
+        if full { return }
+        if messages.count >= batch || d.fetchAgain { clusterPump(c, s); return }
+        guard case .authenticated(let p) = s.state, p.backlogPending else { return }
+        s.updatePeer { $0.backlogPending = false }
+        deliver(ForwardCodec.control(.queueEmpty), to: s, force: true)
+    }
+
+    /// The device's ack: the stream deletes that frame (work-queue retention).
+    func clusterAck(_ c: ClusterNode, _ id: Bytes16, from s: Session) {
+        guard let d = c.device(s), let subject = d.acks.removeValue(forKey: id) else { return }
+        do {
+            try c.nats.ack(subject)
+            c.metrics.mailAcked += 1
+            metrics.mail(.acked)
+        } catch {
+            log.warn("cluster: ack not sent (\(error)); the frame will be delivered again")
+        }
+    }
+}

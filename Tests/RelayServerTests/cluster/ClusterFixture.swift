@@ -1,0 +1,81 @@
+import Foundation
+import Glibc
+import Wire
+
+/// Three nats-server nodes and `relays` real `homebase-relay serve` processes, relay i on NATS
+/// node i first (it discovers the others). Devices are the tests' own clients (TestClient).
+final class ClusterFixture: @unchecked Sendable {
+    let nats: NatsCluster
+    let dir: String
+    let loop: LoopThread
+    private(set) var relays: [RelayProcessHandle?] = []
+    let extra: [String]
+
+    init(relays count: Int = 3, extra: [String] = []) throws {
+        nats = try NatsCluster()
+        dir = try temporaryDirectory()
+        loop = try LoopThread()
+        self.extra = extra
+        try NatsCluster.password.write(toFile: dir + "/nats-password", atomically: true, encoding: .utf8)
+        for i in 0..<count { relays.append(try startRelay(i)) }
+    }
+
+    func args(_ i: Int) -> [String] {
+        let urls = [nats.urls[i % nats.urls.count]] + nats.urls.enumerated().filter { $0.offset != i % nats.urls.count }.map(\.element)
+        return ["--cluster-nats", urls.joined(separator: ","), "--cluster-node-name", "relay-\(i + 1)",
+                "--cluster-nats-user", NatsCluster.user, "--cluster-nats-password-file", dir + "/nats-password",
+                "--cluster-ack-wait", "2s", "--cluster-publish-timeout", "1s", "--cluster-nats-timeout", "1s",
+                "--cluster-nats-ping-interval", "500ms"] + extra
+    }
+
+    @discardableResult
+    func startRelay(_ i: Int) throws -> RelayProcessHandle {
+        let d = dir + "/relay-\(i + 1)"
+        try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+        let r = try RelayProcessHandle(dataDir: d, extra: args(i))
+        if i < relays.count { relays[i] = r }
+        return r
+    }
+
+    func relay(_ i: Int) -> RelayProcessHandle { relays[i]! }
+
+    /// A device authenticated on relay `i`, its backlog read (returned) up to `queue-empty`.
+    func device(_ i: Int, _ key: SigningKeyBox = SigningKeyBox()) throws -> (TestClient, [RelayFrame.Receive]) {
+        let r = relay(i)
+        let c = try TestClient.connect(loop: loop.loop, port: r.port)
+        try c.authenticate(key: key, origin: r.origin)
+        guard case .authOK = try c.next() else { throw TestSetupError("no auth-ok from relay-\(i + 1)") }
+        return (c, try backlog(c))
+    }
+
+    /// relay `i`'s /metrics text.
+    func metrics(_ i: Int) throws -> String {
+        guard let port = relay(i).metricsPort, let fd = connectLoopback(Int(port), receiveTimeout: 5) else {
+            throw TestSetupError("no metrics listener on relay-\(i + 1)")
+        }
+        defer { close(fd) }
+        let req = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        _ = req.withCString { write(fd, $0, strlen($0)) }
+        var out: [UInt8] = [], buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &buf, buf.count)
+            if n <= 0 { break }
+            out += buf[..<n]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// SIGKILL relay `i` and wait for it.
+    func killRelay(_ i: Int) {
+        guard let r = relays[i] else { return }
+        r.signal(SIGKILL)
+        _ = r.wait()
+        relays[i] = nil
+    }
+
+    func stop() {
+        for i in relays.indices { killRelay(i) }
+        loop.stop()
+        nats.stopAll()
+    }
+}
