@@ -17,12 +17,15 @@ final class RelayProcessHandle: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: relayBinary) else {
             throw TestSetupError("build the executable first: swift build --build-tests (missing \(relayBinary))")
         }
-        process.executableURL = URL(fileURLWithPath: relayBinary)
-        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDir, "--log-level", "info",
-                             "--close-timeout", "200ms", "--metrics-listen", "127.0.0.1:0"] + extra
+        let (exe, args) = ChildSpawner.wrap(relayBinary, ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDir, "--log-level", "info",
+                                                          "--close-timeout", "200ms", "--metrics-listen", "127.0.0.1:0"] + extra)
+        process.executableURL = URL(fileURLWithPath: exe)
+        process.arguments = args
         process.standardError = stderr
+        // Not swift test's stdout: a relay outliving this process must not hold that pipe open.
+        process.standardOutput = FileHandle.nullDevice
         let child = process
-        try spawnLock.withLock { _ in try child.run() }
+        try ChildSpawner.run { try child.run() }
         var line = ""
         while !line.contains("listening on") {
             line = ""
