@@ -26,13 +26,14 @@ final class RelayProcessHandle: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         let child = process
         try ChildSpawner.run { try child.run() }
-        var line = ""
+        var line = "", said = "" // said: its last non-empty line (why it exited)
         while !line.contains("listening on") {
             line = ""
             while let b = try stderr.fileHandleForReading.read(upToCount: 1), !b.isEmpty, b != Data("\n".utf8) {
                 line += String(decoding: b, as: UTF8.self)
             }
-            if !process.isRunning { throw TestSetupError("relay exited: \(line)") }
+            if !line.isEmpty { said = line }
+            if !process.isRunning { process.waitUntilExit(); throw TestSetupError("relay exited (\(process.terminationReason == .uncaughtSignal ? "signal" : "status") \(process.terminationStatus)): \(said)") }
         }
         guard let r = line.range(of: "127.0.0.1:"), let p = UInt16(line[r.upperBound...].prefix { $0.isNumber }) else {
             throw TestSetupError("no port in \(line)")
