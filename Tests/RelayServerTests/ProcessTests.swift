@@ -17,19 +17,23 @@ final class RelayProcessHandle: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: relayBinary) else {
             throw TestSetupError("build the executable first: swift build --build-tests (missing \(relayBinary))")
         }
-        process.executableURL = URL(fileURLWithPath: relayBinary)
-        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDir, "--log-level", "info",
-                             "--close-timeout", "200ms", "--metrics-listen", "127.0.0.1:0"] + extra
+        let (exe, args) = ChildSpawner.wrap(relayBinary, ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDir, "--log-level", "info",
+                                                          "--close-timeout", "200ms", "--metrics-listen", "127.0.0.1:0"] + extra)
+        process.executableURL = URL(fileURLWithPath: exe)
+        process.arguments = args
         process.standardError = stderr
+        // Not swift test's stdout: a relay outliving this process must not hold that pipe open.
+        process.standardOutput = FileHandle.nullDevice
         let child = process
-        try spawnLock.withLock { _ in try child.run() }
-        var line = ""
+        try ChildSpawner.run { try child.run() }
+        var line = "", said = "" // said: its last non-empty line (why it exited)
         while !line.contains("listening on") {
             line = ""
             while let b = try stderr.fileHandleForReading.read(upToCount: 1), !b.isEmpty, b != Data("\n".utf8) {
                 line += String(decoding: b, as: UTF8.self)
             }
-            if !process.isRunning { throw TestSetupError("relay exited: \(line)") }
+            if !line.isEmpty { said = line }
+            if !process.isRunning { process.waitUntilExit(); throw TestSetupError("relay exited (\(process.terminationReason == .uncaughtSignal ? "signal" : "status") \(process.terminationStatus)): \(said)") }
         }
         guard let r = line.range(of: "127.0.0.1:"), let p = UInt16(line[r.upperBound...].prefix { $0.isNumber }) else {
             throw TestSetupError("no port in \(line)")

@@ -3,11 +3,7 @@ import Testing
 import Wire
 
 /// The relay as a cluster, end to end: real nats-server and homebase-relay processes.
-/// Behind HOMEBASE_CLUSTER_TESTS=1 for now: a run of the three cluster suites together hung
-/// (timeout) in 3 of 7 runs on 2026-12-02, cause not found yet (each test passes alone).
-let clusterTestsEnabled = ProcessInfo.processInfo.environment["HOMEBASE_CLUSTER_TESTS"] == "1"
-
-@Suite(.serialized, .enabled(if: clusterTestsEnabled, "set HOMEBASE_CLUSTER_TESTS=1 (docs/CLUSTER.md)")) struct ClusterRelayTests {
+@Suite(.serialized) struct ClusterRelayTests {
     @Test func liveAndMailCrossNodes() throws {
         let f = try ClusterFixture()
         defer { f.stop() }
@@ -135,7 +131,12 @@ let clusterTestsEnabled = ProcessInfo.processInfo.environment["HOMEBASE_CLUSTER_
         #expect(delivered)
     }
 
-    @Test func aKilledNatsNodeLosesNoStoredMailAndDeliversNoneTwice() throws {
+    /// Behind HOMEBASE_CLUSTER_TESTS=1: fails in about 1 run of 3 (a product bug, not the
+    /// fixture): after the node's death relay-3's first pull-consumer create times out, the retry
+    /// fetches nothing and the device gets queue-empty with every stored mail still in the stream.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["HOMEBASE_CLUSTER_TESTS"] == "1",
+                   "intermittent queue-empty after a NATS node death: docs/CLUSTER.md"))
+    func aKilledNatsNodeLosesNoStoredMailAndDeliversNoneTwice() throws {
         let f = try ClusterFixture()
         defer { f.stop() }
         let (a, _) = try f.device(0)

@@ -71,7 +71,8 @@ final class NatsCluster: @unchecked Sendable {
     func start(_ i: Int) throws {
         let n = nodes[i]
         _ = FileManager.default.createFile(atPath: n.dir + "/log", contents: nil)
-        processes[i] = try spawnLock.withLock { _ in try ProcessBox(Self.binary, ["-c", n.dir + "/nats.conf"], log: n.dir + "/log") }
+        let (exe, args) = ChildSpawner.wrap(Self.binary, ["-c", n.dir + "/nats.conf"])
+        processes[i] = try ChildSpawner.run { try ProcessBox(exe, args, log: n.dir + "/log") }
     }
 
     /// Up and JetStream ready (the monitor's /healthz answers ok once the meta group has a leader).
@@ -105,7 +106,3 @@ final class NatsCluster: @unchecked Sendable {
 
     deinit { stopAll() }
 }
-
-/// One child started at a time by this target's fixtures: suites run in parallel, and two
-/// concurrent Foundation `Process.run` calls were seen to hang a run here (not understood yet).
-let spawnLock = Mutex<Void>(())

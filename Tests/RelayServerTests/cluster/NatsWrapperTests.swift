@@ -4,7 +4,7 @@ import Testing
 @testable import RelayCluster
 
 /// RelayCluster against a real three-node nats-server cluster (no relay): what the relay relies on.
-@Suite(.serialized, .enabled(if: clusterTestsEnabled, "set HOMEBASE_CLUSTER_TESTS=1 (docs/CLUSTER.md)")) struct NatsWrapperTests {
+@Suite(.serialized) struct NatsWrapperTests {
     func settings(_ c: NatsCluster, node: Int = 0) -> NatsSettings {
         var s = NatsSettings()
         s.servers = [c.urls[node]]
