@@ -6,13 +6,13 @@ import Wire
 /// The away marks of hosts that said they went to sleep, in `DATA-DIR/away.json` (one entry
 /// per host, the newest; at most `limit` hosts): read by the router for its reason's words
 /// (`status`, `status --explain`), written by the mail handler. Rewritten whole through a
-/// temporary file and a rename, like `CooldownFile`.
+/// temporary file and a rename (`JSONListFile`), like `CooldownFile`.
 public final class AwayFile: AwaySource {
     public let path: String
     let limit = 64
-    private let lock = NSLock()
+    private let file: JSONListFile<AwayMark>
 
-    public init(path: String) { self.path = path }
+    public init(path: String) { self.path = path; file = JSONListFile(path: path) }
 
     public func away(of host: PublicKey) -> AwayMark? { read().first { $0.host == host.hex } }
 
@@ -30,18 +30,7 @@ public final class AwayFile: AwaySource {
         return true
     }
 
-    private func read() -> [AwayMark] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        return (try? JSONDecoder().decode([AwayMark].self, from: data)) ?? []
-    }
+    private func read() -> [AwayMark] { file.read() }
 
-    private func update(_ change: (inout [AwayMark]) -> Void) {
-        lock.lock(); defer { lock.unlock() }
-        var list = read()
-        change(&list)
-        guard let data = try? JSONEncoder().encode(list) else { return }
-        let temp = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temp, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
-        if rename(temp, path) != 0 { unlink(temp) }
-    }
+    private func update(_ change: (inout [AwayMark]) -> Void) { file.update(change) }
 }

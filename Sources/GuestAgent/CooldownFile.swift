@@ -10,10 +10,10 @@ import Signing
 public final class CooldownFile: CooldownSource {
     public let path: String
     public let length: Duration
-    private let lock = NSLock()
+    private let file: JSONListFile<Cooldown>
 
     public init(path: String, length: Duration = .seconds(60)) {
-        self.path = path; self.length = length
+        self.path = path; self.length = length; file = JSONListFile(path: path)
     }
 
     public func cooldown(of host: PublicKey, nowMs: Int64) -> Cooldown? {
@@ -38,20 +38,9 @@ public final class CooldownFile: CooldownSource {
         update { $0.removeAll { $0.host == host.hex } }
     }
 
-    private func read() -> [Cooldown] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        return (try? JSONDecoder().decode([Cooldown].self, from: data)) ?? []
-    }
+    private func read() -> [Cooldown] { file.read() }
 
-    private func update(_ change: (inout [Cooldown]) -> Void) {
-        lock.lock(); defer { lock.unlock() }
-        var list = read()
-        change(&list)
-        guard let data = try? JSONEncoder().encode(list) else { return }
-        let temp = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temp, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
-        if rename(temp, path) != 0 { unlink(temp) }
-    }
+    private func update(_ change: (inout [Cooldown]) -> Void) { file.update(change) }
 }
 
 extension CooldownFile {
