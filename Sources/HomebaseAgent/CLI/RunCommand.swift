@@ -10,6 +10,8 @@ enum RunCommand {
         if f.help {
             out("usage: homebase run [--relay URL] [--pin HEX | --ca-file PEM] [--quiet] [--trace-timings] [--KEY VALUE ...]\n"
                 + "KEY is any config file key: " + Settings.keys.sorted().joined(separator: ", ") + "\n"
+                + "--relay-alternates URL,URL: other nodes of the relay's cluster (docs/CLUSTER.md), dialled in turn\n"
+                + "  after --relay when a connection fails or is lost; same scheme; proofs are made for --relay's origin.\n"
                 + "--max-concurrent N (default 4) requests at the engine, --queue-length N (default 4) waiting up to\n"
                 + "  --queue-wait (default 2s); grantees together get all slots but one and all queue places but one\n"
                 + "  (the account's own devices keep the rest and are served first); --max-per-grantee N (default 2)\n"

@@ -7,7 +7,7 @@ import PeerLink
 struct Settings {
     /// Every key of the config file, each also a flag of `run`.
     static let keys: Set<String> = [
-        "relay", "pin", "ca-file", "advert-pulse", "advert-ttl", "reverify-interval", "reload-interval",
+        "relay", "relay-alternates", "pin", "ca-file", "advert-pulse", "advert-ttl", "reverify-interval", "reload-interval",
         "max-concurrent", "queue-length", "queue-wait", "max-per-grantee", "batch-delay", "batch-bytes", "replica-size",
         "cache-size", "default-runtime", "engine-idle-timeout", "mail-retry", "mail-retry-max", "keep-alive",
         "logind-bus", "sleep-goodbye", "sleep-watch",
@@ -42,6 +42,12 @@ struct Settings {
     func configuration() throws(HomebaseError) -> HomebaseAgent.Configuration {
         guard let relay = values["relay"] else { throw .noRelay }
         var c = try HomebaseAgent.Configuration(relayURL: relay)
+        if let more = values["relay-alternates"] {
+            let urls = more.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            do { try c.link.addAlternates(urls) } catch {
+                throw .invalidSetting(key: "relay-alternates", reason: "\(error) (other nodes of the relay's cluster: URL,URL)")
+            }
+        }
         do {
             if let pin = values["pin"] { c.link.trust = try PeerLink.Trust.pinned(hex: pin) }
         } catch {
