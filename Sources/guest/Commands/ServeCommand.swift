@@ -54,6 +54,7 @@ enum ServeCommandLine {
                      + "(default \(EmbeddingRouting.defaultTimeout.components.seconds))"),
                 Flag("--warm-check", "SECONDS", "keep the on-device engine running (the warm floor, setting engine.warm): "
                      + "started now and checked this often; 0: only at start (default 30)"),
+                Flag("--status-interval", "SECONDS", "how often the page at / gets the status pushed (default 2)"),
                 Flag("--allow-origin", "ORIGIN", repeatable: true, "let web pages of ORIGIN (http://localhost:3000) call serve, "
                      + "with CORS; repeatable (default: none)")]
             + Flag.relayLink,
@@ -62,6 +63,7 @@ enum ServeCommandLine {
     static func run(_ inv: Invocation) async throws -> Int32 {
         guard inv.positionals.isEmpty else { throw inv.usageError("unexpected argument \(inv.positionals[0].prefix(40))") }
         let config = try configuration(inv)
+        let statusEvery = try statusInterval(inv)
         return try await inv.withLinks { context, links in
             let runner = context.runner, paths = context.paths, log = context.log
             let retake = ServeAnnouncement.onRetakeSignal(links, log: log)
@@ -82,6 +84,7 @@ enum ServeCommandLine {
                     case .failed(let why): .failure(.failed(why))
                     }
                 },
+                page: PageSource(interval: statusEvery) { StatusJSON.line(GuestStatus.gather(context, links: links)) },
                 listening: { ServeAnnouncement.announce(paths, host: config.host, port: $0, tokenFile: config.tokenFile, log: log) })
             ServeAnnouncement.withdraw()
             await embeddings.stop()
@@ -106,6 +109,13 @@ enum ServeCommandLine {
             throw inv.usageError("--warm-check: whole seconds, 0 to 3600 (0: warm at start only; setting engine.warm off: never)")
         }
         return .seconds(s)
+    }
+
+    /// `--status-interval SECONDS`: how often the page's event stream pushes the status (0.01 to 3600).
+    static func statusInterval(_ inv: Invocation) throws -> Duration {
+        guard let v = inv.arguments.value("--status-interval") else { return .seconds(2) }
+        guard let s = Double(v), s >= 0.01, s <= 3600 else { throw inv.usageError("--status-interval: seconds, 0.01 to 3600 (default 2)") }
+        return .milliseconds(Int64(s * 1000))
     }
 
     /// `--embedding-timeout SECONDS`: 1 to 3600.
