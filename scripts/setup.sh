@@ -33,7 +33,7 @@ fi
 
 # Python peers for tests (real WebSocket/HTTP clients, model generator): a project venv, never the product's path.
 # llm and its llm-ollama plugin: a real application driven against guest serve (LocalAPITests).
-PYPKGS=(websockets==13.1 openai==3.57.0 ollama==0.6.3 anthropic==2.15.0 llm==0.36 llm-ollama==0.19.1 selenium==4.52.0)
+PYPKGS=(websockets==13.1 openai==3.57.0 ollama==0.6.3 anthropic==2.15.0 llm==0.36 llm-ollama==0.19.1 selenium==4.38.0)
 VENV=.cache/venv
 if [ ! -x "$VENV/bin/python" ]; then
   echo "setup: creating $VENV (Python test peers)"

@@ -9,6 +9,7 @@ enum PageHTML {
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>Homebase guest</title>
+    <link rel="icon" href="data:,">
     <link rel="stylesheet" href="/homebase/page.css">
     <script src="/homebase/page.js" defer></script>
     </head>

@@ -54,7 +54,7 @@ enum PageScript {
     function metaLine(brain, h) {
       const parts = [];
       const who = (h && h.brain) || brain || "unknown brain";
-      parts.push(el("strong", "brain", who === "floor" ? "no brain (floor notice)" : who));
+      parts.push(el("strong", "brain", (who === "floor" || who === "none") ? "no brain (floor notice)" : who));
       if (h && h.route_reason) parts.push(el("span", "reason", "why: " + h.route_reason));
       if (h && h.ttft_ms) parts.push(el("span", "ttft", "first token " + h.ttft_ms + " ms"));
       if (h && h.tokens_per_second) parts.push(el("span", "rate", h.tokens_per_second + " tok/s"));

@@ -14,7 +14,8 @@ enum PageStyle {
     h2 { font-size: .95rem; margin: .2rem 0 .4rem; }
     #route-line { margin: .2rem 0 0; color: var(--dim); }
     main { display: grid; grid-template-columns: minmax(0, 1fr) 22rem; gap: 1rem; padding: 1rem; }
-    #chat { display: flex; flex-direction: column; min-height: 70vh; }
+    #chat { display: flex; flex-direction: column; align-self: start; position: sticky; top: .5rem;
+      height: calc(100vh - 6rem); min-height: 20rem; }
     #messages { list-style: none; margin: 0; padding: 0; flex: 1; overflow-y: auto; }
     #messages li { margin: 0 0 .8rem; padding: .6rem .8rem; border-radius: .5rem; background: var(--card);
       border: 1px solid var(--line); white-space: pre-wrap; overflow-wrap: anywhere; }
@@ -56,7 +57,7 @@ enum PageStyle {
     dd { margin: 0; }
     @media (max-width: 760px) {
       main { grid-template-columns: 1fr; padding: .5rem; }
-      #chat { min-height: 55vh; }
+      #chat { position: static; height: auto; min-height: 55vh; }
       body { font-size: 16px; }
     }
     """#
