@@ -16,6 +16,7 @@ import Transport
 ///   GET  /api/tags, /api/ps; POST /api/show; GET /api/version; GET|HEAD /   Ollama probes
 ///   POST /v1/embeddings, /api/embed, /api/embeddings   vectors from the `EmbeddingRouter`
 ///   /api/pull, push, create, copy, delete   refused, naming the guest command that does it
+///   GET / (a browser), /homebase/status, /homebase/events   the page and its status (`PageRoutes`)
 ///
 /// Every answer goes through the `AnswerRouter` (one decision per request) and says which brain
 /// answered: the `X-Homebase-Brain` header and a `homebase` object in the last chunk or the
