@@ -13,6 +13,7 @@ import TestSupport
 ///   load-phone.png    the same on 390x844: one column, the question box above the status panel
 ///   ask-homebase.png  a question typed with the keyboard, its answer, and the line "homebase · why: ..."
 ///   ask-fallback.png  after the Homebase was killed: the line names on-device and what failed
+///   host.png          `homebase status --serve`: the Homebase's own read-only page, link connected
 ///   link-down.png     after the relay was stopped: the link pill not connected, the advert bar empty
 @Suite(.serialized) struct PageBrowserEndToEndTests {
     @Test func thePageAnswersThroughTheHomebaseThenOnDeviceAndShowsTheLinkGoingDown() throws {
@@ -31,10 +32,11 @@ import TestSupport
         try lb.procs.waitUntil(60, "guest serve") { Processes.canConnect(port) }
         let shots = lb.procs.work + "/page-screenshots"
         try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
-        func step(_ args: [String]) throws -> [String: Any] {
+        func step(_ args: [String], at other: Int? = nil) throws -> [String: Any] {
             let line = try runJSONPeer(testsFile("browser/test_page.py"),
-                                       ["--url", "http://127.0.0.1:\(port)/", "--artefacts", shots] + args)
-            return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], line)
+                                       ["--url", "http://127.0.0.1:\(other ?? port)/", "--artefacts", shots] + args)
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return try #require(object, "\(line)")
         }
 
         let load = try step(["--step", "load"])
@@ -45,6 +47,13 @@ import TestSupport
         let first = try step(["--step", "ask", "--name", "homebase", "--question", "hello from the page"])
         #expect(first["brain"] as? String == "homebase", "\(first)\n\(lb.procs.read("serve.log"))")
         #expect((first["line"] as? String ?? "").contains("why: "), "\(first)")
+
+        let hostPort = try Processes.freePort()
+        _ = try lb.procs.start(lb.bin.path("homebase"), lb.hostArgs + ["status", "--serve", "127.0.0.1:\(hostPort)"], log: "status-page.log")
+        try lb.procs.waitUntil(30, "homebase status --serve") { Processes.canConnect(hostPort) }
+        let hostPage = try step(["--step", "host"], at: hostPort)
+        #expect(hostPage["ok"] as? Bool == true, "\(hostPage)")
+        #expect(hostPage["link"] as? String == "connected", "\(hostPage)")
 
         lb.killHomebase()
         let second = try step(["--step", "ask", "--name", "fallback", "--question", "are you still there"])

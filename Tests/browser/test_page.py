@@ -10,6 +10,8 @@ Steps:
          load-wide.png (desktop, 1280x900) and load-phone.png (390x844, the one-column layout).
   ask    types QUESTION into the box with the keyboard, presses Enter, waits for the answer's
          line; prints the line (brain, why, first token, tok/s, fallback). Screenshot: ask-NAME.png.
+  host   `homebase status --serve`'s page: loads, no console error, nothing off loopback, the
+         relay link shown; prints the link and requests text. Screenshot: host.png.
   link   waits until the relay link pill leaves `connected` and the own advert's bar is empty
          (aria-valuenow 0); prints both. Screenshot: link-down.png.
 """
@@ -60,10 +62,7 @@ def load(d, url, art):
     WebDriverWait(d, 30).until(lambda d: d.find_element(By.ID, "link-state").text not in ("", "?"))
     one_column = d.find_element(By.ID, "panel").location["y"] > d.find_element(By.ID, "chat").location["y"]
     d.save_screenshot(f"{art}/load-phone.png")
-    origin = urlparse(url)
-    off = [u for u in requests_made(d)
-           if not (u.startswith("data:") or u.startswith("blob:") or
-                   (urlparse(u).hostname == origin.hostname and urlparse(u).port == origin.port))]
+    off = off_loopback(d, url)
     errors = [e["message"] for e in d.get_log("browser") if e["level"] == "SEVERE"]
     finish({"ok": not off and not errors and one_column, "off_loopback": off, "console_errors": errors,
             "one_column_on_phone": one_column, "link": d.find_element(By.ID, "link-state").text})
@@ -85,6 +84,23 @@ def ask(d, url, art, question, name):
             "answer_chars": len(text), "console_errors": errors})
 
 
+def off_loopback(d, url):
+    origin = urlparse(url)
+    return [u for u in requests_made(d)
+            if not (u.startswith("data:") or u.startswith("blob:") or
+                    (urlparse(u).hostname == origin.hostname and urlparse(u).port == origin.port))]
+
+
+def host(d, url, art):
+    d.get(url)
+    WebDriverWait(d, 30).until(lambda d: d.find_element(By.ID, "link").text not in ("", "?"))
+    d.save_screenshot(f"{art}/host.png")
+    off = off_loopback(d, url)
+    errors = [e["message"] for e in d.get_log("browser") if e["level"] == "SEVERE"]
+    finish({"ok": not off and not errors, "off_loopback": off, "console_errors": errors,
+            "link": d.find_element(By.ID, "link").text, "requests": d.find_element(By.ID, "requests").text})
+
+
 def link(d, url, art):
     d.get(url)
     def down(d):
@@ -101,7 +117,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--url", required=True)
     p.add_argument("--artefacts", required=True)
-    p.add_argument("--step", choices=["load", "ask", "link"], required=True)
+    p.add_argument("--step", choices=["load", "ask", "link", "host"], required=True)
     p.add_argument("--question", default="hello from the page")
     p.add_argument("--name", default="answer")
     a = p.parse_args()
@@ -109,6 +125,8 @@ def main():
     try:
         if a.step == "load":
             load(d, a.url, a.artefacts)
+        elif a.step == "host":
+            host(d, a.url, a.artefacts)
         elif a.step == "ask":
             ask(d, a.url, a.artefacts, a.question, a.name)
         else:

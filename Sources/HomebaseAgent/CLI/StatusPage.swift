@@ -13,8 +13,8 @@ enum StatusPage {
         guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
             throw Flags.UsageError(description: "--serve takes 127.0.0.1:PORT (got \(listen.prefix(60)))")
         }
-        var host = String(listen[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        let given = String(listen[..<colon])
+        let host = given.hasPrefix("[") && given.hasSuffix("]") ? String(given.dropFirst().dropLast()) : given
         guard LoopbackNames.isAddress(host) else {
             throw Flags.UsageError(description: "--serve listens on loopback only (127.0.0.1:PORT or [::1]:PORT): the page shows grants and devices")
         }
