@@ -49,7 +49,7 @@ enum StatusPage {
             h.add("Content-Type", type)
             h.add("Cache-Control", "no-store")
             h.add("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-                  + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+                  + "img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
             h.add("X-Content-Type-Options", "nosniff")
             return HTTPResponse(status: HTTPStatus(code: code, reason: reason), headers: h, body: Array(body.utf8))
         }
