@@ -59,8 +59,9 @@ import TestSupport
         let second = try step(["--step", "ask", "--name", "fallback", "--question", "are you still there"])
         let line = second["line"] as? String ?? ""
         #expect(second["brain"] as? String == "on-device", "\(second)\n\(lb.procs.read("serve.log"))")
-        #expect(line.contains("fell back: homebase failed (") || line.contains("why: "), "\(second)")
+        #expect(line.contains("why: ") && line.contains("fell back: homebase failed ("), "\(second)")
 
+        print("page: answer lines: \(first["line"] ?? "") | \(line); screenshots in \(shots)")
         lb.killRelay()
         let down = try step(["--step", "link"])
         #expect(down["ok"] as? Bool == true, "\(down)")
