@@ -8,7 +8,8 @@ public enum HomebaseCLI {
         commands:
           init [--name NAME]            create this device's identity and the account (first device)
           run [--relay URL] [...]       connect to the relay and serve until SIGTERM/SIGINT
-          status [--json]               relay link, runtimes and models, last advert, requests, grants, siblings
+          status [--json] [--serve A]   relay link, runtimes and models, last advert, requests, grants, siblings
+                                        (--serve 127.0.0.1:PORT: the same as a read-only page)
           devices add RECORD            add a sibling by the hex record `guest init` printed
           devices list                  list the account's devices
           devices remove KEY            remove a sibling
