@@ -89,16 +89,30 @@ import Testing
         let a = h.tapped(0), b = h.tapped(1)
         #expect(!a.isEmpty && !b.isEmpty && a.count + b.count == 20, "\(a.count) + \(b.count)")
         // `homebase status` shows each runtime's load; the usage equals both engines' own sums.
-        let status = try h.s.homebase(["status"])
-        #expect(status.contains("load: 0 in flight, \(a.count) served") && status.contains("load: 0 in flight, \(b.count) served"),
-                "\(status)")
+        var status = ""
+        try h.s.procs.waitUntil(30, "status to show both runtimes' load") {
+            status = try h.s.homebase(["status"])
+            return status.contains("load: 0 in flight, \(a.count) served") && status.contains("load: 0 in flight, \(b.count) served")
+        }
         let usage = try h.usage()
         let both = a + b
         #expect(usage[true]?.requests == 20 && usage[true]?.tokensIn == both.reduce(0) { $0 + Self.tokens($1).0 }
                 && usage[true]?.tokensOut == both.reduce(0) { $0 + Self.tokens($1).1 }, "\(String(describing: usage[true]))")
         // --audit-own on: the owner's requests are in the audit log, with the runtime that answered.
+        try h.s.procs.waitUntil(30, "20 audit lines") { h.s.procs.read("host/audit.jsonl").split(separator: "\n").count >= 20 }
         let audit = h.s.procs.read("host/audit.jsonl").split(separator: "\n")
         #expect(audit.count == 20 && audit.allSatisfy { $0.contains("\"requester\":\"device:") }, "\(audit)")
         #expect(audit.contains { $0.contains(h.url[0]) } && audit.contains { $0.contains(h.url[1]) })
+
+        // One runtime gone: after the request that met it failed (answered on-device), the other serves.
+        h.s.procs.kill(h.taps[0].process)
+        var brains: [String] = []
+        for _ in 0..<3 {
+            let one = try runJSONPeer(testsFile("EndToEndTests/peers/concurrent_chat.py"), ["--port", "\(port)", "--count", "1"])
+            let j = try #require(try JSONSerialization.jsonObject(with: Data(one.utf8)) as? [String: Any])
+            brains.append(((j["brains"] as? [String: Int]) ?? [:]).keys.first ?? "none")
+        }
+        #expect(brains.dropFirst().allSatisfy { $0 == "homebase" }, "\(brains)\n\(h.s.procs.read("homebase.log"))")
+        #expect(h.tapped(1).count >= b.count + 2, "\(brains)")
     }
 }

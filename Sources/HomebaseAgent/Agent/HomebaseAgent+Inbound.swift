@@ -155,10 +155,12 @@ extension HomebaseAgent {
         switch result {
         case .done(let reason, let usage, let text, let calls):
             remember(plan, answer: text, toolCalls: calls)
+            // Counted before `done` leaves: the requester's next request meets the new total.
+            rec.usage = usage
+            recordUsage(rec)
             _ = await writer.finish(done: WireBridge.done(requestID: r.requestID, finishReason: reason, usage: usage))
             count("done")
             rec.outcome = "done"
-            rec.usage = usage
         case .engineFailed(let e, _):
             // The message names the failure kind, never the prompt; the engine's own text may
             // echo input, so only its class goes out.

@@ -50,10 +50,8 @@ extension HomebaseAgent {
         }
     }
 
-    /// Ends a request's accounting: the runtime's slot, the usage row (only with the engine's
-    /// own figures), the audit line.
-    func account(_ r: RequestRecord) {
-        if let url = r.runtime { state.withLock { $0.load.release(url) } }
+    /// Adds an answered request's usage row (only with the engine's own figures).
+    func recordUsage(_ r: RequestRecord) {
         if let u = r.usage {
             do {
                 try store.recordUsage(requester: r.sender, own: r.isSibling, model: r.model, day: UsageDay.key(r.arrivedMs),
@@ -62,6 +60,11 @@ extension HomebaseAgent {
                 log("usage not recorded: \(error)")
             }
         }
+    }
+
+    /// Ends a request's accounting: the runtime's slot, the audit line.
+    func account(_ r: RequestRecord) {
+        if let url = r.runtime { state.withLock { $0.load.release(url) } }
         guard r.isSibling ? configuration.audit.own : configuration.audit.grants else { return }
         let requester: String
         if r.isSibling {
