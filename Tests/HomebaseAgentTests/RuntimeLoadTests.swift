@@ -1,4 +1,5 @@
 @testable import HomebaseAgent
+import Inference
 import Testing
 
 /// The least-in-flight picker and its book (#21), pure: several runtimes serving one model.
