@@ -34,11 +34,9 @@ extension HomebaseAgent {
         return state.withLock { $0.load.take(candidates, limit: limits.limit) }
     }
 
-    /// The runtime's words when `takeRuntime` found none.
+    /// The refusal when `takeRuntime` found none: every runtime of the model is at its limit.
     func noRuntimeRefusal(_ candidates: [String]) -> (AppMessage.ErrorCode, String) {
-        state.withLock { $0.load.allFailed(candidates) }
-            ? (.hostError, "every engine serving this model failed; it is checked again shortly")
-            : (.busy, "every engine serving this model is at its concurrency limit")
+        (.busy, "every engine serving this model is at its concurrency limit (runtime-limit)")
     }
 
     func runtimeFailed(_ url: String) { state.withLock { $0.load.failed(url, nowMs: nowMs()) } }

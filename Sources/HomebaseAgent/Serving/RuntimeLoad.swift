@@ -23,9 +23,11 @@ struct RuntimeLoad: Sendable, Equatable {
         return best?.url
     }
 
-    /// Picks and counts the request in; nil when every candidate is failed or full.
+    /// Picks and counts the request in; nil when every candidate is full. When every one failed,
+    /// they are tried anyway (as a single runtime always was): skipping helps only with another to go to.
     mutating func take(_ candidates: [String], limit: (String) -> Int) -> String? {
-        guard let url = Self.pick(candidates, inFlight: inFlight, limit: limit, skipped: Set(failedAtMs.keys)) else { return nil }
+        let skipped = allFailed(candidates) ? [] : Set(failedAtMs.keys)
+        guard let url = Self.pick(candidates, inFlight: inFlight, limit: limit, skipped: skipped) else { return nil }
         inFlight[url, default: 0] += 1
         served[url, default: 0] += 1
         return url
