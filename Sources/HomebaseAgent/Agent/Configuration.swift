@@ -77,6 +77,11 @@ extension HomebaseAgent {
         /// "Authentication"); the relay refuses one past it. Default 365 days.
         public var proofLifetime: Duration = .seconds(365 * 86_400)
 
+        /// Requests at one runtime at once (#21: several runtimes may serve one model). Default none.
+        public var runtimeLimits = RuntimeLimits()
+        /// Who the audit log records, and its cap (#21). Default: grantees only, 10 MiB.
+        public var audit = AuditSettings()
+
         /// logind's sleep delay lock: the system bus, the goodbye's budget (2 s). See `SleepWatch`.
         public var sleep = SleepSettings()
 

@@ -20,6 +20,7 @@ public enum HomebaseCLI {
           runtime remove URL            forget a runtime
           share [--models a,b] [...]    print an invite for another account's device (guest join -, then paste it)
           grants list                   list grants to other accounts' devices and joins awaiting approval
+          grants usage [--json]         requests and tokens per grant and own device, by day and model
           grants approve ID             grant a join that waits for approval
           grants revoke ID              revoke a grant (the device is told) or refuse a waiting join
 

@@ -28,7 +28,13 @@ enum RunCommand {
                 + "--logind-bus ADDRESS (default $DBUS_SYSTEM_BUS_ADDRESS, else the system bus): where logind is; the\n"
                 + "  agent holds a sleep delay lock and, before the machine sleeps, mails an away advert (no models)\n"
                 + "  and closes its relay link within --sleep-goodbye (default 2s; logind waits 5s at most); on resume\n"
-                + "  it reconnects and advertises. --sleep-watch off: no bus at all. Without logind `status` says so.")
+                + "  it reconnects and advertises. --sleep-watch off: no bus at all. Without logind `status` says so.\n"
+                + "--runtime-limit N | URL=N[,URL=N] (default 0: none): requests at one runtime at once. Runtimes\n"
+                + "  serving the same model share its requests, the least busy first; one that fails is skipped until\n"
+                + "  it verifies again. `homebase status` shows each runtime's load.\n"
+                + "--audit-grants on|off (default on), --audit-own on|off (default off): one JSON line per request\n"
+                + "  in DATA-DIR/audit.jsonl (time, requester grant:ID or device:KEY, model, tokens in/out, outcome,\n"
+                + "  duration; never prompt text), rotated to audit.jsonl.1 past --audit-max-bytes (default 10m).")
             return 0
         }
         guard f.positional.isEmpty else { throw Flags.UsageError(description: "run takes no arguments") }

@@ -10,7 +10,7 @@ struct Settings {
         "relay", "relay-alternates", "pin", "ca-file", "advert-pulse", "advert-ttl", "reverify-interval", "reload-interval",
         "max-concurrent", "queue-length", "queue-wait", "max-per-grantee", "batch-delay", "batch-bytes", "replica-size",
         "cache-size", "default-runtime", "engine-idle-timeout", "mail-retry", "mail-retry-max", "keep-alive",
-        "logind-bus", "sleep-goodbye", "sleep-watch",
+        "logind-bus", "sleep-goodbye", "sleep-watch", "runtime-limit", "audit-grants", "audit-own", "audit-max-bytes",
     ]
 
     var values: [String: String] = [:]
@@ -76,9 +76,20 @@ struct Settings {
         if let url = values["default-runtime"] { c.defaultRuntimeURL = url }
         if let bus = values["logind-bus"] { c.sleep.busAddress = bus }
         try duration("sleep-goodbye") { c.sleep.goodbyeBudget = $0 }
-        if let w = values["sleep-watch"] {
-            guard w == "on" || w == "off" else { throw .invalidSetting(key: "sleep-watch", reason: "\(w) is not on or off") }
-            c.sleep.enabled = w == "on"
+        try onOff("sleep-watch") { c.sleep.enabled = $0 }
+        try onOff("audit-grants") { c.audit.grants = $0 }
+        try onOff("audit-own") { c.audit.own = $0 }
+        if let v = values["audit-max-bytes"] {
+            guard let n = parseCount(v), n >= 1024, n <= Int64(Int.max) else {
+                throw .invalidSetting(key: "audit-max-bytes", reason: "\(v) is not a size of at least 1024 bytes (e.g. 10m, 500k)")
+            }
+            c.audit.maxBytes = Int(n)
+        }
+        if let v = values["runtime-limit"] {
+            guard let l = RuntimeLimits.parse(v) else {
+                throw .invalidSetting(key: "runtime-limit", reason: "\(v) is not N or URL=N[,URL=N] (requests at one runtime at once; 0: no limit)")
+            }
+            c.runtimeLimits = l
         }
         return c
     }
@@ -89,6 +100,12 @@ struct Settings {
             throw .invalidSetting(key: key, reason: "\(v) is not a duration (e.g. 250ms, 30s, 5m, 1h)")
         }
         set(d)
+    }
+
+    private func onOff(_ key: String, _ set: (Bool) -> Void) throws(HomebaseError) {
+        guard let w = values[key] else { return }
+        guard w == "on" || w == "off" else { throw .invalidSetting(key: key, reason: "\(w) is not on or off") }
+        set(w == "on")
     }
 
     private func int(_ key: String, min: Int, _ set: (Int) -> Void) throws(HomebaseError) {
