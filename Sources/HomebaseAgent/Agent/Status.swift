@@ -58,6 +58,8 @@ public struct HostStatus: Codable, Sendable, Equatable {
         public var refused: Refused? = nil
         /// The sleep watch: a delay lock held, or why not (nil from an older agent).
         public var sleep: String? = nil
+        /// The reply shaping level and its interval (`ReplyShaping`; nil from an older agent).
+        public var replyShaping: String? = nil
     }
 
     public var device: Device
@@ -85,7 +87,8 @@ extension HomebaseAgent {
         return HostStatus.Live(pid: getpid(), running: running, updatedMs: now, staleAfterMs: now + max(3 * reload, 3000),
                                relay: configuration.link.relay.description, link: Self.describe(link),
                                activeRequests: active, queuedRequests: gate.counts.waiting, outcomes: outcomes,
-                               refused: HostStatus.Refused(courier.stats), sleep: sleepStatus)
+                               refused: HostStatus.Refused(courier.stats), sleep: sleepStatus,
+                               replyShaping: shapingStatus)
     }
 
     /// Rewrites `status.json` atomically (temp file + rename).
