@@ -3,7 +3,8 @@
 runtime probe and its streaming chat client, and streams canned answers token by token.
 
 The answer's topic is the word after "topic:" in the last user message (cooking, medicine,
-law). Each answer is 4-9 sentences drawn at random from that topic's pool (corpus.py),
+law). Each answer is a number of sentences drawn at random from that topic's pool (corpus.py;
+how many depends on the topic, LENGTHS, as real answers' lengths do),
 tokenised by a regex (words, spaces, punctuation as separate tokens, words over 6 letters in
 two), sent one token per SSE event, DELAY_MS (20-40 ms, uniform jitter) apart, after a prefill
 of PREFILL_MS + 0.3 ms per prompt character. Usage: standin_engine.py PORT [SEED]."""
@@ -17,10 +18,12 @@ DELAY_MS = (20.0, 40.0)
 PREFILL_MS = 40.0
 TOKEN = re.compile(r"[A-Za-z]{1,6}|[0-9]+|\s+|[^\sA-Za-z0-9]")
 
+LENGTHS = {"cooking": (3, 7), "medicine": (6, 11), "law": (4, 9)}
+
 def answer(prompt):
     m = re.search(r"topic:\s*(\w+)", prompt)
-    pool = POOLS.get(m.group(1) if m else "", POOLS["cooking"])
-    return " ".join(RNG.sample(pool, RNG.randint(4, min(9, len(pool)))))
+    topic = m.group(1) if m and m.group(1) in POOLS else "cooking"
+    return " ".join(RNG.sample(POOLS[topic], RNG.randint(*LENGTHS[topic])))
 
 class H(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"

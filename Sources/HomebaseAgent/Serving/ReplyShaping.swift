@@ -26,14 +26,16 @@ extension ChunkBatcher {
         /// few record headers (5 bytes each in the typed stream).
         var capacity: Int { max(1, frameBucket - 5 - 20) }
 
-        /// True when `n` chunks is a length class (so the stream may end there).
-        func isClass(_ n: Int) -> Bool { n >= minFrames && n & (n - 1) == 0 }
+        /// True when `n` chunks and the final one make a length class (the stream may end there).
+        func isClass(_ n: Int) -> Bool { n + 1 >= minFrames && (n + 1) & n == 0 }
     }
 
     /// Where the shaped stream is: its clock origin and the chunks it handed out.
     struct ShapeState: Sendable {
         var originNs: UInt64?
         var frames = 0
+        /// padded: when the first chunk may leave (the boundary after its text came), fixed once.
+        var releaseNs: UInt64?
     }
 
     /// A chunk left outside `next` (the pump's keep-alive): counted towards the length class.
@@ -60,7 +62,8 @@ extension ChunkBatcher {
         }
         if shape.frames == 0 {
             let b = max(1, ns(s.boundary))
-            let release = origin &+ ((nowNs &- origin) + b - 1) / b * b
+            let release = shape.releaseNs ?? origin &+ ((nowNs &- origin) + b - 1) / b * b
+            shape.releaseNs = release
             if nowNs < release { return .wait(untilNs: release) }
         }
         let action = coalescedNext(nowNs: nowNs)
