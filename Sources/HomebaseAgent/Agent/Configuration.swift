@@ -43,6 +43,14 @@ extension HomebaseAgent {
         public var batchDelay: Duration = .milliseconds(20)
         /// Pending text that is sent at once. Default 1,019 bytes (one 1 KiB chunk bucket).
         public var batchBytes = 1_019
+        /// What the relay may learn from the size and timing of reply chunks (`ReplyShaping`,
+        /// docs/SIDE-CHANNEL.md). Default `padded`.
+        public var replyShaping: ReplyShaping = .padded
+        /// `cadence`: one constant-size chunk this often while a stream is open. Default 50 ms.
+        public var cadenceInterval: Duration = .milliseconds(50)
+        /// `padded`: the first chunk leaves on a multiple of this since the request. Default zero:
+        /// no boundary (it costs up to its length in time to first token; #24 keeps that near 0).
+        public var shapingBoundary: Duration = .zero
         /// Engine HTTP limits while serving (connect, first byte, mid-stream silence). The
         /// silence limit (20 s) is below the guest's 30 s stall rung, so an engine stall reaches
         /// the guest as our `host_error`, not as silence it must wait out. The first-byte limit
@@ -93,7 +101,8 @@ extension HomebaseAgent {
         }
 
         var batchPolicy: ChunkBatcher.Policy {
-            .init(maxDelay: batchDelay, maxBytes: max(1, batchBytes), keepAlive: keepAliveInterval)
+            .init(maxDelay: batchDelay, maxBytes: max(1, batchBytes), keepAlive: keepAliveInterval,
+                  shaping: .init(level: replyShaping, interval: cadenceInterval, boundary: shapingBoundary))
         }
     }
 }

@@ -135,6 +135,7 @@ extension HomebaseAgent {
         trace?.mark(.engineCalled)
         let typed = plan.typed
         let preamble: [ReplyEvent] = typed && !plan.ignoredOptions.isEmpty ? [.ignoredOptions(plan.ignoredOptions)] : []
+        if configuration.replyShaping == .cadence { writer.pad(chunksTo: configuration.batchPolicy.shaping.frameBucket) }
         let result = await StreamPump.run(events, policy: configuration.batchPolicy,
                                           probe: configuration.chunkProbe, trace: trace, typed: typed, preamble: preamble,
                                           opening: { heard in

@@ -60,6 +60,8 @@ public struct HostStatus: Codable, Sendable, Equatable {
         public var sleep: String? = nil
         /// Each runtime's load by URL (#21; nil from an older agent).
         public var runtimeLoad: [String: RuntimeUse]? = nil
+        /// The reply shaping level and its interval (`ReplyShaping`; nil from an older agent).
+        public var replyShaping: String? = nil
     }
     /// One runtime's load in the running agent.
     public struct RuntimeUse: Codable, Sendable, Equatable {
@@ -101,7 +103,8 @@ extension HomebaseAgent {
         return HostStatus.Live(pid: getpid(), running: running, updatedMs: now, staleAfterMs: now + max(3 * reload, 3000),
                                relay: configuration.link.relay.description, link: Self.describe(link),
                                activeRequests: active, queuedRequests: gate.counts.waiting, outcomes: outcomes,
-                               refused: HostStatus.Refused(courier.stats), sleep: sleepStatus, runtimeLoad: uses)
+                               refused: HostStatus.Refused(courier.stats), sleep: sleepStatus, runtimeLoad: uses,
+                               replyShaping: shapingStatus)
     }
 
     /// Rewrites `status.json` atomically (temp file + rename).

@@ -11,6 +11,7 @@ struct Settings {
         "max-concurrent", "queue-length", "queue-wait", "max-per-grantee", "batch-delay", "batch-bytes", "replica-size",
         "cache-size", "default-runtime", "engine-idle-timeout", "mail-retry", "mail-retry-max", "keep-alive",
         "logind-bus", "sleep-goodbye", "sleep-watch", "runtime-limit", "audit-grants", "audit-own", "audit-max-bytes",
+        "reply-shaping", "cadence-interval", "shaping-boundary",
     ]
 
     var values: [String: String] = [:]
@@ -67,6 +68,14 @@ struct Settings {
             throw .invalidSetting(key: "mail-retry-max", reason: "must be at least mail-retry (\(c.mailRetry.initial))")
         }
         try duration("keep-alive") { c.keepAliveInterval = $0 }
+        try duration("cadence-interval") { c.cadenceInterval = $0 }
+        try duration("shaping-boundary") { c.shapingBoundary = $0 }
+        if let v = values["reply-shaping"] {
+            guard let level = ReplyShaping(rawValue: v) else {
+                throw .invalidSetting(key: "reply-shaping", reason: "\(v) is not off, padded or cadence")
+            }
+            c.replyShaping = level
+        }
         try int("max-concurrent", min: 1) { c.maxConcurrent = $0 }
         try int("queue-length", min: 0) { c.queueLength = $0 }
         try int("max-per-grantee", min: 1) { c.maxPerGrantee = $0 }

@@ -10,6 +10,7 @@ enum StatusText {
             }
             if let r = l.refused { lines.append(r.line) }
             if let s = l.sleep { lines.append("sleep: " + s) }
+            if let s = l.replyShaping { lines.append("reply shaping: " + s) }
         } else {
             lines.append("agent: not running")
         }
