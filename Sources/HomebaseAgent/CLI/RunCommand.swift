@@ -34,7 +34,10 @@ enum RunCommand {
                 + "  it verifies again. `homebase status` shows each runtime's load.\n"
                 + "--audit-grants on|off (default on), --audit-own on|off (default off): one JSON line per request\n"
                 + "  in DATA-DIR/audit.jsonl (time, requester grant:ID or device:KEY, model, tokens in/out, outcome,\n"
-                + "  duration; never prompt text), rotated to audit.jsonl.1 past --audit-max-bytes (default 10m).")
+                + "  duration; never prompt text), rotated to audit.jsonl.1 past --audit-max-bytes (default 10m).\n"
+                + "--reply-shaping off|padded|cadence (default padded): what the relay may learn from reply sizes and\n"
+                + "  timing (docs/SIDE-CHANNEL.md); padded quantises the end, --shaping-boundary TIME (default none) also\n"
+                + "  releases the first chunk on a boundary; cadence sends one constant chunk every --cadence-interval (50ms).")
             return 0
         }
         guard f.positional.isEmpty else { throw Flags.UsageError(description: "run takes no arguments") }
