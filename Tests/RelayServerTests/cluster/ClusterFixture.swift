@@ -52,11 +52,18 @@ final class ClusterFixture: @unchecked Sendable {
 
     /// A device authenticated on relay `i`, its backlog read (returned) up to `queue-empty`.
     func device(_ i: Int, _ key: SigningKeyBox = SigningKeyBox()) throws -> (TestClient, [RelayFrame.Receive]) {
+        let c = try authenticated(i, key)
+        return (c, try backlog(c))
+    }
+
+    /// A device on relay `i` once `auth-ok` arrives (its backlog left unread: without a mail
+    /// quorum no `queue-empty` comes).
+    func authenticated(_ i: Int, _ key: SigningKeyBox) throws -> TestClient {
         let r = relay(i)
         let c = try TestClient.connect(loop: loop.loop, port: r.port)
         try c.authenticate(key: key, origin: r.origin)
         guard case .authOK = try c.next() else { throw TestSetupError("no auth-ok from relay-\(i + 1)") }
-        return (c, try backlog(c))
+        return c
     }
 
     /// relay `i`'s /metrics text.
