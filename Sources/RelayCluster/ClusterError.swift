@@ -9,12 +9,16 @@ public enum ClusterError: Error, Equatable, Sendable, CustomStringConvertible {
     case jetStream(operation: String, code: Int, status: String)
     /// The answer of a JetStream call could not be used (e.g. a missing field).
     case unexpected(String)
+    /// A fetch came back empty while the consumer still holds this many messages (an election,
+    /// or a fetch answered to a subscription that timed out): not empty, fetch again later.
+    case mailRemains(Int)
 
     public var description: String {
         switch self {
         case let .nats(op, status, detail): "NATS \(op): \(status)\(detail.isEmpty ? "" : " (\(detail))")"
         case let .jetStream(op, code, status): "JetStream \(op): \(status) (error code \(code))"
         case let .unexpected(why): "NATS: \(why)"
+        case let .mailRemains(n): "NATS: a fetch came back empty with \(n) messages still held by the consumer"
         }
     }
 

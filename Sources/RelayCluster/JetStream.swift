@@ -105,7 +105,7 @@ extension NatsConnection {
         }
         try ClusterError.checkJS(st, code, "pull consumer")
         guard let sub else { throw .unexpected("no pull subscription") }
-        return MailConsumer(sub, connection: self)
+        return MailConsumer(sub, connection: self, stream: stream, durable: durable)
     }
 }
 

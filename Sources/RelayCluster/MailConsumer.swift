@@ -16,14 +16,47 @@ public final class MailConsumer: @unchecked Sendable {
     private let lock = Mutex<Bool>(false) // true once closed
     private let sub: OpaquePointer
     private let connection: NatsConnection
+    private let stream: String
+    private let durable: String
 
-    init(_ sub: OpaquePointer, connection: NatsConnection) {
+    init(_ sub: OpaquePointer, connection: NatsConnection, stream: String, durable: String) {
         self.connection = connection
         self.sub = sub
+        self.stream = stream
+        self.durable = durable
     }
 
-    /// Up to `batch` messages available now (none: an empty array, not an error).
-    public func fetch(batch: Int) throws(ClusterError) -> [StoredMessage] {
+    /// Up to `batch` messages available now; empty only when the consumer says it holds none
+    /// beyond `held` (those handed out and not yet acked by this node's device).
+    ///
+    /// libnats answers an empty no-wait fetch with NATS_TIMEOUT, as it does a fetch nobody
+    /// answered (a consumer without a leader after a NATS node died): the consumer's own count
+    /// tells the two apart. Still held: `.mailRemains` (the caller fetches again later).
+    public func fetch(batch: Int, held: Int) throws(ClusterError) -> [StoredMessage] {
+        let got = try fetchNow(batch: batch)
+        guard got.isEmpty else { return got }
+        let left = try outstanding() - held
+        if left > 0 { throw .mailRemains(left) }
+        return []
+    }
+
+    /// Messages the consumer has not yet delivered plus those delivered and not acked.
+    public func outstanding() throws(ClusterError) -> Int {
+        var opts = jsOptions()
+        jsOptions_Init(&opts)
+        opts.Wait = connection.settings.timeoutMs
+        var info: UnsafeMutablePointer<jsConsumerInfo>?
+        var code = jsErrCode(rawValue: 0)
+        // By name, not through the subscription: libnats refuses that ("Invalid Subscription")
+        // on a subscription bound to a durable another node created.
+        let st = js_GetConsumerInfo(&info, connection.js, stream, durable, &opts, &code)
+        try ClusterError.checkJS(st, code, "consumer info")
+        defer { jsConsumerInfo_Destroy(info) }
+        guard let i = info?.pointee else { throw .unexpected("no consumer info") }
+        return Int(i.NumPending) + Int(i.NumAckPending)
+    }
+
+    private func fetchNow(batch: Int) throws(ClusterError) -> [StoredMessage] {
         guard !lock.withLock({ $0 }) else { throw .unexpected("consumer closed") }
         var req = jsFetchRequest()
         jsFetchRequest_Init(&req)

@@ -54,6 +54,8 @@ public final class NatsConnection: @unchecked Sendable {
         }
         try ClusterError.check(st, "servers")
         try ClusterError.check(natsOptions_SetName(opts, s.name), "name")
+        // In the order given: a node lists its own (nearest) NATS server first.
+        try ClusterError.check(natsOptions_SetNoRandomize(opts, true), "server order")
         if let u = s.user { try ClusterError.check(natsOptions_SetUserInfo(opts, u, s.password ?? ""), "user") }
         if let c = s.credentialsFile { try ClusterError.check(natsOptions_SetUserCredentialsFromFiles(opts, c, nil), "credentials \(c)") }
         if let pub = s.nkeyPublic, let seed = s.nkeySeedFile {

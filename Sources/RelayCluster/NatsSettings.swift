@@ -1,6 +1,7 @@
 /// How a relay node connects to its NATS cluster. Every interval is a setting (tests shorten them).
 public struct NatsSettings: Sendable, Equatable {
-    /// nats://host:port or tls://host:port, one or more nodes of one cluster (more are discovered).
+    /// nats://host:port or tls://host:port, one or more nodes of one cluster (more are discovered);
+    /// tried in this order (not shuffled): the node's own NATS server first.
     public var servers: [String] = []
     /// The connection name NATS shows for this node (`server` monitoring, logs).
     public var name = "homebase-relay"

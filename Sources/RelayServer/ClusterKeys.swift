@@ -2,7 +2,7 @@
 
 extension Settings {
     static var cluster: [Setting] { [
-        Setting(key: "cluster-nats", help: "NATS URLs of the cluster, comma-separated (sets cluster mode)",
+        Setting(key: "cluster-nats", help: "NATS URLs of the cluster, comma-separated, tried in order: this node's own first (sets cluster mode)",
                 form: "nats://host:port or tls://host:port, separated by commas",
                 apply: { c, s in
                     let urls = s.split(separator: ",").map { String($0.trimmed) }

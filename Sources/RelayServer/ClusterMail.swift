@@ -8,6 +8,13 @@ import Wire
 /// fetched when it connects to any node and whenever a node stores mail for it.
 extension Hub {
     func clusterStoreMail(_ c: ClusterNode, _ m: [UInt8], _ v: SendView, from s: Session, sender: Bytes32) {
+        // Fails closed while the link is down: never published to libnats' reconnect buffer.
+        guard c.nats.state == .connected else {
+            c.metrics.mailRefused += 1
+            metrics.mail(.refusedFull)
+            s.control(.mailboxFull(frameID: v.frameID))
+            return
+        }
         let now = wallClockMs()
         let ttlMs = v.ttlSeconds == 0 ? config.mailTTL.milliseconds : min(Int64(v.ttlSeconds) * 1000, config.maxTTL.milliseconds)
         let collapse = Array(m[v.collapseKey])
@@ -66,7 +73,7 @@ extension Hub {
         d.fetching = true
         d.fetchAgain = false
         let nats = c.nats, cfg = c.config, key = d.key, slot = d.mail, serial = d.serial, ref = HubRef(self)
-        let maxAck = max(config.sendQueueFrames, config.mailboxMaxFrames)
+        let maxAck = max(config.sendQueueFrames, config.mailboxMaxFrames), held = d.acks.count
         d.queue.async {
             let got: Result<[StoredMessage], ClusterError> = Result { () throws(ClusterError) in
                 if slot.closed { return [] }
@@ -75,7 +82,7 @@ extension Hub {
                                                           durable: ClusterSubjects.consumer(key), ackWaitMs: cfg.ackWait.milliseconds,
                                                           maxAckPending: maxAck, inactiveMs: cfg.consumerInactive.milliseconds)
                 }
-                return try slot.consumer!.fetch(batch: room)
+                return try slot.consumer!.fetch(batch: room, held: held)
             }
             ref.onLoop { hub in hub.clusterFetched(got, serial: serial, batch: room) }
         }
@@ -88,8 +95,9 @@ extension Hub {
         switch got {
         case .success(let m): messages = m
         case .failure(let e):
-            // Retried after the reconnect wait while the device stays (an election, a reconnect).
-            log.warn("cluster: mail fetch failed (\(e)); retrying in \(c.config.natsReconnectWait.settingText)")
+            // Retried after the reconnect wait while the device stays (an election, a reconnect;
+            // mail still held: delivered to a fetch that timed out, back after the ack wait).
+            if case .mailRemains = e { c.metrics.fetchRetried += 1 } else { log.warn("cluster: mail fetch failed (\(e)); retrying in \(c.config.natsReconnectWait.settingText)") }
             s.updatePeer { $0.mailWaiting = true }
             loop.schedule(after: c.config.natsReconnectWait) { [weak self] in
                 guard let self, let c = self.cluster, let s = c.session(serial: serial) else { return }

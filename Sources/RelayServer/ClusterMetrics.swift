@@ -10,6 +10,10 @@ struct ClusterMetrics {
     var mailFetched = 0
     var mailExpired = 0
     var mailAcked = 0
+    /// Empty fetches while the consumer still held mail (fetched again, never queue-empty).
+    var fetchRetried = 0
+    /// Devices closed because this node's NATS link went down.
+    var devicesClosedNatsDown = 0
     /// Publish → the stream's ack, summed (ms) and counted: the mean is sum / count.
     var publishMsSum = 0.0
     var publishCount = 0
@@ -36,6 +40,10 @@ extension ClusterNode {
                [("event=\"stored\"", "\(m.mailPublished)"), ("event=\"duplicate\"", "\(m.mailDuplicate)"),
                 ("event=\"refused\"", "\(m.mailRefused)"), ("event=\"delivered\"", "\(m.mailFetched)"),
                 ("event=\"expired\"", "\(m.mailExpired)"), ("event=\"acked\"", "\(m.mailAcked)")])
+        metric("fetch_retried_total", "counter", "Empty mail fetches while the consumer still held mail (fetched again).",
+               [("", "\(m.fetchRetried)")])
+        metric("closed_nats_down_total", "counter", "Devices closed because this node lost its NATS link.",
+               [("", "\(m.devicesClosedNatsDown)")])
         metric("publish_ack_ms_sum", "counter", "Milliseconds from mail publish to the stream's ack (cap check included), summed.",
                [("", String(format3(m.publishMsSum)))])
         metric("publish_ack_count", "counter", "Mail publishes acknowledged by the stream.", [("", "\(m.publishCount)")])

@@ -9,6 +9,10 @@ extension Hub {
     /// After the signature and admission: subscribe, claim the key, flush (the server knows the
     /// interest before `auth-ok`), then register as on one node.
     func clusterJoin(_ c: ClusterNode, _ s: Session, key: Bytes32, account: Bytes32?) {
+        guard c.nats.state == .connected else {
+            fail(s, .internalError, Self.clusterDownText)
+            return
+        }
         let authMs = wallClockMs()
         let d = c.add(s, key: key, authMs: authMs)
         let ref = HubRef(self), serial = d.serial

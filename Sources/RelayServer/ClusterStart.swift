@@ -25,15 +25,19 @@ extension ClusterNode {
         let ref = HubRef(hub)
         do {
             let nats = try NatsConnection(s) { state in
-                ref.onLoop { h in
-                    h.cluster?.metrics.natsState = state.rawValue
-                    h.log.warn("cluster: NATS link \(state.rawValue)")
-                }
+                ref.onLoop { h in h.clusterLinkChanged(state) }
             }
             let node = ClusterNode(nats: nats, config: cc)
             do {
-                try nats.ensureStream(.init(name: cc.mailStream, subjects: ["hb.m.>"], replicas: cc.replicas,
-                                            maxAgeMs: c.maxTTL.milliseconds, duplicateWindowMs: cc.duplicateWindow.milliseconds))
+                let shape = NatsConnection.StreamShape(name: cc.mailStream, subjects: ["hb.m.>"], replicas: cc.replicas,
+                                                      maxAgeMs: c.maxTTL.milliseconds, duplicateWindowMs: cc.duplicateWindow.milliseconds)
+                // A NATS cluster that boots with the relays may take a few timeouts to place an
+                // R3 stream: retried on timeout (`startAttempts` times), any other error at once.
+                for attempt in 1... {
+                    do { try nats.ensureStream(shape); break } catch where error.isTimeout && attempt < Self.startAttempts {
+                        hub.log.warn("cluster: \(error); retrying (\(attempt) of \(Self.startAttempts))")
+                    }
+                }
                 node.replies = try nats.subscribe(ClusterSubjects.replies(node: node.node)) { m in ref.onLoop { $0.clusterReply(m) } }
                 try nats.flush()
             } catch {
@@ -45,6 +49,8 @@ extension ClusterNode {
             throw .transport("cluster: \(error); check cluster-nats, the NATS user and that a NATS quorum is up")
         }
     }
+
+    static let startAttempts = 5
 
     /// The relay stops: no more interest, answers or fetches; pending publishes are flushed.
     func stop() {

@@ -10,22 +10,33 @@ final class ClusterFixture: @unchecked Sendable {
     let loop: LoopThread
     private(set) var relays: [RelayProcessHandle?] = []
     let extra: [String]
+    /// Per relay: flags added to (or replacing the defaults of) that relay's command line.
+    let relayExtra: [Int: [String]]
+    /// Between relay-1 and its nats-server (relay-1 is given only this URL); nil: direct.
+    let proxy: FreezableProxy?
 
-    init(relays count: Int = 3, extra: [String] = []) throws {
-        nats = try NatsCluster()
+    init(relays count: Int = 3, extra: [String] = [], relayExtra: [Int: [String]] = [:], proxyRelay1: Bool = false,
+         natsExtra: [Int: String] = [:]) throws {
+        nats = try NatsCluster(extra: natsExtra)
+        proxy = proxyRelay1 ? try FreezableProxy(to: nats.nodes[0].clientPort) : nil
         dir = try temporaryDirectory()
         loop = try LoopThread()
         self.extra = extra
+        self.relayExtra = relayExtra
         try NatsCluster.password.write(toFile: dir + "/nats-password", atomically: true, encoding: .utf8)
         for i in 0..<count { relays.append(try startRelay(i)) }
     }
 
     func args(_ i: Int) -> [String] {
-        let urls = [nats.urls[i % nats.urls.count]] + nats.urls.enumerated().filter { $0.offset != i % nats.urls.count }.map(\.element)
-        return ["--cluster-nats", urls.joined(separator: ","), "--cluster-node-name", "relay-\(i + 1)",
-                "--cluster-nats-user", NatsCluster.user, "--cluster-nats-password-file", dir + "/nats-password",
-                "--cluster-ack-wait", "2s", "--cluster-publish-timeout", "1s", "--cluster-nats-timeout", "1s",
-                "--cluster-nats-ping-interval", "500ms"] + extra
+        var urls = [nats.urls[i % nats.urls.count]] + nats.urls.enumerated().filter { $0.offset != i % nats.urls.count }.map(\.element)
+        if i == 0, let proxy { urls = [proxy.url] } // the others are discovered (INFO connect_urls)
+        var flags: [(String, String)] = [("--cluster-nats", urls.joined(separator: ",")), ("--cluster-node-name", "relay-\(i + 1)"),
+                     ("--cluster-nats-user", NatsCluster.user), ("--cluster-nats-password-file", dir + "/nats-password"),
+                     ("--cluster-ack-wait", "2s"), ("--cluster-publish-timeout", "1s"), ("--cluster-nats-timeout", "1s"),
+                     ("--cluster-nats-ping-interval", "500ms")]
+        let own = relayExtra[i] ?? []
+        flags.removeAll { own.contains($0.0) }
+        return flags.flatMap { [$0.0, $0.1] } + extra + own
     }
 
     @discardableResult
@@ -41,11 +52,18 @@ final class ClusterFixture: @unchecked Sendable {
 
     /// A device authenticated on relay `i`, its backlog read (returned) up to `queue-empty`.
     func device(_ i: Int, _ key: SigningKeyBox = SigningKeyBox()) throws -> (TestClient, [RelayFrame.Receive]) {
+        let c = try authenticated(i, key)
+        return (c, try backlog(c))
+    }
+
+    /// A device on relay `i` once `auth-ok` arrives (its backlog left unread: without a mail
+    /// quorum no `queue-empty` comes).
+    func authenticated(_ i: Int, _ key: SigningKeyBox) throws -> TestClient {
         let r = relay(i)
         let c = try TestClient.connect(loop: loop.loop, port: r.port)
         try c.authenticate(key: key, origin: r.origin)
         guard case .authOK = try c.next() else { throw TestSetupError("no auth-ok from relay-\(i + 1)") }
-        return (c, try backlog(c))
+        return c
     }
 
     /// relay `i`'s /metrics text.
@@ -74,6 +92,7 @@ final class ClusterFixture: @unchecked Sendable {
     }
 
     func stop() {
+        proxy?.stop()
         for i in relays.indices { killRelay(i) }
         loop.stop()
         nats.stopAll()

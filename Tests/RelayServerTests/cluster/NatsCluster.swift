@@ -24,7 +24,11 @@ final class NatsCluster: @unchecked Sendable {
 
     var urls: [String] { nodes.map { "nats://127.0.0.1:\($0.clientPort)" } }
 
-    init(count: Int = 3) throws {
+    /// Per node: configuration lines added to that node's file (e.g. a small `max_pending`).
+    private let extra: [Int: String]
+
+    init(count: Int = 3, extra: [Int: String] = [:]) throws {
+        self.extra = extra
         guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
             throw SetupError("nats-server is not installed: run scripts/setup.sh")
         }
@@ -64,6 +68,7 @@ final class NatsCluster: @unchecked Sendable {
               authorization { user: route, password: "route-test-password", timeout: 2 }
               routes: [ \(routes.joined(separator: ", ")) ]
             }
+            \(extra[i] ?? "")
             """
         try conf.write(toFile: n.dir + "/nats.conf", atomically: true, encoding: .utf8)
     }
@@ -94,6 +99,9 @@ final class NatsCluster: @unchecked Sendable {
         let n = read(fd, &buf, buf.count)
         return n > 0 && String(decoding: buf[..<n], as: UTF8.self).contains("200 OK")
     }
+
+    /// Node `i`'s log so far.
+    func log(_ i: Int) -> String { (try? String(contentsOfFile: nodes[i].dir + "/log", encoding: .utf8)) ?? "" }
 
     /// SIGKILL, no goodbye: the node's routes and clients see the socket die.
     func kill9(_ i: Int) { processes[i]?.stop(); processes[i] = nil }

@@ -63,9 +63,11 @@ import Testing
         #expect(try a.publishDurable("t.r2.u.4", [4], messageID: "m4", maxWaitMs: 2_000) == .stored)
         #expect(try b.count(stream: "T", filter: "t.r1.>") == 2)
         let consumer = try b.pullConsumer(stream: "T", filter: "t.r1.>", durable: "r1", ackWaitMs: 30_000, maxAckPending: 100, inactiveMs: 60_000)
-        let first = try consumer.fetch(batch: 10)
+        let first = try consumer.fetch(batch: 10, held: 0)
         #expect(first.map(\.data) == [[1], [3]])
-        #expect(try consumer.fetch(batch: 10).isEmpty)
+        // Handed out, not acked: empty only when the caller says it holds them.
+        #expect(throws: ClusterError.mailRemains(2)) { try consumer.fetch(batch: 10, held: 0) }
+        #expect(try consumer.fetch(batch: 10, held: first.count).isEmpty)
         for m in first { try b.ack(m.ackSubject) }
         try b.flush()
         try eventually_(what: "acked mail deleted") { try a.count(stream: "T", filter: "t.r1.>") == 0 }
