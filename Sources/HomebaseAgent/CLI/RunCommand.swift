@@ -26,13 +26,17 @@ enum RunCommand {
                 + "--logind-bus ADDRESS (default $DBUS_SYSTEM_BUS_ADDRESS, else the system bus): where logind is; the\n"
                 + "  agent holds a sleep delay lock and, before the machine sleeps, mails an away advert (no models)\n"
                 + "  and closes its relay link within --sleep-goodbye (default 2s; logind waits 5s at most); on resume\n"
-                + "  it reconnects and advertises. --sleep-watch off: no bus at all. Without logind `status` says so.")
+                + "  it reconnects and advertises. --sleep-watch off: no bus at all. Without logind `status` says so.\n"
+                + "--models-dir DIR (default DATA-DIR/models): the folder `guest host pull` downloads llama-server GGUF\n"
+                + "  files into (start llama-server with --models-dir DIR to serve them); --hub-url URL (default\n"
+                + "  https://huggingface.co): where OWNER/REPO/FILE.gguf is fetched from.")
             return 0
         }
         guard f.positional.isEmpty else { throw Flags.UsageError(description: "run takes no arguments") }
         var settings = try Settings.load(path: c.configPath, explicit: c.configExplicit)
         for (k, v) in f.values { settings.values[k] = v }
         var config = try settings.configuration()
+        if config.modelsFolder == nil { config.modelsFolder = c.files.dataDir + "/models" }
         let quiet = f.switches.contains("quiet")
         config.traceTimings = f.switches.contains("trace-timings") || c.environment["HOMEBASE_TRACE_TIMINGS"] == "1"
         config.log = { line in if !quiet || line.hasPrefix("timing: ") { err("homebase: \(line)") } }
