@@ -31,6 +31,7 @@ extension HostManager {
             return .failure(.unreachable("several joined Homebases: say which with --homebase KEY ("
                                          + candidates.map { shortKey($0.0) }.joined(separator: ", ") + ")"))
         }
-        return .success(HostManager(hostKey: key, courier: link.courier, timeout: timeout))
+        let record = link.directory.record(for: key) ?? JoinedHostFiles(paths: context.paths).all().first { $0.signingKey == key }
+        return .success(HostManager(hostKey: key, courier: link.courier, record: record, timeout: timeout))
     }
 }

@@ -32,15 +32,17 @@ public struct HostManager: Sendable {
 
     public let hostKey: PublicKey
     let courier: Courier
+    /// The host's record when the courier's directory may not hold it (a joined Homebase's).
+    let record: DeviceRecord?
     public let timeout: Duration
 
-    public init(hostKey: PublicKey, courier: Courier, timeout: Duration = HostManager.defaultTimeout) {
-        self.hostKey = hostKey; self.courier = courier; self.timeout = timeout
+    public init(hostKey: PublicKey, courier: Courier, record: DeviceRecord? = nil, timeout: Duration = HostManager.defaultTimeout) {
+        self.hostKey = hostKey; self.courier = courier; self.record = record; self.timeout = timeout
     }
 
     public func run(_ action: AppMessage.ManageAction, model: String = "", runtime: String = "",
                     progress: @Sendable (AppMessage.ManageProgress) -> Void = { _ in }) async -> Result<AppMessage.ManageResult, Failure> {
-        guard let host = courier.directory.record(for: hostKey) else {
+        guard let host = record ?? courier.directory.record(for: hostKey) else {
             return .failure(.unreachable("no device record for Homebase \(shortKey(hostKey))"))
         }
         let id = Bytes16(unchecked: randomBytes(count: Bytes16.count))
