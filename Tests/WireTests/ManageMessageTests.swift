@@ -27,7 +27,9 @@ import Testing
         #expect(throws: WireError.self) { try AppMessage.manageResult(.init(requestID: rid, text: "", runtimes: many)).encode() }
         // A request whose model length runs past the end.
         var bytes = try AppMessage.manageRequest(.init(requestID: rid, action: .list)).encode()
-        bytes[18] = 0x10
+        bytes[19] = 5
         #expect(throws: WireError.truncated(field: "model")) { try AppMessage.decode(bytes) }
+        bytes[18] = 0x10  // 4,096 bytes announced: above the limit, refused before reading them
+        #expect(throws: WireError.tooLarge(field: "model", length: 4101, limit: Limits.maxManageText)) { try AppMessage.decode(bytes) }
     }
 }
