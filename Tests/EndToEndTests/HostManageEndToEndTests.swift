@@ -6,7 +6,7 @@ import Testing
 /// GGUF at OWNER/REPO/resolve/main/FILE), the own laptop pulling, seeing progress, the model
 /// advertised after; a friend's device refused `not_owner`; delete removing it.
 /// llama-server's router reads its models folder at start only, so the test restarts it after
-/// each change, as a user would (the Homebase then re-verifies and re-advertises by itself).
+/// each change and runs `homebase runtime add` again, as README tells a user to.
 @Suite(.serialized) struct HostManageEndToEndTests {
     static func lines(_ out: String) -> [[String: Any]] {
         out.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -39,20 +39,37 @@ import Testing
             ((try? lb.procs.run(lb.bin.path("homebase"), lb.hostArgs + ["runtime", "add", routerURL]))?.status ?? 1) == 0
         }
         let laptop = try lb.addGuest("laptop")
-        try lb.startHomebase(["--models-dir", models, "--hub-url", "http://127.0.0.1:\(hubPort)", "--reverify-interval", "500ms"])
+        try lb.startHomebase(["--models-dir", models, "--hub-url", "http://127.0.0.1:\(hubPort)"])
         try laptop.waitForAdvert()
         let logs = { "homebase: \(lb.procs.read("homebase.log").suffix(3000))\nrouter: \(lb.procs.read("router.log").suffix(1500))" }
         func advertModels() throws -> [String] { (try laptop.status()["relay"] as? [String: Any])?["advertModels"] as? [String] ?? [] }
         func restartRouter() throws {
             lb.procs.kill(router)
             router = try lb.procs.start(lb.bin.engine, routerArgs, log: "router.log")
-            try lb.procs.waitUntil(60, "the router llama-server again") { Processes.canConnect(routerPort) }
+            // As README says: `runtime add` again has the Homebase verify it and advertise the change at once.
+            try lb.procs.waitUntil(60, "homebase runtime add of the restarted router") {
+                ((try? lb.procs.run(lb.bin.path("homebase"), lb.hostArgs + ["runtime", "add", routerURL]))?.status ?? 1) == 0
+            }
         }
 
         // The listing: both runtimes, the router's seed model with its size.
         let listed = try #require(Self.lines(try laptop.run(["host", "models", "--json"])).last, "no JSON from guest host models")
         #expect(Self.modelNames(listed, runtime: routerURL) == ["seed"], "\(listed)")
         #expect(Self.modelNames(listed, runtime: lb.engineURL) == ["tiny"], "\(listed)")
+
+        let plain = (listed["runtimes"] as? [[String: Any]] ?? []).first { $0["url"] as? String == lb.engineURL } ?? [:]
+        #expect(plain["pull"] as? Bool == false && plain["load"] as? Bool == false, "one-model llama-server: \(plain)")
+
+        // Load and unload: the router can; the one-model llama-server says clearly it cannot.
+        for verb in ["unload", "load"] {
+            let done = try #require(Self.lines(try laptop.run(["host", verb, "seed", "--runtime", routerURL, "--json"])).last)
+            #expect((done["result"] as? String)?.contains("\(verb)ed seed") == true, "\(done)\n\(logs())")
+            let seed = ((done["runtimes"] as? [[String: Any]] ?? []).first { $0["url"] as? String == routerURL }?["models"]
+                        as? [[String: Any]] ?? []).first { $0["name"] as? String == "seed" }
+            #expect(seed?["loaded"] as? Bool == (verb == "load"), "\(done)")
+        }
+        let cannot = try lb.procs.capture(lb.bin.path("guest"), ["host", "unload", "tiny", "--runtime", lb.engineURL] + laptop.globalFlags)
+        #expect(cannot.status == 1 && cannot.err.contains("unsupported") && cannot.err.contains("router mode"), "\(cannot.err)")
 
         // The pull: progress lines on the laptop, then the result listing the new model; the file whole.
         let pulled = Self.lines(try laptop.run(["host", "pull", "tiny-org/tiny/tiny-pulled.gguf", "--runtime", routerURL, "--json"]))

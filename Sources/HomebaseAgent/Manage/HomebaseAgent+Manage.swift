@@ -36,10 +36,12 @@ extension HomebaseAgent {
                 }
                 chosen = c
             } else if r.action == .pull {
-                guard let c = runtimes.first(where: { $0.abilities & AppMessage.HostRuntime.canPull != 0 }) else {
-                    return await fail(.unsupported, "no runtime here can pull models (an Ollama, or llama-server with a models folder)")
+                var puller: ManagedRuntime?
+                for c in runtimes where await c.listing(advertised: []).abilities & AppMessage.HostRuntime.canPull != 0 { puller = c; break }
+                guard let puller else {
+                    return await fail(.unsupported, "no runtime here can pull models (an Ollama, or llama-server in router mode)")
                 }
-                chosen = c
+                chosen = puller
             } else {
                 var holder: ManagedRuntime?
                 for c in runtimes where await c.listing(advertised: []).models.contains(where: { $0.name == wanted }) { holder = c; break }
@@ -62,7 +64,9 @@ extension HomebaseAgent {
             } catch {
                 return await fail(error.code, error.message)
             }
-            await reverify()  // re-verifies every runtime and re-advertises when the models changed
+            // Re-verifies every runtime and re-advertises when the models changed. Not after load
+            // or unload: they change no model list, and the probe's trial would load it again.
+            if r.action == .pull || r.action == .delete { await reverify() }
             log("manage: \(text)")
         }
         let advertised = Set(state.withLock { $0.catalog.models.map(\.tag) })

@@ -16,14 +16,24 @@ struct ManagedRuntime: Sendable {
     let folder: String?
     let hubURL: String
     let timeouts: HTTPTimeouts
+    /// How often a router's model state is read while it loads or unloads.
+    var pollInterval: Duration = .milliseconds(50)
 
-    var abilities: UInt8 {
+    /// What can be done here; a llama-server pulls, deletes, loads and unloads only in router
+    /// mode (`--models-dir`): a server of one model would never serve what was pulled.
+    func abilities(router: Bool) -> UInt8 {
+        let all = AppMessage.HostRuntime.canPull | AppMessage.HostRuntime.canDelete | AppMessage.HostRuntime.canLoad
         switch kind {
-        case .ollama: AppMessage.HostRuntime.canPull | AppMessage.HostRuntime.canDelete | AppMessage.HostRuntime.canLoad
-        case .llamaServer: (folder == nil ? 0 : AppMessage.HostRuntime.canPull | AppMessage.HostRuntime.canDelete)
-            | AppMessage.HostRuntime.canLoad
-        default: 0
+        case .ollama: return all
+        case .llamaServer: return !router ? 0 : folder == nil ? AppMessage.HostRuntime.canLoad : all
+        default: return 0
         }
+    }
+
+    /// llama-server's router mode (`/props` role `router`).
+    func isRouter() async -> Bool {
+        guard kind == .llamaServer else { return false }
+        return ((try? await json("GET", "/props"))?["role"] as? String) == "router"
     }
 
     var wireKind: UInt8 {
@@ -41,6 +51,7 @@ struct ManagedRuntime: Sendable {
     /// The runtime's models with sizes and what is loaded; `advertised` marks those in the advert.
     func listing(advertised: Set<String>) async -> AppMessage.HostRuntime {
         var models: [AppMessage.HostModel] = []
+        let router = await isRouter()
         switch kind {
         case .ollama:
             let loaded = Set(((try? await json("GET", "/api/ps"))?["models"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
@@ -57,14 +68,14 @@ struct ManagedRuntime: Sendable {
                 guard let id = m["id"] as? String else { continue }
                 let status = (m["status"] as? [String: Any])?["value"] as? String
                 seen.insert(id)
-                models.append(.init(name: id, sizeBytes: fileSize(id), loaded: status == nil || status == "loaded",
+                models.append(.init(name: id, sizeBytes: router ? fileSize(id) : 0, loaded: status == nil || status == "loaded",
                                     advertised: advertised.contains(id)))
             }
-            for (name, size) in folderFiles() where !seen.contains(name) {
+            for (name, size) in router ? folderFiles() : [] where !seen.contains(name) {
                 models.append(.init(name: name, sizeBytes: size, loaded: false, advertised: advertised.contains(name)))
             }
         }
-        return .init(url: url, kind: wireKind, abilities: abilities, models: models)
+        return .init(url: url, kind: wireKind, abilities: abilities(router: router), models: models)
     }
 
     /// GGUF files of the models folder: name (the file's stem) and size.
@@ -84,7 +95,9 @@ struct ManagedRuntime: Sendable {
     func pull(_ model: String, progress: Progress) async throws(Failure) -> String {
         switch kind {
         case .ollama: try await ollamaPull(model, progress: progress); return model
-        case .llamaServer: return try await HubDownload(hubURL: hubURL, folder: try requireFolder(), timeouts: timeouts)
+        case .llamaServer:
+            try await requireRouter("pull")
+            return try await HubDownload(hubURL: hubURL, folder: try requireFolder(), timeouts: timeouts)
             .fetch(model, progress: progress)
         default: throw unsupported("pull")
         }
@@ -94,6 +107,7 @@ struct ManagedRuntime: Sendable {
         switch kind {
         case .ollama: _ = try await call("DELETE", "/api/delete", ["model": model], what: "delete \(model)")
         case .llamaServer:
+            try await requireRouter("delete")
             let path = try requireFolder() + "/" + model + ".gguf"
             guard HubDownload.safeName(model), FileManager.default.fileExists(atPath: path) else {
                 throw Failure(code: .modelUnavailable, message: "no model \(model.prefix(80)) in the Homebase's models folder")
@@ -111,17 +125,44 @@ struct ManagedRuntime: Sendable {
         case .ollama:
             _ = try await call("POST", "/api/generate", ["model": model, "keep_alive": load ? -1 : 0], what: "\(verb) \(model)")
         case .llamaServer:
-            let props = try? await json("GET", "/props")
-            guard props?["role"] as? String == "router" else {
-                throw Failure(code: .unsupported, message: "this llama-server serves one model and cannot \(verb) another: "
-                              + "start it with --models-dir (router mode) to load and unload models")
+            try await requireRouter(verb)
+            // The router answers 400 to loading a loaded model (and unloading an unloaded one): done already.
+            let served = (try? await json("GET", "/v1/models"))?["data"] as? [[String: Any]] ?? []
+            guard let entry = served.first(where: { $0["id"] as? String == model }) else {
+                throw Failure(code: .modelUnavailable, message: "the llama-server at \(url) holds no model \(model.prefix(80))")
             }
+            let status = (entry["status"] as? [String: Any])?["value"] as? String
+            if (status == "loaded") == load { return }
             _ = try await call("POST", "/models/\(verb)", ["model": model], what: "\(verb) \(model)")
+            try await settle(model, loaded: load)
         default: throw unsupported(verb)
         }
     }
 
     // MARK: HTTP
+
+    /// The router loads and unloads in the background: wait (polling, bounded by the timeouts'
+    /// first-byte limit) until `/v1/models` shows the state asked for, so the result lists it.
+    private func settle(_ model: String, loaded: Bool) async throws(Failure) {
+        let deadline = ContinuousClock.now + timeouts.firstByte
+        while ContinuousClock.now < deadline {
+            let served = (try? await json("GET", "/v1/models"))?["data"] as? [[String: Any]] ?? []
+            let status = (served.first { $0["id"] as? String == model }?["status"] as? [String: Any])?["value"] as? String
+            if status == (loaded ? "loaded" : "unloaded") { return }
+            if status == "failed" {  // "unloaded" right after the call may be before the load began
+                throw Failure(code: .hostError, message: "the llama-server at \(url) could not \(loaded ? "load" : "unload") \(model.prefix(80))")
+            }
+            try? await Task.sleep(for: pollInterval)
+        }
+        throw Failure(code: .hostError, message: "the llama-server at \(url) did not finish within \(timeouts.firstByte)")
+    }
+
+    private func requireRouter(_ verb: String) async throws(Failure) {
+        guard await isRouter() else {
+            throw Failure(code: .unsupported, message: "the llama-server at \(url) serves one model and cannot \(verb) models: "
+                          + "start llama-server with --models-dir (router mode) on the Homebase's models folder")
+        }
+    }
 
     private func requireFolder() throws(Failure) -> String {
         guard let folder else {
