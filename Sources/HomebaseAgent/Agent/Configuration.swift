@@ -63,6 +63,13 @@ extension HomebaseAgent {
         /// Probe limits (management requests, then the one-token trial).
         public var probeTimeouts = HTTPTimeouts(connect: .seconds(3), firstByte: .seconds(10), idle: .seconds(10))
         public var trialTimeouts = HTTPTimeouts(connect: .seconds(3), firstByte: .seconds(120), idle: .seconds(30))
+        /// The folder the Homebase owns for llama-server's GGUF files (`guest host pull`); nil:
+        /// llama-server runtimes cannot pull or delete. `homebase run --models-dir`.
+        public var modelsFolder: String?
+        /// The model hub llama-server pulls come from (`--hub-url`; tests use a stand-in).
+        public var hubURL = "https://huggingface.co"
+        /// HTTP limits of management calls (a pull's stream may pause: idle 60 s).
+        public var manageTimeouts = HTTPTimeouts(connect: .seconds(5), firstByte: .seconds(60), idle: .seconds(60))
         /// Probe the stored runtimes once at start (else the first re-verification is one
         /// `reverifyInterval` away). Default true.
         public var verifyOnStart = true

@@ -40,6 +40,15 @@ extension HomebaseAgent {
                     _ = self?.state.withLock { $0.active.removeValue(forKey: key) }
                 }
             }
+        case .manageRequest(let r):  // Manage/HomebaseAgent+Manage.swift; a duplicate id is answered once
+            let key = ActiveRequest(sender: sender, requestID: r.requestID)
+            state.withLock { s in
+                guard s.active[key] == nil else { return }
+                s.active[key] = Task { [weak self] in
+                    await self?.serveManage(d, r)
+                    _ = self?.state.withLock { $0.active.removeValue(forKey: key) }
+                }
+            }
         case .cancel(let id):
             let task = state.withLock { $0.active.removeValue(forKey: ActiveRequest(sender: sender, requestID: id)) }
             task?.cancel()

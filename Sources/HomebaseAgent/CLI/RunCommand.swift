@@ -37,13 +37,17 @@ enum RunCommand {
                 + "  duration; never prompt text), rotated to audit.jsonl.1 past --audit-max-bytes (default 10m).\n"
                 + "--reply-shaping off|padded|cadence (default padded): what the relay may learn from reply sizes and\n"
                 + "  timing (docs/SIDE-CHANNEL.md); padded quantises the end, --shaping-boundary TIME (default none) also\n"
-                + "  releases the first chunk on a boundary; cadence sends one constant chunk every --cadence-interval (50ms).")
+                + "  releases the first chunk on a boundary; cadence sends one constant chunk every --cadence-interval (50ms).\n"
+                + "--models-dir DIR (default DATA-DIR/models): the folder `guest host pull` downloads llama-server GGUF\n"
+                + "  files into (start llama-server with --models-dir DIR to serve them); --hub-url URL (default\n"
+                + "  https://huggingface.co): where OWNER/REPO/FILE.gguf is fetched from.")
             return 0
         }
         guard f.positional.isEmpty else { throw Flags.UsageError(description: "run takes no arguments") }
         var settings = try Settings.load(path: c.configPath, explicit: c.configExplicit)
         for (k, v) in f.values { settings.values[k] = v }
         var config = try settings.configuration()
+        if config.modelsFolder == nil { config.modelsFolder = c.files.dataDir + "/models" }
         let quiet = f.switches.contains("quiet")
         config.traceTimings = f.switches.contains("trace-timings") || c.environment["HOMEBASE_TRACE_TIMINGS"] == "1"
         config.log = { line in if !quiet || line.hasPrefix("timing: ") { err("homebase: \(line)") } }

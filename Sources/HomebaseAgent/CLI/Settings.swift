@@ -11,7 +11,7 @@ struct Settings {
         "max-concurrent", "queue-length", "queue-wait", "max-per-grantee", "batch-delay", "batch-bytes", "replica-size",
         "cache-size", "default-runtime", "engine-idle-timeout", "mail-retry", "mail-retry-max", "keep-alive",
         "logind-bus", "sleep-goodbye", "sleep-watch", "runtime-limit", "audit-grants", "audit-own", "audit-max-bytes",
-        "reply-shaping", "cadence-interval", "shaping-boundary",
+        "reply-shaping", "cadence-interval", "shaping-boundary", "models-dir", "hub-url",
     ]
 
     var values: [String: String] = [:]
@@ -83,6 +83,13 @@ struct Settings {
         try int("replica-size", min: 1) { c.replicaCapacity = $0 }
         try int("cache-size", min: 1) { c.cacheCapacity = $0 }
         if let url = values["default-runtime"] { c.defaultRuntimeURL = url }
+        if let dir = values["models-dir"] { c.modelsFolder = dir }
+        if let hub = values["hub-url"] {
+            guard hub.hasPrefix("http://") || hub.hasPrefix("https://") else {
+                throw .invalidSetting(key: "hub-url", reason: "\(hub) is not an http:// or https:// URL")
+            }
+            c.hubURL = hub
+        }
         if let bus = values["logind-bus"] { c.sleep.busAddress = bus }
         try duration("sleep-goodbye") { c.sleep.goodbyeBudget = $0 }
         try onOff("sleep-watch") { c.sleep.enabled = $0 }
