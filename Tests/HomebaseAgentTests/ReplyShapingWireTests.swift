@@ -25,9 +25,13 @@ struct ReplyShapingWireTests {
             c.shapingBoundary = .milliseconds(5)
         }
         let proxy = Process()
+        // No inherited stdout: a proxy left behind (a crashed test) held swift test's pipe and
+        // the whole run waited for it.
         proxy.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         proxy.arguments = ["python3", packageRoot.appendingPathComponent("bench/sidechannel/capture.py").path,
                            "\(proxyPort)", "\(f.relay.port)", trace]
+        proxy.standardOutput = FileHandle.nullDevice
+        proxy.standardError = FileHandle.nullDevice
         try proxy.run()
         defer { proxy.terminate() }  // (not waitUntilExit: it never returned here)
         let guest = try GuestSide(relayURL: proxyURL, host: f.host)

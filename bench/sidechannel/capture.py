@@ -3,12 +3,18 @@
 sees of each WebSocket message: connection number, direction (up = device to relay, down =
 relay to device), payload size and arrival time. Never the payload.
 Usage: capture.py LISTEN_PORT RELAY_PORT TRACE_FILE (one JSON line per message)."""
-import json, socket, sys, threading, time
+import json, os, socket, sys, threading, time
 
 LISTEN, RELAY, OUT = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 lock = threading.Lock()
 out = open(OUT, "a", buffering=1)
 counter = [0]
+
+def orphan_watch(parent=os.getppid()):
+    # A proxy whose starter died (a crashed test, a killed bench) exits instead of lingering.
+    while os.getppid() == parent: time.sleep(0.5)
+    os._exit(0)
+threading.Thread(target=orphan_watch, daemon=True).start()
 
 def pump(src, dst, conn, direction):
     buf = b""
