@@ -1,6 +1,6 @@
 # The README's two commands are `make demo` and `make test`. Everything else is for developers.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
-.PHONY: test layers demo build fuzz bench bench-relay bench-e2e bench-router bench-homebase setup vectors engine bench-sidechannel
+.PHONY: test test-fast layers demo build fuzz bench bench-relay bench-e2e bench-router bench-homebase setup vectors engine bench-sidechannel
 
 setup:
 	@scripts/setup.sh
@@ -22,6 +22,12 @@ layers:
 test: layers setup engine
 	swift build --build-tests $(SWIFT_FLAGS)
 	scripts/test.sh
+
+# The pure targets only (codecs, sealing, storage, routing: no relay, no child process, no
+# socket), each in seconds once built; scripts/test.sh picks them from Package.swift.
+test-fast: layers setup
+	swift build --build-tests $(SWIFT_FLAGS)
+	scripts/test.sh --fast
 
 # The loopback demo: relay, homebase, guest, an answer through the relay, then a fallback.
 demo:

@@ -86,9 +86,13 @@ let package = Package(
         // make bench-relay: the relay beside Mosquitto, nats-server and raw TCP, thin blocking clients.
         .executableTarget(name: "bench-relay", dependencies: ["Wire", "Signing", "COpenSSL", "CLinux", "Basics"],
                           path: "bench/relay", exclude: ["README.md"]),
-        // One copy of the helpers tests and benches share (live relay, child processes, certs,
-        // ports, temp dirs, Python peers). A plain target: SwiftPM lets nothing depend on a test target.
-        .target(name: "TestSupport", dependencies: ["RelayServer", "Courier", "PeerLink", "Sealing", "Signing", "Transport", "Basics"], path: "Tests/TestSupport",
+        // The pure test kit: seeded randomness, temp dirs, the setup error, polling waits. Links
+        // nothing of the product, so codec tests build and run in seconds (make test-fast).
+        // A plain target: SwiftPM lets nothing depend on a test target.
+        .target(name: "TestKit", path: "Tests/TestKit"),
+        // The process kit tests and benches share (live relay, child processes, certs, ports,
+        // Python peers); re-exports TestKit.
+        .target(name: "TestSupport", dependencies: ["TestKit", "RelayServer", "Courier", "PeerLink", "Sealing", "Signing", "Transport", "Basics"], path: "Tests/TestSupport",
                 exclude: ["peers"]),
         // What the end-to-end benches share: real processes on loopback, the guest in-process, stats.
         .target(name: "BenchSupport", dependencies: ["TestSupport", "GuestAgent", "RelayRouting", "Routing", "Inference"],
@@ -109,7 +113,7 @@ let package = Package(
         .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "Basics"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "Signing", "Basics", "CSodium"]),
-        .testTarget(name: "WireTests", dependencies: ["TestSupport", "Wire"]),
+        .testTarget(name: "WireTests", dependencies: ["TestKit", "Wire"]),
         .testTarget(name: "InferenceWireTests", dependencies: ["InferenceWire", "Inference", "Wire", "Sealing"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "TransportTests", dependencies: ["TestSupport", "Transport", "CLinux"], exclude: ["peers"]),

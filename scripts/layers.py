@@ -33,6 +33,9 @@ FORBIDDEN = [
      "can do no I/O and drags nothing into the relay"),
     (["Basics"], "*",
      "Basics is the floor every module stands on: it depends on no other module"),
+    (["TestKit"], "*",
+     "TestKit is the pure test kit: codec tests that use it must build without the relay, processes "
+     "or sockets, so it depends on no other module"),
     (["Sealing"], ["Transport", "PeerLink", "Courier", "CLinux", "COpenSSL", "CCurl"],
      "Sealing knows no sockets: it seals and opens bytes, and what carries them is another layer's "
      "business"),

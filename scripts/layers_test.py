@@ -36,6 +36,8 @@ def declare(root, target, dep):
     new, n = re.subn(pattern, r'\1"' + dep + '", ', text, count=1)
     if n == 0:
         new, n = re.subn(r'(\.target\(name: "' + re.escape(target) + r'")\)', r'\1, dependencies: ["' + dep + '"])', text, count=1)
+    if n == 0:  # a target with a path and no dependencies
+        new, n = re.subn(r'(\.target\(name: "' + re.escape(target) + r'"), path:', r'\1, dependencies: ["' + dep + '"], path:', text, count=1)
     assert n == 1, f"no target {target} to declare {dep} in"
     with open(path, "w") as f:
         f.write(new)
@@ -132,6 +134,11 @@ class LayersTests(unittest.TestCase):
                 self.edge(target, dep)
                 self.assertFails(*fragments)
                 self.tearDown()
+
+    def test_the_pure_test_kit_links_no_relay(self):
+        plant(self.root, "Tests/TestKit/Planted.swift", "import RelayServer")
+        declare(self.root, "TestKit", "RelayServer")
+        self.assertFails("TestKit depends on RelayServer", "TestKit is the pure test kit")
 
     def test_wire_imports_nothing_but_basics(self):
         plant(self.root, "Sources/Wire/Planted.swift", "import Foundation")

@@ -3,8 +3,9 @@ import Wire
 @testable import RelayServer
 
 @Suite struct ForwardingTests {
-    @Test func liveFrameIsForwardedWithSenderAndZeroHeld() throws {
-        let h = try RelayHarness()
+    /// Run over both HubPaths: the same body in memory and over real sockets.
+    @Test(arguments: HubPath.allCases) func liveFrameIsForwardedWithSenderAndZeroHeld(via path: HubPath) throws {
+        let h = try RelayHarness(via: path)
         defer { h.stop() }
         let a = try h.device(), b = try h.device()
         #expect(try a.next() == .queueEmpty)
@@ -19,8 +20,9 @@ import Wire
         #expect(r.sealed == Array(repeating: 9, count: 1000))
     }
 
-    @Test func liveFrameToOfflineKeyGetsNotHere() throws {
-        let h = try RelayHarness()
+    /// Run over both HubPaths: the same body in memory and over real sockets.
+    @Test(arguments: HubPath.allCases) func liveFrameToOfflineKeyGetsNotHere(via path: HubPath) throws {
+        let h = try RelayHarness(via: path)
         defer { h.stop() }
         let a = try h.device()
         #expect(try a.next() == .queueEmpty)
@@ -30,8 +32,9 @@ import Wire
         #expect(try h.metric("homebase_relay_not_here_total") == 1)
     }
 
-    @Test func newerConnectionReplacesOlder() throws {
-        let h = try RelayHarness()
+    /// Run over both HubPaths: the same body in memory and over real sockets.
+    @Test(arguments: HubPath.allCases) func newerConnectionReplacesOlder(via path: HubPath) throws {
+        let h = try RelayHarness(via: path)
         defer { h.stop() }
         let key = SigningKeyBox()
         let old = try h.device(key)
@@ -48,8 +51,9 @@ import Wire
         #expect(try h.metric("homebase_relay_connections_replaced_total") == 1)
     }
 
-    @Test func rateLimitClosesTheFloodingConnectionOnly() throws {
-        let h = try RelayHarness { $0.rate = 1; $0.burst = 5 }
+    /// Run over both HubPaths: the same body in memory and over real sockets.
+    @Test(arguments: HubPath.allCases) func rateLimitClosesTheFloodingConnectionOnly(via path: HubPath) throws {
+        let h = try RelayHarness(via: path) { $0.rate = 1; $0.burst = 5 }
         defer { h.stop() }
         let flooder = try h.device(), calm = try h.device()
         for _ in 0..<20 { flooder.send(.ping(1)) }
@@ -58,8 +62,9 @@ import Wire
         try expectStillWorks(calm)
     }
 
-    @Test func relaySentFrameTypesFromADeviceAreViolations() throws {
-        let h = try RelayHarness()
+    /// Run over both HubPaths: the same body in memory and over real sockets.
+    @Test(arguments: HubPath.allCases) func relaySentFrameTypesFromADeviceAreViolations(via path: HubPath) throws {
+        let h = try RelayHarness(via: path)
         defer { h.stop() }
         let c = try h.device()
         c.send(.stored(frameID: frameID()))
@@ -67,8 +72,9 @@ import Wire
         #expect(frames.contains { if case .error(let e) = $0 { e.code == .protocolViolation } else { false } })
     }
 
-    @Test func unknownFrameTypesAreSkipped() throws {
-        let h = try RelayHarness()
+    /// Run over both HubPaths: the same body in memory and over real sockets.
+    @Test(arguments: HubPath.allCases) func unknownFrameTypesAreSkipped(via path: HubPath) throws {
+        let h = try RelayHarness(via: path)
         defer { h.stop() }
         let c = try h.device()
         c.sendRaw([0x7E, 0, 0, 0, 0, 2, 1, 2])

@@ -16,8 +16,9 @@ func backlog(_ c: TestClient) throws -> [RelayFrame.Receive] {
 }
 
 @Suite struct MailTests {
-    @Test func storedThenDeliveredThenAckedIsGone() throws {
-        let h = try RelayHarness()
+    /// Run over both HubPaths: the same body in memory and over real sockets.
+    @Test(arguments: HubPath.allCases) func storedThenDeliveredThenAckedIsGone(via path: HubPath) throws {
+        let h = try RelayHarness(via: path)
         defer { h.stop() }
         let a = try h.device()
         #expect(try backlog(a).isEmpty)
@@ -55,8 +56,9 @@ func backlog(_ c: TestClient) throws -> [RelayFrame.Receive] {
         #expect(try backlog(b2).map(\.frameID) == Array(ids.dropFirst()))
     }
 
-    @Test func mailToConnectedRecipientArrivesAtOnce() throws {
-        let h = try RelayHarness()
+    /// Run over both HubPaths: the same body in memory and over real sockets.
+    @Test(arguments: HubPath.allCases) func mailToConnectedRecipientArrivesAtOnce(via path: HubPath) throws {
+        let h = try RelayHarness(via: path)
         defer { h.stop() }
         let a = try h.device(), b = try h.device()
         _ = try backlog(a); _ = try backlog(b)
@@ -121,8 +123,9 @@ func backlog(_ c: TestClient) throws -> [RelayFrame.Receive] {
         #expect(try a.next() == .mailboxFull(frameID: big))
     }
 
-    @Test func resentFrameIsStoredOnce() throws {
-        let h = try RelayHarness()
+    /// Run over both HubPaths: the same body in memory and over real sockets.
+    @Test(arguments: HubPath.allCases) func resentFrameIsStoredOnce(via path: HubPath) throws {
+        let h = try RelayHarness(via: path)
         defer { h.stop() }
         let a = try h.device()
         _ = try backlog(a)

@@ -2,7 +2,7 @@
 // shuffle, split and fuzz tests (deterministic: a failure reproduces).
 @testable import Wire
 
-@_exported import TestSupport  // SplitMix64, for every file of this target
+@_exported import TestKit  // SplitMix64, for every file of this target
 
 enum Sample {
     static let key = Bytes32.repeating(0x11), key2 = Bytes32.repeating(0x22)

@@ -49,7 +49,11 @@ final class TestClient: @unchecked Sendable {
             if case .success(let ws) = r { TestClient.wire(ws) }
             result.put(r)
         }
-        let ws = try result.take().get()
+        return try attached(try result.take().get())
+    }
+
+    /// The TestClient `wire` made for `ws`, once the relay's challenge has arrived.
+    static func attached(_ ws: WebSocket) throws -> TestClient {
         let client = try TestClient.pending.withLock { p in
             guard let c = p.removeValue(forKey: ObjectIdentifier(ws)) else { throw TestSetupError("client not wired") }
             return c
@@ -62,7 +66,7 @@ final class TestClient: @unchecked Sendable {
     private static let pending = Mutex<[ObjectIdentifier: TestClient]>([:])
 
     /// Runs on the client loop before any message can arrive.
-    private static func wire(_ ws: WebSocket) {
+    static func wire(_ ws: WebSocket) {
         let c = TestClient(ws: ws)
         ws.onMessage = { _, m in
             guard case .binary(let b) = m else { return }

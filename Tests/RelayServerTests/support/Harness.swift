@@ -29,8 +29,11 @@ final class RelayHarness: @unchecked Sendable {
     let dataDir: String
     var port: UInt16 { relay.port }
     var origin: String { "ws://127.0.0.1:\(port)" }
+    /// How `connect()` and `device()` reach the hub.
+    let path: HubPath
 
-    init(dataDir: String? = nil, _ configure: (inout RelayConfig) -> Void = { _ in }) throws {
+    init(dataDir: String? = nil, via path: HubPath = .live, _ configure: (inout RelayConfig) -> Void = { _ in }) throws {
+        self.path = path
         let dir = try dataDir ?? temporaryDirectory()
         self.dataDir = dir
         var c = testConfig(dataDir: dir)
@@ -54,10 +57,18 @@ final class RelayHarness: @unchecked Sendable {
 
     /// A client authenticated with a fresh key (or `key`), having seen `auth-ok`.
     func device(_ key: SigningKeyBox = SigningKeyBox()) throws -> TestClient {
-        let c = try TestClient.connect(loop: clients.loop, port: port)
+        let c = try connect()
         try c.authenticate(key: key, origin: origin)
         guard case .authOK = try c.next() else { throw TestSetupError("no auth-ok") }
         return c
+    }
+
+    /// A connection that has seen its challenge, by `path`.
+    func connect() throws -> TestClient {
+        switch path {
+        case .live: try TestClient.connect(loop: clients.loop, port: port)
+        case .memory: try TestClient.attach(to: relay, server: server, clients: clients)
+        }
     }
 
     /// Runs `body` on the relay's loop (its state is loop-confined).

@@ -1,4 +1,4 @@
-// What every test target's helpers share: one setup error, the hang guard, a polling wait.
+// The pure kit every test target shares: one setup error, the hang guard, a polling wait.
 // A library target (not a test target: SwiftPM lets nothing depend on those) that only test
 // targets and the benches depend on.
 import Foundation
@@ -24,6 +24,6 @@ public func eventually(_ what: String, guard seconds: Int = 30, every interval: 
     }
 }
 
-/// The checkout this file is in (Tests/TestSupport/ is two levels down).
+/// The checkout this file is in (Tests/TestKit/ is two levels down).
 public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
