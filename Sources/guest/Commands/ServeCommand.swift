@@ -86,7 +86,9 @@ enum ServeCommandLine {
                     case .failed(let why): .failure(.failed(why))
                     }
                 },
-                page: PageSource(interval: statusEvery) { StatusJSON.line(GuestStatus.gather(context, links: links)) },
+                page: PageSource(interval: statusEvery, act: PageActions(context: context, links: links).act) {
+                    StatusJSON.line(GuestStatus.gather(context, links: links))
+                },
                 listening: { ServeAnnouncement.announce(paths, host: config.host, port: $0, tokenFile: config.tokenFile, log: log) })
             ServeAnnouncement.withdraw()
             await embeddings.stop()
