@@ -175,6 +175,15 @@ import TestSupport
         #expect(js.contains("sessionStorage") && js.contains("Authorization"))
     }
 
+    /// Every element the scripts look up by id is in the page (a missing one stops the script at load).
+    @Test func everyIdTheScriptsUseIsInThePage() throws {
+        for script in [PageScript.text, PageControls.text] {
+            let ids = script.components(separatedBy: "$(\"").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+            #expect(!ids.isEmpty)
+            for id in Set(ids) { #expect(PageHTML.text.contains("id=\"\(id)\""), "no element with id \(id)") }
+        }
+    }
+
     @Test func aReadOnlyPageAnswers404ForActions() async throws {
         let (h, _) = try Self.harness()
         defer { h.stop() }

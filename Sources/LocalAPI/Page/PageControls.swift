@@ -93,7 +93,7 @@ enum PageControls {
       });
       $("key-test").addEventListener("click", async () => said("key-said", await act("keys/test", { provider: $("key-provider").value, position: 1 })));
       $("pull-form").addEventListener("submit", (e) => { e.preventDefault(); const t = $("pull-target").value.trim(); if (t) pull(t, null); });
-      $("token-form").addEventListener("submit", (e) => {
+      $("token-box").addEventListener("submit", (e) => {
         e.preventDefault(); sessionStorage.setItem("homebase-token", $("token").value.trim()); $("token").value = ""; location.reload();
       });
       $("token-box").hidden = !sessionStorage.getItem("homebase-token");

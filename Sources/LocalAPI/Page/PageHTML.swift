@@ -20,7 +20,7 @@ enum PageHTML {
       <h1>Homebase guest</h1>
       <p id="route-line" aria-live="polite">reading status…</p>
       <form id="token-box" hidden><label for="token">Serve token <span class="hint">(guest serve --token; kept for this tab only)</span></label>
-        <span id="token-form-row"><input type="password" id="token" autocomplete="off"> <button type="submit">Use</button></span></form>
+        <input type="password" id="token" autocomplete="off"> <button type="submit">Use</button></form>
     </header>
     <main>
       <section id="chat" aria-label="Chat">
