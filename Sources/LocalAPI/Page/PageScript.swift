@@ -73,6 +73,15 @@ enum PageScript {
       }
       const div = el("div", "meta");
       parts.forEach((p, i) => { if (i) div.append(" · "); div.append(p); });
+      // The ladder, every rung: who was tried, what failed and when, who answered.
+      let rungs = [];
+      try { rungs = h && h.rungs ? JSON.parse(h.rungs) : []; } catch (_) {}
+      if (rungs.length) {
+        const ol = el("ol", "rungs"); ol.setAttribute("aria-label", "fallback timeline");
+        for (const r of rungs) ol.append(el("li", r.answered ? "answered" : "failed", r.answered ? r.brain + " answered"
+          : r.brain + " failed" + (r.failed_at_ms != null ? " at " + r.failed_at_ms + " ms" : "") + ": " + r.why));
+        div.append(ol);
+      }
       return div;
     }
 

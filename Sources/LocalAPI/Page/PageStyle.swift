@@ -24,6 +24,9 @@ enum PageStyle {
     #messages img { max-width: 12rem; max-height: 9rem; display: block; margin-top: .3rem; }
     .meta { font-size: .82rem; color: var(--dim); margin-top: .35rem; white-space: normal; }
     .meta .fell { color: var(--warn); }
+    .rungs { margin: .2rem 0 0 1.2rem; padding: 0; }
+    .rungs li { margin: 0; padding: 0; border: 0; background: none; }
+    .rungs .failed { color: var(--warn); }
     form label { display: block; margin-bottom: .2rem; }
     .hint, .dim { color: var(--dim); font-size: .85rem; }
     textarea { width: 100%; font: inherit; padding: .5rem; border: 1px solid var(--line); border-radius: .4rem;
