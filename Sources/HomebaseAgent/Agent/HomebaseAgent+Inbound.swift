@@ -76,6 +76,9 @@ extension HomebaseAgent {
         }
         let sender = d.sender.signingKey
         if state.withLock({ $0.siblings[sender] == nil }) { refreshGrants(of: sender) }  // a revoke holds at once
+        let started = nowMs()
+        var outcome = "refused"
+        defer { noteRecent(sender, model: r.model, started: started, outcome: outcome) }
         if !r.inline { warmReplica(r.conversationID.bytes, sender: sender) }
         let decision = state.withLock { s in
             Admission.decide(r, from: sender, view: AdmissionView(siblings: Set(s.siblings.keys), grants: s.grants,
@@ -84,25 +87,25 @@ extension HomebaseAgent {
         }
         let plan: ServePlan
         switch decision {
-        case .refuse(let e): return await refuse(writer, e)
+        case .refuse(let e): return await refuse(writer, e, &outcome)
         case .serve(let p): plan = p
         }
         guard plan.isSibling || admitRate(sender, nowMs: nowMs()) else {
-            return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: "over the grant's rate per minute"))
+            return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: "over the grant's rate per minute"), &outcome)
         }
         // The account's own devices before grantees (`SlotBook`): a grantee never takes the last slot.
         let lane: ConcurrencyGate.Lane = plan.isSibling ? .own : .grantee(sender)
         switch await gate.acquire(lane, maxWait: configuration.queueWait) {
         case .admitted: break
         case .full:
-            if Task.isCancelled { return }
-            return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: "every engine slot is taken"))
+            if Task.isCancelled { outcome = "cancelled"; return }
+            return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: "every engine slot is taken"), &outcome)
         case .overCap:
             let message = "this device already has \(gate.perGrantee) requests here (the host's max-per-grantee)"
-            return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: message))
+            return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: message), &outcome)
         }
         defer { gate.release(lane) }
-        guard !Task.isCancelled else { return }
+        guard !Task.isCancelled else { outcome = "cancelled"; return }
         trace?.mark(.admitted)
         // The conversation is held in memory now (the next request may extend it); its disk copy
         // is written off the request path, after the engine is called and `accept` is out. The
@@ -143,24 +146,45 @@ extension HomebaseAgent {
             remember(plan, answer: text, toolCalls: calls)
             _ = await writer.finish(done: WireBridge.done(requestID: r.requestID, finishReason: reason, usage: usage))
             count("done")
+            outcome = "done"
         case .engineFailed(let e, _):
             // The message names the failure kind, never the prompt; the engine's own text may
             // echo input, so only its class goes out.
-            await refuse(writer, .init(requestID: r.requestID, code: Admission.code(for: e), message: Self.summary(e)))
+            await refuse(writer, .init(requestID: r.requestID, code: Admission.code(for: e), message: Self.summary(e)), &outcome)
             // An engine that cannot be reached is verified again now, so adverts stop offering it.
             if case .unreachable = e { Task { [weak self] in await self?.reverify() } }
         case .requesterGone:
             count("requester-gone")
+            outcome = "requester-gone"
         case .cancelled:
             count("cancelled-mid-stream")
+            outcome = "cancelled-mid-stream"
         }
         // Not lost when the pump ended before `accept`; a no-op when the answer's write overtook it.
         await early?.finish()
     }
 
-    private func refuse(_ writer: ReplyWriter, _ e: AppMessage.InferenceError) async {
+    private func refuse(_ writer: ReplyWriter, _ e: AppMessage.InferenceError, _ outcome: inout String) async {
         _ = await writer.fail(error: e)
         count(e.code.name)
+        outcome = e.code.name
+    }
+
+    /// Adds a request to the status page's ring: who by name (a sibling) or grant, never its text.
+    func noteRecent(_ sender: PublicKey, model: String, started: Int64, outcome: String) {
+        let now = nowMs()
+        state.withLock { s in
+            let who: String
+            if let d = s.siblings[sender] {
+                who = d.name
+            } else if let g = (s.grants[sender] ?? []).first {
+                who = "grant \(hex(g.grantID.bytes).prefix(12))… (\(g.grantee.name))"
+            } else {
+                who = "\(sender.hex.prefix(16))…"
+            }
+            s.recent.add(RecentRequest(startedMs: started, durationMs: max(0, now - started), outcome: outcome, who: who,
+                                       model: model))
+        }
     }
 
     /// Holds the conversation (and, once answered, the answer) for the next request to extend.

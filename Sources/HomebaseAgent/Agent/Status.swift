@@ -58,6 +58,8 @@ public struct HostStatus: Codable, Sendable, Equatable {
         public var refused: Refused? = nil
         /// The sleep watch: a delay lock held, or why not (nil from an older agent).
         public var sleep: String? = nil
+        /// The last 50 requests, oldest first: timing, outcome, who (nil from an older agent).
+        public var recent: [RecentRequest]? = nil
     }
 
     public var device: Device
@@ -78,14 +80,15 @@ public struct HostStatus: Codable, Sendable, Equatable {
 extension HomebaseAgent {
     /// The live facts now.
     func live(running: Bool) -> HostStatus.Live {
-        let (link, outcomes, active) = state.withLock { s in (s.linkState, s.outcomes, s.active.count) }
+        let (link, outcomes, active, recent) = state.withLock { s in (s.linkState, s.outcomes, s.active.count, s.recent.entries) }
         let now = nowMs()
         let reload = configuration.reloadInterval.components.seconds * 1000
             + configuration.reloadInterval.components.attoseconds / 1_000_000_000_000_000
         return HostStatus.Live(pid: getpid(), running: running, updatedMs: now, staleAfterMs: now + max(3 * reload, 3000),
                                relay: configuration.link.relay.description, link: Self.describe(link),
                                activeRequests: active, queuedRequests: gate.counts.waiting, outcomes: outcomes,
-                               refused: HostStatus.Refused(courier.stats), sleep: sleepStatus)
+                               refused: HostStatus.Refused(courier.stats), sleep: sleepStatus,
+                               recent: recent)
     }
 
     /// Rewrites `status.json` atomically (temp file + rename).
