@@ -79,15 +79,15 @@ enum PageHTML {
             <label><input type="radio" name="source" value="external"> external</label>
           </fieldset>
           <label for="runtime">External runtime</label>
-          <select id="runtime"><option value="">(unset)</option><option>ollama</option><option>openai</option><option>claude</option></select>
+          <select id="runtime"><option value="">(unset)</option><option value="ollama">ollama</option><option value="openai">openai</option><option value="claude">claude</option></select>
           <form id="model-form"><label for="model-value">Model for <select id="model-name" aria-label="which model setting">
-            <option>ollama.model</option><option>local.model</option><option>openai.model</option><option>claude.model</option></select></label>
+            <option value="ollama.model">ollama.model</option><option value="local.model">local.model</option><option value="openai.model">openai.model</option><option value="claude.model">claude.model</option></select></label>
             <input id="model-value" autocomplete="off"> <button type="submit">Save</button></form>
           <p id="settings-said" aria-live="polite"></p>
           <h3>Cloud keys</h3>
           <pre id="key-rings"></pre>
           <form id="key-form"><label for="key-value">Add a key for <select id="key-provider" aria-label="provider">
-            <option>openai</option><option>anthropic</option></select></label>
+            <option value="openai">openai</option><option value="anthropic">anthropic</option></select></label>
             <input type="password" id="key-value" autocomplete="off"> <button type="submit">Add</button>
             <button type="button" id="key-test">Test key 1</button></form>
           <p id="key-said" aria-live="polite"></p>
