@@ -25,6 +25,7 @@ import sys
 from urllib.parse import urlparse
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -112,7 +113,9 @@ def link(d, url, art):
         bars = d.find_elements(By.ID, "own-advert-bar")
         left = bars[0].get_attribute("aria-valuenow") if bars else None
         return (state, left) if state not in ("connected", "?", "") and left == "0" else None
-    state, left = WebDriverWait(d, 120, poll_frequency=0.2).until(down)
+    # The panel is redrawn on every push (0.2 s here): a bar read mid-redraw is stale, read again.
+    state, left = WebDriverWait(d, 120, poll_frequency=0.2,
+                                ignored_exceptions=(StaleElementReferenceException,)).until(down)
     d.save_screenshot(f"{art}/link-down.png")
     finish({"ok": True, "link": state, "advert_left": left})
 
