@@ -7,6 +7,12 @@ public struct AnswerMetadata: Sendable, Equatable, Codable {
     public struct Attempt: Sendable, Equatable, Codable {
         public var brain: BrainKind
         public var why: String
+        /// When it failed, in milliseconds from the start of the run (nil: not measured).
+        public var failedAtMs: Double?
+
+        public init(brain: BrainKind, why: String, failedAtMs: Double? = nil) {
+            self.brain = brain; self.why = why; self.failedAtMs = failedAtMs
+        }
     }
 
     /// The brain whose output ended the answer (`.floor` for the notice).

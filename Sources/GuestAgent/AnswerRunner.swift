@@ -64,7 +64,7 @@ public struct AnswerRunner: Sendable {
         if case .finished = first { return leg.answer(&meta) }
         if case .cancelled = first { throw CancellationError() }
         guard case .failed(let why) = first else { return leg.answer(&meta) }
-        meta.tried.append(.init(brain: routed.brain, why: why))
+        meta.tried.append(.init(brain: routed.brain, why: why, failedAtMs: Leg.ms(ContinuousClock.now - start)))
 
         var current: any ChatProvider = routed.brain == .onDevice ? FloorProvider(why: why) : onDevice(decision.localModel)
         if routed.brain != .onDevice, let lacks = router.onDeviceLacks(request, decision.localModel) {
@@ -84,7 +84,7 @@ public struct AnswerRunner: Sendable {
             case .finished: return leg.answer(&meta)
             case .cancelled: throw CancellationError()
             case .failed(let again):
-                meta.tried.append(.init(brain: current.brain, why: again))
+                meta.tried.append(.init(brain: current.brain, why: again, failedAtMs: Leg.ms(ContinuousClock.now - start)))
                 // The floor never fails; after the on-device brain only the floor is left.
                 current = FloorProvider(why: "\(why); then on-device: \(again)")
             }

@@ -128,7 +128,7 @@ public final class LocalAPIServer: @unchecked Sendable {
         case .preflight(let headers): return responder.respond(HTTPResponse(status: HTTPStatus(code: 204, reason: "No Content"), headers: headers))
         case .pass(let headers): cors = headers
         }
-        if let token = configuration.token, !token.isEmpty {
+        if let token = configuration.token, !token.isEmpty, !(page != nil && PageRoutes.isStatic(request)) {
             let bearer = request.headers["authorization"] ?? ""
             let key = request.headers["x-api-key"]
             let ok = bearer.hasPrefix("Bearer ") && tokensMatch(String(bearer.dropFirst(7)), token)

@@ -1,3 +1,4 @@
+import Foundation
 import GuestAgent
 import Inference
 import LocalAPI
@@ -64,7 +65,23 @@ final class RunnerBrain: AnswerReporting {
             r["chosen"] = first.brain.rawValue
             r["fell_back_from"] = m.tried.map(\.brain.rawValue).joined(separator: ",")
             r["fallback_reason"] = m.tried.last!.why
+            r["rungs"] = rungs(m)
         }
         return r
+    }
+
+    /// Every rung of the fallback ladder, in order, as one JSON array in a string (the `homebase`
+    /// object's values are strings): each brain tried, what failed and when (ms from the start),
+    /// the last the brain that answered. `[{"brain":"homebase","failed_at_ms":812,"why":"..."},
+    /// {"brain":"on-device","answered":true}]`.
+    static func rungs(_ m: AnswerMetadata) -> String {
+        var list: [[String: Any]] = m.tried.map { a in
+            var o: [String: Any] = ["brain": a.brain.rawValue, "why": a.why]
+            if let t = a.failedAtMs { o["failed_at_ms"] = Int(t.rounded()) }
+            return o
+        }
+        list.append(["brain": m.brain.rawValue, "answered": true])
+        let data = (try? JSONSerialization.data(withJSONObject: list, options: [.sortedKeys])) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -14,6 +14,9 @@ import TestSupport
 ///   ask-homebase.png  a question typed with the keyboard, its answer, and the line "homebase · why: ..."
 ///   ask-fallback.png  after the Homebase was killed: the line names on-device and what failed
 ///   host.png          `homebase status --serve`: the Homebase's own read-only page, link connected
+///   controls.png      the settings after the runtime dropdown chose claude and a key was added: the
+///                     ring shows it masked (sk-ant-•••••WXYZ), the test's outcome beside it, the
+///                     on-device shortlist marked offline (the hub is a closed port)
 ///   link-down.png     after the relay was stopped: the link pill not connected, the advert bar empty
 @Suite(.serialized) struct PageBrowserEndToEndTests {
     @Test func thePageAnswersThroughTheHomebaseThenOnDeviceAndShowsTheLinkGoingDown() throws {
@@ -27,8 +30,14 @@ import TestSupport
         try guest.waitForAdvert()
         let port = try Processes.freePort()
         let waits = Guest.chatWaits.filter { $0.name != "--max-tokens" }.flatMap { [$0.name, $0.value] }
+        // No hub and no cloud here: closed loopback ports, so browse is offline and the key test unreachable.
+        var env = lb.procs.environment
+        let closed = try Processes.freePort()
+        env["HF_ENDPOINT"] = "http://127.0.0.1:\(closed)"
+        env["HOMEBASE_ANTHROPIC_BASE_URL"] = "http://127.0.0.1:\(closed)"
         _ = try lb.procs.start(lb.bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(port)", "--status-interval", "0.2",
-                                                      "--advert-max-age", "10s"] + waits + guest.globalFlags, log: "serve.log")
+                                                      "--advert-max-age", "10s"] + waits + guest.globalFlags, log: "serve.log",
+                               environment: env)
         try lb.procs.waitUntil(60, "guest serve") { Processes.canConnect(port) }
         let shots = lb.procs.work + "/page-screenshots"
         try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
@@ -60,6 +69,22 @@ import TestSupport
         let line = second["line"] as? String ?? ""
         #expect(second["brain"] as? String == "on-device", "\(second)\n\(lb.procs.read("serve.log"))")
         #expect(line.contains("why: ") && line.contains("fell back: homebase failed ("), "\(second)")
+
+        // The settings and keys the page changes are the CLI's: guest settings and guest keys read them back.
+        let key = "sk-ant-page0123456789abcdWXYZ"
+        let controls = try step(["--step", "controls", "--key", key])
+        #expect(controls["ok"] as? Bool == true, "\(controls)\n\(lb.procs.read("serve.log"))")
+        #expect((controls["added"] as? String ?? "").contains("sk-ant-•••••WXYZ"), "\(controls)")
+        #expect((controls["rings"] as? String ?? "").contains("sk-ant-•••••WXYZ"), "\(controls)")
+        #expect((controls["tested"] as? String ?? "").contains("not tested"), "the zero-token check ran, unreachable: \(controls)")
+        #expect((controls["offline"] as? String ?? "").contains("offline") && (controls["shortlist"] as? String ?? "").contains("(offline)"),
+                "\(controls)")
+        #expect((controls["off_loopback"] as? [String])?.isEmpty == true, "\(controls)")
+        let runtime = try guest.run(["settings", "get", "external.runtime"])
+        #expect(runtime.contains("claude"), "\(runtime)")
+        let rings = try guest.run(["keys", "list"])
+        #expect(rings.contains("sk-ant-•••••WXYZ") && !rings.contains(key), "\(rings)")
+        #expect(!lb.procs.read("serve.log").contains(key), "the key never reaches the log")
 
         print("page: answer lines: \(first["line"] ?? "") | \(line); screenshots in \(shots)")
         lb.killRelay()

@@ -14,10 +14,24 @@ import Synchronization
         let answer = try await openAIRunner(primary: primary, onDevice: local).run(request)
         #expect(answer.text == "local answer")
         #expect(answer.metadata.brain == .onDevice)
-        #expect(answer.metadata.tried == [.init(brain: .openAI, why: "runtime unreachable: connection refused")])
+        #expect(answer.metadata.tried.map { "\($0.brain.rawValue): \($0.why)" } == ["openai: runtime unreachable: connection refused"])
+        #expect(answer.metadata.tried.first?.failedAtMs != nil, "when it failed is kept (the page's timeline)")
         #expect(answer.metadata.seamOffset == nil)
         #expect(primary.requests.count == 1)
         #expect(local.requests.first?.continuation == nil)
+    }
+
+    /// Every rung is kept, in order, with when it failed: the cloud, then the device, then the floor answered.
+    @Test func everyRungIsKeptWithWhenItFailed() async throws {
+        let primary = RecordingProvider(brain: .openAI, error: .http(status: 401, message: "bad key"))
+        let local = RecordingProvider(brain: .onDevice, error: .unreachable("engine gone"))
+        let answer = try await openAIRunner(primary: primary, onDevice: local).run(request)
+        let tried = answer.metadata.tried
+        #expect(answer.metadata.brain == .floor)
+        #expect(tried.map(\.brain) == [.openAI, .onDevice], "\(tried)")
+        #expect(tried.map(\.why) == [InferenceError.http(status: 401, message: "bad key").description, "runtime unreachable: engine gone"])
+        let times = tried.compactMap(\.failedAtMs)
+        #expect(times.count == 2 && times[0] >= 0 && times[1] >= times[0], "\(times)")
     }
 
     @Test(arguments: [InferenceError.timeout("no first output"), .http(status: 503, message: "busy"), .inBand("overloaded"),

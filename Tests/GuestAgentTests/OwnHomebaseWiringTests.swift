@@ -26,7 +26,7 @@ import Wire
         let decision = context.router.resolve()
         #expect(decision.shape == .ownHomebase, "\(decision)")
         let answer = try await context.runner.run(ChatRequest(model: "m", messages: [ChatMessage(role: .user, content: "hi")]))
-        #expect(answer.metadata.tried == [.init(brain: .ownHomebase, why: "runtime unreachable: relay link not configured")])
+        #expect(answer.metadata.tried.map { "\($0.brain.rawValue): \($0.why)" } == ["homebase: runtime unreachable: relay link not configured"])
         #expect(answer.metadata.brain == .floor)
         #expect(answer.text.contains("No brain was reachable"))
         let status = GuestStatus.gather(context)

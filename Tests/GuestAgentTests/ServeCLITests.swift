@@ -81,6 +81,13 @@ import Testing
         #expect(homebase["brain"] == "on-device")
         #expect(homebase["fell_back_from"] == "openai")
         #expect(homebase["fallback_reason"]?.hasPrefix("HTTP 401") == true)
+        // The whole ladder once: each rung tried, what failed and when, then who answered.
+        let rungs = try #require(try JSONSerialization.jsonObject(with: Data((homebase["rungs"] ?? "").utf8)) as? [[String: Any]],
+                                 "\(homebase)")
+        #expect(rungs.count == 2, "\(rungs)")
+        #expect(rungs.first?["brain"] as? String == "openai" && (rungs.first?["why"] as? String)?.hasPrefix("HTTP 401") == true
+                && rungs.first?["failed_at_ms"] is Int, "\(rungs)")
+        #expect(rungs.last?["brain"] as? String == "on-device" && rungs.last?["answered"] as? Bool == true, "\(rungs)")
         #expect(!(whole["content"] as? String ?? "").contains("stand-in"))
     }
 

@@ -85,4 +85,109 @@ import TestSupport
         }
         #expect(n.value == 0, "the status was never read for a refused request")
     }
+
+    /// The actions' fake (labelled): records what reached it; `models/pull` reports two progress lines.
+    final class Actions: Sendable {
+        let seen = Mutex<[String]>([])
+        func act(_ method: String, _ name: String, _ body: [UInt8], _ progress: @escaping @Sendable ([UInt8]) -> Void) async -> PageReply {
+            seen.withLock { $0.append("\(method) \(name) \(String(decoding: body, as: UTF8.self))") }
+            if name == "models/pull" {
+                progress(Array(#"{"received":1,"total":2}"#.utf8)); progress(Array(#"{"received":2,"total":2}"#.utf8))
+            }
+            if name == "bad" { return PageReply(status: 400, body: Array(#"{"ok":false,"error":"no"}"#.utf8)) }
+            return PageReply(body: Array(#"{"ok":true}"#.utf8))
+        }
+    }
+
+    static func actHarness(token: String? = nil) throws -> (ServeHarness, Actions) {
+        let a = Actions()
+        let page = PageSource(interval: .seconds(60), act: a.act) { Array("{}".utf8) }
+        var config = ServeConfiguration(port: 0)
+        config.token = token
+        return (try ServeHarness(brain: FakeBrain(events: FakeBrain.hello), configuration: config, page: page), a)
+    }
+
+    static func post(_ port: UInt16, _ path: String, _ body: String, origin: String? = nil, type: String = "application/json",
+                     extra: String = "") async throws -> String {
+        let o = origin.map { "Origin: \($0)\r\n" } ?? ""
+        return try await exchange(port, "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(o)\(extra)Content-Type: \(type)\r\n"
+                                  + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)") { _ in false }
+    }
+
+    @Test func anActionGetsItsBodyAndAnswersItsOwnStatus() async throws {
+        let (h, a) = try Self.actHarness()
+        defer { h.stop() }
+        let r = try await Self.post(h.port, "/homebase/act/settings", #"{"name":"model.source","value":"on-device"}"#,
+                                    origin: "http://127.0.0.1:\(h.port)")
+        #expect(r.hasPrefix("HTTP/1.1 200") && r.contains("Content-Type: application/json") && r.hasSuffix(#"{"ok":true}"#), "\(r)")
+        let bad = try await Self.post(h.port, "/homebase/act/bad", "{}")
+        #expect(bad.hasPrefix("HTTP/1.1 400") && bad.hasSuffix(#"{"ok":false,"error":"no"}"#), "\(bad)")
+        let get = try await Self.get(h.port, "/homebase/act/models")
+        #expect(get.hasPrefix("HTTP/1.1 200"), "\(get)")
+        #expect(a.seen.withLock { $0 } == [#"POST settings {"name":"model.source","value":"on-device"}"#, "POST bad {}", "GET models "])
+    }
+
+    @Test func aPullStreamsItsProgressThenItsReply() async throws {
+        let (h, _) = try Self.actHarness()
+        defer { h.stop() }
+        let r = try await Self.post(h.port, "/homebase/act/models/pull", #"{"target":"tiny"}"#)
+        #expect(r.contains("Content-Type: application/x-ndjson"), "\(r)")
+        let body = r.components(separatedBy: "\r\n\r\n").dropFirst().joined()
+        #expect(body.contains(#"{"received":1,"total":2}"# + "\n") && body.contains(#"{"received":2,"total":2}"# + "\n")
+                && body.contains(#"{"ok":true}"# + "\n"), "\(body)")
+    }
+
+    @Test func anotherOriginsPostNeverReachesAnAction() async throws {
+        let (h, a) = try Self.actHarness()
+        defer { h.stop() }
+        let foreign = try await Self.post(h.port, "/homebase/act/keys/add", #"{"provider":"openai","key":"sk-x"}"#,
+                                          origin: "http://evil.example")
+        #expect(foreign.hasPrefix("HTTP/1.1 403"), "\(foreign.prefix(200))")
+        // A form post (no preflight) is refused for its type, before any action.
+        let form = try await Self.post(h.port, "/homebase/act/settings", "name=model.source&value=external", type: "text/plain")
+        #expect(form.hasPrefix("HTTP/1.1 415"), "\(form.prefix(200))")
+        let rebound = try await Self.exchange(h.port, "POST /homebase/act/settings HTTP/1.1\r\nHost: evil.example\r\n"
+                                              + "Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}") { _ in false }
+        #expect(rebound.hasPrefix("HTTP/1.1 403"), "\(rebound.prefix(200))")
+        #expect(a.seen.withLock { $0 }.isEmpty)
+    }
+
+    @Test func withATokenAnActionNeedsIt() async throws {
+        let (h, a) = try Self.actHarness(token: "page-token")
+        defer { h.stop() }
+        let none = try await Self.post(h.port, "/homebase/act/settings", "{}")
+        #expect(none.hasPrefix("HTTP/1.1 401"), "\(none.prefix(200))")
+        let with = try await Self.post(h.port, "/homebase/act/settings", "{}", extra: "Authorization: Bearer page-token\r\n")
+        #expect(with.hasPrefix("HTTP/1.1 200"), "\(with.prefix(200))")
+        #expect(a.seen.withLock { $0 }.count == 1)
+        // The page's own files load without it (the page then asks for the token); what they read does not.
+        for path in ["/", "/homebase/page.js", "/homebase/controls.js", "/homebase/page.css"] {
+            let r = try await Self.get(h.port, path, accept: "text/html")
+            #expect(r.hasPrefix("HTTP/1.1 200"), "\(path): \(r.prefix(200))")
+        }
+        for path in ["/homebase/status", "/homebase/events", "/homebase/act/settings", "/v1/models"] {
+            let r = try await Self.get(h.port, path)
+            #expect(r.hasPrefix("HTTP/1.1 401"), "\(path): \(r.prefix(200))")
+        }
+        let probe = try await Self.get(h.port, "/")
+        #expect(probe.hasPrefix("HTTP/1.1 401"), "a probe of / still needs the token: \(probe.prefix(200))")
+        let js = try await Self.get(h.port, "/homebase/page.js")
+        #expect(js.contains("sessionStorage") && js.contains("Authorization"))
+    }
+
+    /// Every element the scripts look up by id is in the page (a missing one stops the script at load).
+    @Test func everyIdTheScriptsUseIsInThePage() throws {
+        for script in [PageScript.text, PageControls.text] {
+            let ids = script.components(separatedBy: "$(\"").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+            #expect(!ids.isEmpty)
+            for id in Set(ids) { #expect(PageHTML.text.contains("id=\"\(id)\""), "no element with id \(id)") }
+        }
+    }
+
+    @Test func aReadOnlyPageAnswers404ForActions() async throws {
+        let (h, _) = try Self.harness()
+        defer { h.stop() }
+        let r = try await Self.post(h.port, "/homebase/act/settings", "{}")
+        #expect(r.hasPrefix("HTTP/1.1 404") && r.contains("read-only"), "\(r)")
+    }
 }

@@ -12,6 +12,10 @@ Steps:
          line; prints the line (brain, why, first token, tok/s, fallback). Screenshot: ask-NAME.png.
   host   `homebase status --serve`'s page: loads, no console error, nothing off loopback, the
          relay link shown; prints the link and requests text. Screenshot: host.png.
+  controls  the settings and models controls: picks KEY's runtime in the dropdown, adds KEY for
+         anthropic through the key field, tests it (the zero-token check), reads the shortlist;
+         prints what the page said and whether the key's text ever appeared in the page.
+         Screenshot: controls.png.
   link   waits until the relay link pill leaves `connected` and the own advert's bar is empty
          (aria-valuenow 0); prints both. Screenshot: link-down.png.
 """
@@ -21,6 +25,7 @@ import sys
 from urllib.parse import urlparse
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -108,18 +113,45 @@ def link(d, url, art):
         bars = d.find_elements(By.ID, "own-advert-bar")
         left = bars[0].get_attribute("aria-valuenow") if bars else None
         return (state, left) if state not in ("connected", "?", "") and left == "0" else None
-    state, left = WebDriverWait(d, 120, poll_frequency=0.2).until(down)
+    # The panel is redrawn on every push (0.2 s here): a bar read mid-redraw is stale, read again.
+    state, left = WebDriverWait(d, 120, poll_frequency=0.2,
+                                ignored_exceptions=(StaleElementReferenceException,)).until(down)
     d.save_screenshot(f"{art}/link-down.png")
     finish({"ok": True, "link": state, "advert_left": left})
+
+
+def controls(d, url, art, key):
+    from selenium.webdriver.support.ui import Select
+    d.get(url)
+    WebDriverWait(d, 30).until(lambda d: d.find_element(By.ID, "key-rings").text != "")
+    Select(d.find_element(By.ID, "runtime")).select_by_value("claude")
+    WebDriverWait(d, 30).until(lambda d: "external.runtime = claude" in d.find_element(By.ID, "settings-said").text)
+    field = d.find_element(By.ID, "key-value")
+    Select(d.find_element(By.ID, "key-provider")).select_by_value("anthropic")
+    field.click()
+    field.send_keys(key)
+    field.send_keys(Keys.ENTER)
+    added = WebDriverWait(d, 30).until(lambda d: d.find_element(By.ID, "key-said").text or None)
+    rings = WebDriverWait(d, 30).until(lambda d: d.find_element(By.ID, "key-rings").text if "anthropic:\n" in d.find_element(By.ID, "key-rings").text and "1" in d.find_element(By.ID, "key-rings").text else None)
+    d.find_element(By.ID, "key-test").click()
+    tested = WebDriverWait(d, 60).until(lambda d: (lambda t: t if t != added else None)(d.find_element(By.ID, "key-said").text))
+    shortlist = WebDriverWait(d, 60).until(lambda d: d.find_element(By.ID, "shortlist").text or None)
+    offline = d.find_element(By.ID, "offline-note").text
+    d.save_screenshot(f"{art}/controls.png")
+    leaked = key in d.page_source or key in field.get_attribute("value")
+    errors = [e["message"] for e in d.get_log("browser") if e["level"] == "SEVERE"]
+    finish({"ok": not leaked and not errors, "added": added, "rings": rings, "tested": tested, "shortlist": shortlist,
+            "offline": offline, "leaked": leaked, "console_errors": errors, "off_loopback": off_loopback(d, url)})
 
 
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--url", required=True)
     p.add_argument("--artefacts", required=True)
-    p.add_argument("--step", choices=["load", "ask", "link", "host"], required=True)
+    p.add_argument("--step", choices=["load", "ask", "link", "host", "controls"], required=True)
     p.add_argument("--question", default="hello from the page")
     p.add_argument("--name", default="answer")
+    p.add_argument("--key", default="")
     a = p.parse_args()
     d = browser(1280, 900)
     try:
@@ -127,6 +159,8 @@ def main():
             load(d, a.url, a.artefacts)
         elif a.step == "host":
             host(d, a.url, a.artefacts)
+        elif a.step == "controls":
+            controls(d, a.url, a.artefacts, a.key)
         elif a.step == "ask":
             ask(d, a.url, a.artefacts, a.question, a.name)
         else:

@@ -85,9 +85,10 @@ extension HomebaseAgent {
         }
         let sender = d.sender.signingKey
         if state.withLock({ $0.siblings[sender] == nil }) { refreshGrants(of: sender) }  // a revoke holds at once
-        // Usage, the audit line and the runtime's load, however the request ends (#21).
+        // Usage, the audit line, the runtime's load and the recent list, however the request ends (#21, #25).
+        let started = nowMs()
         var rec = RequestRecord(sender: sender, isSibling: state.withLock { $0.siblings[sender] != nil }, model: r.model)
-        defer { account(rec) }
+        defer { account(rec); noteRecent(sender, model: r.model, started: started, outcome: rec.outcome) }
         if !r.inline { warmReplica(r.conversationID.bytes, sender: sender) }
         let decision = state.withLock { s in
             Admission.decide(r, from: sender, view: AdmissionView(siblings: Set(s.siblings.keys), grants: s.grants,
@@ -195,6 +196,23 @@ extension HomebaseAgent {
         rec.outcome = e.code.name
         _ = await writer.fail(error: e)
         count(e.code.name)
+    }
+
+    /// Adds a request to the status page's ring: who by name (a sibling) or grant, never its text.
+    func noteRecent(_ sender: PublicKey, model: String, started: Int64, outcome: String) {
+        let now = nowMs()
+        state.withLock { s in
+            let who: String
+            if let d = s.siblings[sender] {
+                who = d.name
+            } else if let g = (s.grants[sender] ?? []).first {
+                who = "grant \(hex(g.grantID.bytes).prefix(12))… (\(g.grantee.name))"
+            } else {
+                who = "\(sender.hex.prefix(16))…"
+            }
+            s.recent.add(RecentRequest(startedMs: started, durationMs: max(0, now - started), outcome: outcome, who: who,
+                                       model: model))
+        }
     }
 
     /// Holds the conversation (and, once answered, the answer) for the next request to extend.

@@ -156,6 +156,8 @@ struct AgentState: Sendable {
     var advertDue = false
     var rosterDue = false
     var outcomes: [String: Int] = [:]
+    /// The last requests (`RecentRing.capacity`), for the status page.
+    var recent = RecentRing()
     /// Grantees' recent admissions, for their grants' rate per minute.
     var rates: [PublicKey: RateWindow] = [:]
     /// Grants and revocations queued in this run, not yet stored by the relay.

@@ -62,6 +62,8 @@ public struct HostStatus: Codable, Sendable, Equatable {
         public var runtimeLoad: [String: RuntimeUse]? = nil
         /// The reply shaping level and its interval (`ReplyShaping`; nil from an older agent).
         public var replyShaping: String? = nil
+        /// The last 50 requests, oldest first: timing, outcome, who (nil from an older agent).
+        public var recent: [RecentRequest]? = nil
     }
     /// One runtime's load in the running agent.
     public struct RuntimeUse: Codable, Sendable, Equatable {
@@ -91,7 +93,9 @@ public struct HostStatus: Codable, Sendable, Equatable {
 extension HomebaseAgent {
     /// The live facts now.
     func live(running: Bool) -> HostStatus.Live {
-        let (link, outcomes, active, urls) = state.withLock { s in (s.linkState, s.outcomes, s.active.count, s.runtimes.map(\.url)) }
+        let (link, outcomes, active, urls, recent) = state.withLock { s in
+            (s.linkState, s.outcomes, s.active.count, s.runtimes.map(\.url), s.recent.entries)
+        }
         let load = runtimeLoad
         let uses = Dictionary(uniqueKeysWithValues: urls.map { url in
             (url, HostStatus.RuntimeUse(inFlight: load.inFlight[url] ?? 0, served: load.served[url] ?? 0,
@@ -104,7 +108,7 @@ extension HomebaseAgent {
                                relay: configuration.link.relay.description, link: Self.describe(link),
                                activeRequests: active, queuedRequests: gate.counts.waiting, outcomes: outcomes,
                                refused: HostStatus.Refused(courier.stats), sleep: sleepStatus, runtimeLoad: uses,
-                               replyShaping: shapingStatus)
+                               replyShaping: shapingStatus, recent: recent)
     }
 
     /// Rewrites `status.json` atomically (temp file + rename).

@@ -88,7 +88,8 @@ enum StatusPage {
     <section aria-labelledby="h1"><h2 id="h1">Relay link</h2><p><span id="link" class="pill">?</span> <span id="relay"></span></p>
       <p id="sleep" class="dim"></p></section>
     <section aria-labelledby="h2"><h2 id="h2">Requests</h2><p id="requests"></p><dl id="outcomes"></dl>
-      <p class="dim">Counts since the agent started; no prompt text is ever kept.</p></section>
+      <p class="dim">Counts since the agent started; no prompt text is ever kept.</p>
+      <h3 class="dim">Recent (newest first, last 50)</h3><ol id="recent" class="dim"></ol></section>
     <section aria-labelledby="h3"><h2 id="h3">Runtimes and models</h2><ul id="runtimes"></ul><p id="advert" class="dim"></p></section>
     <section aria-labelledby="h4"><h2 id="h4">Grants</h2><ul id="grants"></ul></section>
     <section aria-labelledby="h5"><h2 id="h5">Siblings</h2><ul id="siblings"></ul></section>
@@ -127,6 +128,7 @@ enum StatusPage {
       for (const [k, v] of Object.entries((live && live.outcomes) || {}).sort()) {
         const dt = document.createElement("dt"), dd = document.createElement("dd"); dt.textContent = k; dd.textContent = v; dl.append(dt, dd);
       }
+      fill("recent", ((live && live.recent) || []).slice().reverse(), (r) => ago(r.startedMs) + ": " + r.who + ", " + r.model + ", " + r.outcome + " in " + r.durationMs + " ms");
       fill("runtimes", s.runtimes, (r) => r.kind + " " + r.url + ": " + (r.available ? "available" : "unavailable" + (r.lastError ? " (" + r.lastError + ")" : "")) + "; models: " + (r.models.join(", ") || "none") + "; checked " + ago(r.checkedMs));
       $("advert").textContent = s.lastAdvert ? "last advert: sequence " + s.lastAdvert.sequence + ", " + s.lastAdvert.models + " model(s), sent " + ago(s.lastAdvert.sentMs) : "no advert sent yet";
       fill("grants", s.grants, (g) => g.id.slice(0, 12) + " to " + g.grantee.slice(0, 16) + "…: " + g.models.join(", ") + (g.revoked ? " (revoked)" : g.expiresMs < Date.now() ? " (expired)" : ""));

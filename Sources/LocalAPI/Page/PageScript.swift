@@ -11,6 +11,16 @@ enum PageScript {
     let controller = null;     // the running answer's AbortController
     let lastQuestion = null;   // what Retry sends again
 
+    // fetch with the serve token (`guest serve --token`), kept in sessionStorage once typed into
+    // the token field; a 401 shows that field.
+    function hb(path, options) {
+      const o = Object.assign({}, options || {});
+      o.headers = Object.assign({}, o.headers || {});
+      const token = sessionStorage.getItem("homebase-token");
+      if (token) o.headers.Authorization = "Bearer " + token;
+      return fetch(path, o).then((r) => { if (r.status === 401) $("token-box").hidden = false; return r; });
+    }
+
     function el(tag, cls, text) {
       const e = document.createElement(tag);
       if (cls) e.className = cls;
@@ -63,6 +73,15 @@ enum PageScript {
       }
       const div = el("div", "meta");
       parts.forEach((p, i) => { if (i) div.append(" · "); div.append(p); });
+      // The ladder, every rung: who was tried, what failed and when, who answered.
+      let rungs = [];
+      try { rungs = h && h.rungs ? JSON.parse(h.rungs) : []; } catch (_) {}
+      if (rungs.length) {
+        const ol = el("ol", "rungs"); ol.setAttribute("aria-label", "fallback timeline");
+        for (const r of rungs) ol.append(el("li", r.answered ? "answered" : "failed", r.answered ? r.brain + " answered"
+          : r.brain + " failed" + (r.failed_at_ms != null ? " at " + r.failed_at_ms + " ms" : "") + ": " + r.why));
+        div.append(ol);
+      }
       return div;
     }
 
@@ -81,7 +100,7 @@ enum PageScript {
       $("stop").disabled = false; $("send").disabled = true; $("retry").disabled = true;
       let answer = "", brain = null, homebase = null;
       try {
-        const response = await fetch("/v1/chat/completions", {
+        const response = await hb("/v1/chat/completions", {
           method: "POST", signal: controller.signal,
           headers: { "Content-Type": "application/json" },
           body: JSON.stringify({ model: "homebase", stream: true, messages: history }),
@@ -198,7 +217,7 @@ enum PageScript {
 
     async function models() {
       try {
-        const list = await (await fetch("/v1/models")).json();
+        const list = await (await hb("/v1/models")).json();
         const ul = $("models"); ul.textContent = "";
         for (const m of list.data) ul.append(el("li", "", m.id + (m.homebase_brain ? " (" + m.homebase_brain + ")" : "")));
       } catch (_) {}
@@ -208,7 +227,7 @@ enum PageScript {
     async function watch() {
       for (;;) {
         try {
-          const response = await fetch("/homebase/events", { headers: { Accept: "text/event-stream" } });
+          const response = await hb("/homebase/events", { headers: { Accept: "text/event-stream" } });
           await readEvents(response, (name, data) => { if (name === "status") showStatus(JSON.parse(data)); });
         } catch (_) {
           $("link-state").textContent = "guest serve unreachable"; $("link-state").className = "pill stopped";

@@ -24,6 +24,9 @@ enum PageStyle {
     #messages img { max-width: 12rem; max-height: 9rem; display: block; margin-top: .3rem; }
     .meta { font-size: .82rem; color: var(--dim); margin-top: .35rem; white-space: normal; }
     .meta .fell { color: var(--warn); }
+    .rungs { margin: .2rem 0 0 1.2rem; padding: 0; }
+    .rungs li { margin: 0; padding: 0; border: 0; background: none; }
+    .rungs .failed { color: var(--warn); }
     form label { display: block; margin-bottom: .2rem; }
     .hint, .dim { color: var(--dim); font-size: .85rem; }
     textarea { width: 100%; font: inherit; padding: .5rem; border: 1px solid var(--line); border-radius: .4rem;
@@ -54,6 +57,13 @@ enum PageStyle {
     .bar.empty > span { background: var(--bad); }
     dl { display: grid; grid-template-columns: auto 1fr; gap: .2rem .6rem; margin: 0; font-size: .9rem; }
     dt { color: var(--dim); }
+    fieldset { border: 1px solid var(--line); border-radius: .4rem; margin: .5rem 0; }
+    fieldset label { display: inline-block; margin-right: .6rem; }
+    input, select { font: inherit; padding: .25rem .4rem; border: 1px solid var(--line); border-radius: .3rem;
+      background: var(--card); color: var(--fg); max-width: 100%; }
+    progress { width: 100%; }
+    pre { white-space: pre-wrap; font-size: .85rem; margin: .2rem 0; }
+    h3 { font-size: .9rem; margin: .6rem 0 .2rem; }
     dd { margin: 0; }
     @media (max-width: 760px) {
       main { grid-template-columns: 1fr; padding: .5rem; }

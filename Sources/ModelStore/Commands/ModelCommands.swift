@@ -5,6 +5,8 @@ public struct CommandOutput: Sendable {
     public var text: String
     public var entries: [CatalogEntry] = []
     public var models: [ModelRecord] = []
+    /// `browse`: the catalog could not be read (none on file, no network): the shortlist is what ships.
+    public var offline = false
 }
 
 /// The command layer of `guest models`: browse, search, pull, cancel, list, use, delete, add-repo.
@@ -43,7 +45,7 @@ public struct ModelCommands: Sendable {
             text += "\nCustom repos:\n"
             for c in custom { text += "  \(c.repo)\(c.provisional ? "  (provisional)" : "")\n" }
         }
-        return CommandOutput(text: text, entries: entries)
+        return CommandOutput(text: text, entries: entries, offline: offline)
     }
 
     /// Rows whose repo, family, series or size contains every word of `query` (case-insensitive).

@@ -32,6 +32,8 @@ enum ServeCommandLine {
             + "OLLAMA_BASE_URL=http://127.0.0.1:11435 (README: \"The guest's other doors\").\n"
             + "A browser at / gets a page: a chat that streams, each answer's brain, reason and speed, and the status live\n"
             + "(GET /homebase/status: guest status --json's value; GET /homebase/events: it again every --status-interval).\n"
+            + "Its settings, cloud keys and on-device models change through GET|POST /homebase/act/NAME, with the code of\n"
+            + "guest settings, guest keys and guest models (a pull answers NDJSON progress lines, then its reply).\n"
             + "Every answer names its brain: the X-Homebase-Brain header and a final `homebase` object. Loopback only\n"
             + "unless --allow-remote with a token (--token-file or HOMEBASE_SERVE_TOKEN). Runs until SIGINT or SIGTERM.\n"
             + "Web pages are refused: a Host that is not localhost, 127.x or [::1] (403, DNS rebinding), an Origin not\n"
@@ -86,7 +88,9 @@ enum ServeCommandLine {
                     case .failed(let why): .failure(.failed(why))
                     }
                 },
-                page: PageSource(interval: statusEvery) { StatusJSON.line(GuestStatus.gather(context, links: links)) },
+                page: PageSource(interval: statusEvery, act: PageActions(context: context, links: links).act) {
+                    StatusJSON.line(GuestStatus.gather(context, links: links))
+                },
                 listening: { ServeAnnouncement.announce(paths, host: config.host, port: $0, tokenFile: config.tokenFile, log: log) })
             ServeAnnouncement.withdraw()
             await embeddings.stop()
