@@ -28,3 +28,22 @@ extension Workloads {
         print("\(us(samples[count / 2])) \(us(samples[min(count - 1, count * 99 / 100)]))")
     }
 }
+
+extension Workloads {
+    /// Peers on two nats-servers: a subscription reaches the other server through the route a
+    /// moment after SUB, and a message published before that is dropped silently (a round trip
+    /// would wait for ever). Probes each way until one arrives, then reads off the late ones.
+    static func settle(_ a: Peer, _ b: Peer) throws(BenchError) {
+        for (from, to) in [(a, b), (b, a)] {
+            to.sock.setReadTimeout(ms: 100)
+            var arrived = false
+            for _ in 0..<100 where !arrived {
+                try from.send()
+                do { _ = try to.receive(); arrived = true } catch .io { continue }
+            }
+            guard arrived else { throw .protocolError("no message crossed between the two servers in 10 s") }
+            while true { do { _ = try to.receive() } catch .io { break } }
+            to.sock.setReadTimeout(ms: 0)
+        }
+    }
+}

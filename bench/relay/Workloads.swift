@@ -40,6 +40,7 @@ enum Workloads {
         let b = echo ? a : try connectPeer(proto, port: portB ?? port, tls: tls, name: "b\(pid)")
         try a.target(b, size: size)
         try b.target(a, size: size)
+        if proto == .nats, portB != nil { try settle(a, b) }
         var samples = [UInt64](repeating: 0, count: count)
         for i in 0..<(warmup + count) {
             let t0 = nowNs()
@@ -64,6 +65,7 @@ enum Workloads {
         let pub = try connectPeer(proto, port: port, tls: tls, name: "p\(pid)")
         try pub.target(sub, size: size)
         try sub.target(pub, size: size)
+        if proto == .nats, portB != nil { try settle(pub, sub) }
         sub.sock.setReadTimeout(ms: 1500) // the end: nothing more for 1.5 s (the drops)
         let start = nowNs()
         let result = Handoff(value: sub)
