@@ -86,6 +86,9 @@ do {
             case "--count": o.count = int(i + 1); i += 1
             case "--no-memory": o.skipMemory = true
             case "--memory-only": o.memoryOnlyRun = true
+            case "--cluster":
+                FileHandle.standardError.write(Data("bench-relay: --cluster must come first: bench-relay --cluster [--runs N ...]\n".utf8))
+                exit(2)
             default: usage()
             }
             i += 1
