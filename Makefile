@@ -1,6 +1,6 @@
 # The README's two commands are `make demo` and `make test`. Everything else is for developers.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
-.PHONY: test layers demo build fuzz bench bench-relay bench-cluster bench-e2e bench-router bench-homebase setup vectors engine
+.PHONY: test layers demo build fuzz bench bench-relay bench-cluster bench-e2e bench-router bench-homebase setup vectors engine bench-sidechannel
 
 setup:
 	@scripts/setup.sh
@@ -79,3 +79,18 @@ bench-homebase: setup engine
 	swift build -c release --product homebase $(SWIFT_FLAGS)
 	swift build -c release --product bench-homebase $(SWIFT_FLAGS)
 	.build/release/bench-homebase $(BENCH_HOMEBASE_FLAGS)
+
+# What the relay learns of an answer's topic from frame sizes and timing (bench/sidechannel):
+# the real relay, Homebase and guest, a STAND-IN engine streaming canned answers on 3 topics,
+# a capture proxy, a random forest per --reply-shaping setting. scikit-learn in a venv under
+# .build (made once). BENCH_SIDECHANNEL_FLAGS: --samples N (per topic), --settings off,padded,cadence.
+SIDECHANNEL_VENV := .build/sidechannel-venv
+bench-sidechannel: setup
+	swift build -c release --product homebase-relay $(SWIFT_FLAGS)
+	swift build -c release --product homebase $(SWIFT_FLAGS)
+	swift build -c release --product guest $(SWIFT_FLAGS)
+	@test -x $(SIDECHANNEL_VENV)/bin/python || python3 -m venv $(SIDECHANNEL_VENV)
+	@$(SIDECHANNEL_VENV)/bin/python -c 'import sklearn' 2>/dev/null || $(SIDECHANNEL_VENV)/bin/pip install -q scikit-learn
+	rm -rf .build/sidechannel-run
+	$(SIDECHANNEL_VENV)/bin/python bench/sidechannel/bench.py $$(swift build -c release --show-bin-path) .build/sidechannel-run $(BENCH_SIDECHANNEL_FLAGS)
+	$(SIDECHANNEL_VENV)/bin/python bench/sidechannel/classify.py .build/sidechannel-run

@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "Pairing", dependencies: ["Courier", "PeerLink", "Wire", "Sealing", "Signing", "CSodium"]),
 
         // The workstation agent: verified runtime, signed adverts, inference served through the relay.
-        .target(name: "HomebaseAgent", dependencies: ["Pairing", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "InferenceWire", "Storage", "CSystemd", "Basics"]),
+        .target(name: "HomebaseAgent", dependencies: ["Pairing", "Courier", "PeerLink", "Transport", "Sealing", "Signing", "Wire", "Inference", "InferenceWire", "Storage", "CSystemd", "Basics"]),
         .executableTarget(name: "homebase", dependencies: ["HomebaseAgent"]),
         // The guest: on-device llama-server, fallback runner, router wiring; `guest` is its CLI.
         .target(name: "GuestAgent", dependencies: ["Pairing", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink", "CLinux", "Basics"]),

@@ -111,6 +111,7 @@ ask() {  # ask EXPECTED_BRAIN PROMPT
 }
 
 say "1. the guest asks: the Homebase answers through the relay"
+echo "(the tiny test model has random weights: its text is noise by design; what counts is which brain answered, and how fast)"
 ask homebase "Hello from the laptop, what can you do?"
 
 say "2. the Homebase goes away (SIGKILL); the guest asks again"
@@ -122,3 +123,16 @@ guest status --explain --relay-wait 500ms | sed -n '/relay link/,/last advert/p'
 
 if [ "$FAILED" -ne 0 ]; then say "demo FAILED: an answer came from the wrong brain (logs: $WORK)"; exit 1; fi
 say "demo passed: homebase through the relay, then on-device after the Homebase was killed"
+
+# The page: the same guest, its chat and live status in a browser (guest serve at /).
+PAGE_PORT="$(free_port)"
+guest serve --listen "127.0.0.1:$PAGE_PORT" >"$WORK/serve.log" 2>&1 &
+PIDS+=($!)
+wait_for 60 "guest serve" curl -sf "http://127.0.0.1:$PAGE_PORT/api/version"
+if [ -t 0 ]; then
+  trap 'exit 0' INT
+  echo "the page: http://127.0.0.1:$PAGE_PORT/  (open it in a browser; Ctrl-C ends the demo)"
+  wait "${PIDS[-1]}"
+else
+  echo "the page: http://127.0.0.1:$PAGE_PORT/  (not interactive: stopped now; run make demo in a terminal to keep it)"
+fi

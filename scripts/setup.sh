@@ -9,6 +9,8 @@ DEBS=(pkg-config libsodium-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev li
 DEBS+=(dbus-daemon python3-dbus python3-gi)
 # The relay as a cluster (RelayCluster, RelayClusterTests): nats.c to build, nats-server to test.
 DEBS+=(libnats-dev nats-server)
+# The pages of guest serve and homebase status in a real browser (Tests/browser, Selenium).
+DEBS+=(chromium chromium-driver)
 # Extra packages a caller asks for (the demo, benchmarks): scripts/setup.sh mosquitto
 DEBS+=("$@")
 
@@ -31,7 +33,7 @@ fi
 
 # Python peers for tests (real WebSocket/HTTP clients, model generator): a project venv, never the product's path.
 # llm and its llm-ollama plugin: a real application driven against guest serve (LocalAPITests).
-PYPKGS=(websockets==13.1 openai==3.57.0 ollama==0.6.3 anthropic==2.15.0 llm==0.36 llm-ollama==0.19.1)
+PYPKGS=(websockets==13.1 openai==3.57.0 ollama==0.6.3 anthropic==2.15.0 llm==0.36 llm-ollama==0.19.1 selenium==4.38.0)
 VENV=.cache/venv
 if [ ! -x "$VENV/bin/python" ]; then
   echo "setup: creating $VENV (Python test peers)"

@@ -100,6 +100,8 @@ final class ReplyRegistry: Sendable {
         case .done(let d): requestID = d.requestID; ends = true
         case .error(let e): requestID = e.requestID; ends = true
         case .embedResult(let e): requestID = e.requestID; ends = true
+        case .manageProgress(let p): requestID = p.requestID
+        case .manageResult(let m): requestID = m.requestID; ends = true
         default: return .notAReply
         }
         let found = state.withLock { s -> (MessageID, Bool, AsyncStream<Reply>.Continuation)? in

@@ -26,6 +26,8 @@ public final class ReplyWriter: Sendable {
         let sealer: StreamSealer
         var chunksSent = 0
         var closed = false
+        /// Every chunk pads to at least this plaintext size (`pad(chunksTo:)`); 0: its own bucket.
+        var floor = 0
     }
 
     /// From an opened request delivery. Throws `.notARequest` for any other delivery and
@@ -115,7 +117,7 @@ extension ReplyWriter {
             guard !s.closed else { return false }
             var out: [[UInt8]] = []
             for (data, final) in pieces {
-                guard let sealed = try? s.sealer.seal(data, final: final) else { return false }
+                guard let sealed = try? s.sealer.seal(data, final: final, minBucket: s.floor) else { return false }
                 out.append(SealedPayload.streamChunkBytes(streamID: id, chunk: sealed))
             }
             s.chunksSent += out.count

@@ -63,6 +63,7 @@ public final class GuestLink: Sendable {
                      replay: ReplayStore? = nil, admission: LinkAdmission = LinkAdmission()) throws -> GuestLink {
         var config = try PeerLink.Configuration(relayURL: setting.url,
                                                 trust: try setting.pin.map { try PeerLink.Trust.pinned(hex: $0) } ?? .systemRoots)
+        try config.addAlternates(setting.alternates ?? [])
         config.connectTimeout = options.connectTimeout
         config.authTimeout = options.connectTimeout
         let prefix = role == .account ? "relay: " : "relay \(setting.url): "

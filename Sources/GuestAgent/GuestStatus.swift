@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import ModelStore
 import Routing
@@ -33,6 +34,19 @@ public struct GuestStatus: Sendable, Equatable, Codable {
     public var images: String = ""
     /// The on-device engine: warm (its pid) or cold, and whether the warm floor (`engine.warm`) is on.
     public var engine: String = ""
+    /// The router's freshness windows in seconds (own advert 10 min, joined host 24 h): the page's bars.
+    public var ownAdvertLimitSeconds: Int64 = 600
+    public var joinedLimitSeconds: Int64 = 86_400
+    /// Joined Homebases (other accounts'), with how long ago each was last heard.
+    public var joined: [JoinedStatus] = []
+
+    /// One joined Homebase: its host key (hex), state, models, seconds since last heard (nil: never).
+    public struct JoinedStatus: Sendable, Equatable, Codable {
+        public var hostKey: String
+        public var state: String
+        public var models: [String]
+        public var heardAgeSeconds: Int64?
+    }
 
     /// True when the next answer would be the floor notice.
     public var isFloor: Bool { brain == "none" }
@@ -63,7 +77,13 @@ public struct GuestStatus: Sendable, Equatable, Codable {
             downloads: context.modelStore.backgroundDownloads(),
             tools: Self.words(context.router.decide(RequestNeeds(tools: true))),
             images: Self.words(context.router.decide(RequestNeeds(images: true))),
-            engine: engineWords(EngineFile.live(context.paths.engineState), warmFloor: settings.warmFloor))
+            engine: engineWords(EngineFile.live(context.paths.engineState), warmFloor: settings.warmFloor),
+            ownAdvertLimitSeconds: context.configuration.freshness.ownAdvertMaxAgeMs / 1000,
+            joinedLimitSeconds: context.configuration.freshness.joinedMaxSilenceMs / 1000,
+            joined: ((try? context.joined.all()) ?? []).map {
+                JoinedStatus(hostKey: hexString($0.hostKey.bytes), state: $0.state.rawValue, models: $0.models,
+                             heardAgeSeconds: $0.lastHeardMs.map { max(0, now - $0) / 1000 })
+            })
     }
 
     /// "warm: llama-server pid 4242 on builtin (...)" or "cold: ...", then the warm floor's setting.

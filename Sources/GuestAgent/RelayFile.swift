@@ -6,7 +6,8 @@ import Sealing
 /// The guest's relay setting, `<data-dir>/relay.json` (written by `guest relay set`):
 ///
 ///     {"url": "wss://relay.example/v1/connect", "pin": "AB12…" (optional),
-///      "homebase": "<the Homebase's device record, hex>" (optional)}
+///      "homebase": "<the Homebase's device record, hex>" (optional),
+///      "alternates": ["wss://node2.relay.example", …] (optional: the cluster's other nodes)}
 ///
 /// `homebase` is the explicit record exchange's other half: the Homebase's record as
 /// `homebase init` printed it. The guest needs it to open the first mail the Homebase sends
@@ -28,9 +29,12 @@ public struct RelayFile: Sendable {
         /// The account's proof for this device at this relay (`AppMessage.RelayProof`, hex),
         /// from the pairing; presented as `device-proof` to a relay admitting by account.
         public var proof: String?
+        /// Other nodes of the relay's cluster, dialled in turn after `url` (docs/CLUSTER.md "Devices").
+        public var alternates: [String]?
 
-        public init(url: String, pin: String? = nil, homebase: String? = nil, proof: String? = nil) {
-            self.url = url; self.pin = pin; self.homebase = homebase; self.proof = proof
+        public init(url: String, pin: String? = nil, homebase: String? = nil, proof: String? = nil,
+                    alternates: [String]? = nil) {
+            self.url = url; self.pin = pin; self.homebase = homebase; self.proof = proof; self.alternates = alternates
         }
 
         /// The stored relay proof, decoded; nil when absent or malformed.

@@ -28,6 +28,8 @@ public struct HostFiles: Sendable {
     public var identityDir: String { dataDir + "/identity" }
     public var accountKeyPath: String { dataDir + "/account.key" }
     public var storePath: String { dataDir + "/homebase.sqlite3" }
+    /// The audit log (#21): JSON lines, rotated to `audit.jsonl.1`.
+    public var auditPath: String { dataDir + "/audit.jsonl" }
     public var statusPath: String { dataDir + "/status.json" }
     public var replayStorePath: String { dataDir + "/replay.sqlite3" }
 

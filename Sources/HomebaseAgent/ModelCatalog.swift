@@ -2,7 +2,7 @@ import Inference
 import Wire
 
 /// The models this host serves right now: those of the available runtimes, first runtime
-/// first (a tag two runtimes both serve goes to the earlier one). Built from the store.
+/// first (a tag two runtimes both serve is advertised as the earlier one probed it; requests spread over both). Built from the store.
 /// Embedding-only models are listed (advertised with the embedding bit, for embeddings) but
 /// never served chat (`runtimeURL(for:)`).
 public struct ModelCatalog: Sendable, Equatable {
@@ -14,11 +14,15 @@ public struct ModelCatalog: Sendable, Equatable {
 
     public private(set) var entries: [Entry] = []
 
+    /// Chat runtimes per tag, store order (the advert lists a tag once, as the first one probed it).
+    private var servers: [String: [String]] = [:]
+
     public init(runtimes: [StoredRuntime]) {
         var seen = Set<String>()
         for runtime in runtimes where runtime.available {
-            for model in runtime.models where (model.mayComplete || model.mayEmbed) && seen.insert(model.tag).inserted {
-                entries.append(Entry(info: Self.info(model), runtimeURL: runtime.url))
+            for model in runtime.models where model.mayComplete || model.mayEmbed {
+                if seen.insert(model.tag).inserted { entries.append(Entry(info: Self.info(model), runtimeURL: runtime.url)) }
+                if Self.info(model).capabilities.contains(.completion) { servers[model.tag, default: []].append(runtime.url) }
             }
         }
     }
@@ -28,9 +32,10 @@ public struct ModelCatalog: Sendable, Equatable {
 
     /// The runtime serving `tag` for chat, nil when no available runtime does (or only as an
     /// embedding model).
-    func runtimeURL(for tag: String) -> String? {
-        entries.first { $0.info.tag == tag && $0.info.capabilities.contains(.completion) }?.runtimeURL
-    }
+    func runtimeURL(for tag: String) -> String? { runtimeURLs(for: tag).first }
+
+    /// Every available runtime serving `tag` for chat, in store order (#21: requests spread over them).
+    func runtimeURLs(for tag: String) -> [String] { servers[tag] ?? [] }
 
     /// Advert fields from what the probe learnt; unknown fields are empty strings / 0.
     static func info(_ m: RuntimeModel) -> AppMessage.ModelInfo {

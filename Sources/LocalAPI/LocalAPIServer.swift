@@ -16,6 +16,7 @@ import Transport
 ///   GET  /api/tags, /api/ps; POST /api/show; GET /api/version; GET|HEAD /   Ollama probes
 ///   POST /v1/embeddings, /api/embed, /api/embeddings   vectors from the `EmbeddingRouter`
 ///   /api/pull, push, create, copy, delete   refused, naming the guest command that does it
+///   GET / (a browser), /homebase/status, /homebase/events   the page and its status (`PageRoutes`)
 ///
 /// Every answer goes through the `AnswerRouter` (one decision per request) and says which brain
 /// answered: the `X-Homebase-Brain` header and a `homebase` object in the last chunk or the
@@ -46,6 +47,8 @@ public final class LocalAPIServer: @unchecked Sendable {
     private let models: ModelLister
     private let embedder: EmbeddingRouter?
     private let memory: ResponseMemory
+    /// The page at `/` and its status endpoints (`PageRoutes`); nil: Ollama's probe text only.
+    private let page: PageSource?
     private var server: HTTPServer!
 
     /// The bound port (useful with port 0).
@@ -54,7 +57,7 @@ public final class LocalAPIServer: @unchecked Sendable {
     /// Validates the configuration (a non-loopback bind needs `allowRemote` and a token) and
     /// binds. Loop thread only.
     public init(loop: EventLoop, configuration: ServeConfiguration, router: @escaping AnswerRouter,
-                models: @escaping ModelLister, embedder: EmbeddingRouter? = nil,
+                models: @escaping ModelLister, embedder: EmbeddingRouter? = nil, page: PageSource? = nil,
                 http: HTTPServer.Configuration = LocalAPIServer.httpConfiguration) throws {
         try configuration.validate()
         self.configuration = configuration
@@ -62,6 +65,7 @@ public final class LocalAPIServer: @unchecked Sendable {
         self.router = router
         self.models = models
         self.embedder = embedder
+        self.page = page
         memory = ResponseMemory(maxResponses: configuration.storedResponses)
         var h = http
         h.listener.host = configuration.host
@@ -136,6 +140,7 @@ public final class LocalAPIServer: @unchecked Sendable {
                               + "(send it as Authorization: Bearer TOKEN or x-api-key: TOKEN)", h)
             }
         }
+        if let page, PageRoutes.handle(request, responder, cors, page: page) { return }
         let path = String(request.path)
         let models = self.models
         /// A probe answered from the model list.
@@ -210,7 +215,7 @@ public final class LocalAPIServer: @unchecked Sendable {
         case ("GET", "/api/version"):
             responder.respond(json(.ok, JSONReading.bytes(["version": Self.ollamaVersion]), cors))
         case ("GET", "/"), ("HEAD", "/"):
-            // Ollama's words for clients that probe it; a browser (#25 will serve it a page) is told what this is.
+            // Ollama's words for clients that probe it; a browser gets the page (`PageRoutes`) when there is one.
             let browser = (request.headers["accept"] ?? "").contains("text/html")
             var h = cors
             h.add("Content-Type", "text/plain; charset=utf-8")

@@ -68,26 +68,8 @@ struct RequestGate: Sendable {
         return stripped(media).lowercased() == "application/json"
     }
 
-    /// `localhost`, 127.0.0.0/8 or `[::1]`, each with or without `:PORT`.
-    static func isLoopbackHost(_ value: String) -> Bool {
-        var host = Substring(value.lowercased())
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return false }
-            let rest = host[host.index(after: close)...]
-            guard rest.isEmpty || Self.isPort(rest) else { return false }
-            return host[host.index(after: host.startIndex)..<close] == "::1"
-        }
-        if let colon = host.firstIndex(of: ":") {
-            guard Self.isPort(host[colon...]) else { return false }
-            host = host[..<colon]
-        }
-        return host == "localhost" || ServeConfiguration.isLoopback(String(host))
-    }
-
-    /// `:` and 1 to 5 digits.
-    private static func isPort(_ s: Substring) -> Bool {
-        s.first == ":" && (2...6).contains(s.count) && s.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
-    }
+    /// `localhost`, 127.0.0.0/8 or `[::1]`, each with or without `:PORT` (`LoopbackNames`).
+    static func isLoopbackHost(_ value: String) -> Bool { LoopbackNames.isHost(value) }
 
     /// Lowercase, without a trailing `/` (origins have no path).
     static func normalized(_ origin: String) -> String {

@@ -101,7 +101,7 @@ public enum ServeCommand {
     /// bound port once requests can arrive (the guest announces it in `serve.json`).
     public static func run(configuration config: ServeConfiguration, output: @escaping @Sendable (String) -> Void,
                            router: @escaping AnswerRouter, models: @escaping ModelLister, embedder: EmbeddingRouter? = nil,
-                           listening: @escaping @Sendable (Int) -> Void = { _ in }) async -> Int32 {
+                           page: PageSource? = nil, listening: @escaping @Sendable (Int) -> Void = { _ in }) async -> Int32 {
         // A client that hangs up mid-answer must not kill the process.
         signal(SIGPIPE, SIG_IGN)
         let loop: EventLoop
@@ -109,11 +109,11 @@ public enum ServeCommand {
         let holder = ServerHolder()
         loop.execute {
             do {
-                let server = try LocalAPIServer(loop: loop, configuration: config, router: router, models: models, embedder: embedder)
+                let server = try LocalAPIServer(loop: loop, configuration: config, router: router, models: models, embedder: embedder, page: page)
                 holder.server = server
                 for s in [SIGINT, SIGTERM] { try loop.onSignal(s) { loop.shutdown() } }
                 let shown = config.host.contains(":") ? "[\(config.host)]" : config.host
-                output("guest serve: listening on http://\(shown):\(server.port)  (OpenAI and Anthropic: /v1, Ollama: /api)\n")
+                output("guest serve: listening on http://\(shown):\(server.port)  (OpenAI and Anthropic: /v1, Ollama: /api\(page == nil ? "" : ", page: /"))\n")
                 listening(Int(server.port))
             } catch {
                 holder.failed = true

@@ -1,3 +1,5 @@
+import Transport
+
 /// Where `guest serve` listens and who may ask. Loopback only by default: a non-loopback bind
 /// needs `allowRemote` and a token, checked (as `Authorization: Bearer TOKEN`) on every request.
 public struct ServeConfiguration: Sendable {
@@ -49,11 +51,7 @@ public struct ServeConfiguration: Sendable {
     }
 
     /// 127.0.0.0/8 and ::1 (numeric only: the listener does not resolve names).
-    public static func isLoopback(_ host: String) -> Bool {
-        if host == "::1" || host == "[::1]" { return true }
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
-    }
+    public static func isLoopback(_ host: String) -> Bool { LoopbackNames.isAddress(host) }
 
     /// `--keep-alive-interval SECONDS`: a positive number (fractions allowed), or 0 for none.
     public static func parseKeepAlive(_ s: String) throws(LocalAPIError) -> Duration? {

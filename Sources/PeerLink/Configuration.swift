@@ -20,7 +20,14 @@ extension PeerLink {
 
     /// Everything tunable about a link. Every interval is a `Duration` so tests run in milliseconds.
     public struct Configuration: Sendable {
+        /// The relay, or the first node of a relay cluster: its origin is the account's relay
+        /// (proofs, tokens and standing orders are made for it).
         public var relay: RelayURL
+        /// Other nodes of the same cluster (docs/CLUSTER.md "Devices"), dialled in turn after
+        /// `relay`: each failed or lost connection moves to the next, with the same backoff.
+        /// A node's challenge may name its own origin or `relay`'s (nodes sharing one `origin`).
+        /// Same scheme as `relay` (one TLS context). Set with `addAlternates`.
+        public private(set) var alternates: [RelayURL] = []
         public var trust: Trust = .systemRoots
         public var backoff = Backoff()
         /// TCP connect + TLS handshake + WebSocket upgrade.
@@ -57,6 +64,20 @@ extension PeerLink {
             if case .pinnedSHA256(let p) = trust, p.count != 32 { throw .invalidPin }
         }
 
+        /// Adds cluster nodes to dial after `relay` (duplicates of a known one are skipped).
+        public mutating func addAlternates(_ urls: [String]) throws(PeerLinkError) {
+            for text in urls {
+                let url = try RelayURL(parsing: text)
+                guard url.secure == relay.secure else {
+                    throw .invalidURL("\(text): every node of one cluster is dialled with the same scheme as \(relay.origin)")
+                }
+                if url != relay && !alternates.contains(url) { alternates.append(url) }
+            }
+        }
+
+        /// `relay` then the alternates: the order nodes are dialled in.
+        public var dialOrder: [RelayURL] { [relay] + alternates }
+
         func tlsContext() throws(PeerLinkError) -> TLSClientContext? {
             guard relay.secure else { return nil }
             let t: TLSTrust
@@ -68,9 +89,9 @@ extension PeerLink {
             do { return try TLSClientContext(trust: t) } catch { throw .tls(error.description) }
         }
 
-        func webSocketConfiguration(tls: TLSClientContext?) -> WebSocketClient.Configuration {
-            var c = WebSocketClient.Configuration(host: relay.host, port: relay.port, tls: tls)
-            c.path = relay.path
+        func webSocketConfiguration(dialling node: RelayURL, tls: TLSClientContext?) -> WebSocketClient.Configuration {
+            var c = WebSocketClient.Configuration(host: node.host, port: node.port, tls: tls)
+            c.path = node.path
             c.timeout = connectTimeout
             c.maxMessageSize = maxMessageSize
             c.connection.userTimeout = tcpUserTimeout

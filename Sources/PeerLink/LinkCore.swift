@@ -14,7 +14,7 @@ final class LinkCore: @unchecked Sendable {
     let loop: EventLoop
     let configuration: PeerLink.Configuration
     let tls: TLSClientContext?
-    let makeSession: @Sendable () -> LinkSession
+    let makeSession: @Sendable (RelayURL) -> LinkSession
     let orders: @Sendable (String) -> [RelayFrame.AccountOrder]
     let publish: @Sendable (LinkState) -> Void
     let inbound: AsyncStream<InboundEvent>.Continuation
@@ -34,6 +34,9 @@ final class LinkCore: @unchecked Sendable {
     var pingTimer: TimerHandle?
     var deadTimer: TimerHandle?
     var lastHeard = ContinuousClock.now
+    /// Which of `configuration.dialOrder` the next connection dials; moves on after each failure.
+    var dialIndex = 0
+    var dialled: RelayURL { let order = configuration.dialOrder; return order[dialIndex % order.count] }
 
     // Traffic (LinkTraffic.swift).
     var live = LiveLedger<LiveCompletion>()
@@ -47,7 +50,7 @@ final class LinkCore: @unchecked Sendable {
     let peerGoneHook = PeerGoneHook()
 
     init(loop: EventLoop, configuration: PeerLink.Configuration, tls: TLSClientContext?,
-         makeSession: @escaping @Sendable () -> LinkSession,
+         makeSession: @escaping @Sendable (RelayURL) -> LinkSession,
          orders: @escaping @Sendable (String) -> [RelayFrame.AccountOrder], publish: @escaping @Sendable (LinkState) -> Void,
          inbound: AsyncStream<InboundEvent>.Continuation) {
         self.loop = loop; self.configuration = configuration; self.tls = tls
@@ -95,7 +98,7 @@ final class LinkCore: @unchecked Sendable {
         generation &+= 1
         let gen = generation
         publish(.connecting)
-        WebSocketClient.connect(loop: loop, configuration: configuration.webSocketConfiguration(tls: tls)) { [self] result in
+        WebSocketClient.connect(loop: loop, configuration: configuration.webSocketConfiguration(dialling: dialled, tls: tls)) { [self] result in
             guard gen == generation, running else {
                 if case .success(let stale) = result { stale.close() }
                 return
@@ -111,7 +114,7 @@ final class LinkCore: @unchecked Sendable {
 
     private func attach(_ socket: WebSocket, _ gen: UInt64) {
         ws = socket
-        session = makeSession()
+        session = makeSession(dialled)
         lastHeard = .now
         publish(.authenticating)
         authTimer = loop.schedule(after: configuration.authTimeout) { [self] in
@@ -151,9 +154,10 @@ final class LinkCore: @unchecked Sendable {
 
     /// Transient failure: close and reconnect after the next backoff delay (fast at first).
     func lose(why: String, send frame: RelayFrame?) {
-        log("relay link \(configuration.relay.origin) lost: \(why)")
+        log("relay link \(dialled.origin) lost: \(why)")
         closeConnection(send: frame)
         guard running else { return }
+        nextNode()
         let now = ContinuousClock.now
         let since = downSince ?? now
         downSince = since
@@ -165,7 +169,7 @@ final class LinkCore: @unchecked Sendable {
 
     /// Permanent refusal: close, surface it, retry only after the maximum backoff (`replaced`: never).
     func refuse(_ refusal: LinkRefusal, send frame: RelayFrame?) {
-        log("relay link \(configuration.relay.origin) refused: \(refusal)")
+        log("relay link \(dialled.origin) refused: \(refusal)")
         closeConnection(send: frame)
         guard running else { return }
         if refusal == .replaced {
@@ -174,6 +178,7 @@ final class LinkCore: @unchecked Sendable {
             return
         }
         refusedSinceAuth = true // later transient failures stay at the maximum until an `auth-ok`
+        nextNode()
         let delay = configuration.backoff.refusalDelay(unit: unitRandom())
         retry(after: delay, state: .refused(refusal, retryIn: delay))
     }
@@ -183,10 +188,19 @@ final class LinkCore: @unchecked Sendable {
     func relayRestarting(_ ms: UInt32) {
         closeConnection(send: nil)
         guard running else { return }
+        nextNode()
         let delay = configuration.backoff.requested(.milliseconds(Int64(ms)), unit: unitRandom())
         downSince = ContinuousClock.now + delay
         refusedSinceAuth = false
         retry(after: delay, state: .relayRestarting(reconnectIn: delay))
+    }
+
+    /// A cluster's next node for the next connection (one relay: always the same).
+    private func nextNode() {
+        let count = configuration.dialOrder.count
+        guard count > 1 else { return }
+        dialIndex = (dialIndex + 1) % count
+        log("relay link: next connection to \(dialled.origin)")
     }
 
     private func retry(after delay: Duration, state: LinkState) {

@@ -33,13 +33,19 @@ struct LinkSession {
     enum Phase: Equatable { case awaitChallenge, awaitAuthResult, open }
 
     private(set) var phase = Phase.awaitChallenge
+    /// The node dialled.
     let relay: RelayURL
+    /// The cluster's first node when `relay` is another (`Configuration.alternates`): its origin
+    /// is also accepted, for nodes that share one `origin`.
+    let cluster: RelayURL?
     let identity: SigningKey
     let account: RelayFrame.AccountProof?
     let admission: LinkAdmission
 
-    init(relay: RelayURL, identity: SigningKey, account: RelayFrame.AccountProof?, admission: LinkAdmission) {
-        self.relay = relay; self.identity = identity; self.account = account; self.admission = admission
+    init(relay: RelayURL, cluster: RelayURL? = nil, identity: SigningKey, account: RelayFrame.AccountProof?,
+         admission: LinkAdmission) {
+        self.relay = relay; self.cluster = cluster == relay ? nil : cluster
+        self.identity = identity; self.account = account; self.admission = admission
     }
 
     var isOpen: Bool { phase == .open }
@@ -85,7 +91,8 @@ struct LinkSession {
                            send: .error(.init(code: .unsupportedVersion, text: "version \(c.version) is not spoken here")))
         }
         // Never sign for an origin we did not dial: the signature would open another relay's door.
-        guard relay.matchesOrigin(c.origin) else {
+        // A cluster node may name the cluster's shared origin instead of its own.
+        guard let signed = [relay, cluster].compactMap({ $0 }).first(where: { $0.matchesOrigin(c.origin) }) else {
             return .refuse(.originMismatch(c.origin),
                            send: .error(.init(code: .protocolViolation, text: "challenge origin is not the one dialled")))
         }
@@ -95,11 +102,11 @@ struct LinkSession {
         }
         let signature = Bytes64(unchecked: identity.sign(transcript))
         // Proofs and tokens are made for the canonical origin (RelayURL.origin), however spelled.
-        let token = admission.token(relay.origin)
+        let token = admission.token(signed.origin)
         let auth = RelayFrame.auth(.init(deviceKey: deviceKey, signature: signature, account: account, admissionToken: token))
         phase = .awaitAuthResult
         // The proof goes first: a relay that does not know `device-proof` skips it.
-        guard let proof = admission.deviceProof(relay.origin, deviceKey) else { return .send(auth) }
+        guard let proof = admission.deviceProof(signed.origin, deviceKey) else { return .send(auth) }
         return .sendAll([.deviceProof(proof), auth])
     }
 

@@ -72,7 +72,7 @@ public final class PeerLink: Sendable {
         }
         let relay = configuration.relay
         core = LinkCore(loop: self.loop, configuration: configuration, tls: tls,
-                        makeSession: { LinkSession(relay: relay, identity: identity, account: account, admission: admission) },
+                        makeSession: { LinkSession(relay: $0, cluster: relay, identity: identity, account: account, admission: admission) },
                         orders: admission.orders,
                         publish: { box.publish($0) }, inbound: inboundSink)
     }

@@ -56,9 +56,19 @@ enum ForwardCodec {
     /// A `receive` frame carrying `sealed`, written once into an exactly sized array.
     static func receive(sender: Bytes32, deliveryClass: DeliveryClass, frameID: Bytes16, heldMs: UInt64,
                         sealed: ArraySlice<UInt8>) -> [UInt8] {
-        let body = receiveFixedBody + sealed.count
+        var out = receiveHeader(sender: sender, deliveryClass: deliveryClass, frameID: frameID, heldMs: heldMs,
+                                sealedCount: sealed.count, reserve: sealed.count)
+        out.append(contentsOf: sealed)
+        return out
+    }
+
+    /// A `receive` frame's bytes before its sealed bytes (the live path sends the sealed bytes
+    /// after it as a slice of the `send` they came in, never copied into a new frame).
+    static func receiveHeader(sender: Bytes32, deliveryClass: DeliveryClass, frameID: Bytes16, heldMs: UInt64,
+                              sealedCount: Int, reserve: Int = 0) -> [UInt8] {
+        let body = receiveFixedBody + sealedCount
         var out: [UInt8] = []
-        out.reserveCapacity(RelayFrame.headerSize + body)
+        out.reserveCapacity(RelayFrame.headerSize + receiveFixedBody + reserve)
         out.append(0x11)
         out.append(0)
         for shift in stride(from: 24, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: body >> shift)) }
@@ -66,7 +76,6 @@ enum ForwardCodec {
         out.append(deliveryClass.rawValue)
         out.append(contentsOf: frameID.bytes)
         for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: heldMs >> UInt64(shift))) }
-        out.append(contentsOf: sealed)
         return out
     }
 

@@ -120,6 +120,17 @@ final class Hub {
         return s.queue.push(frame, force: force)
     }
 
+    /// As `deliver(_:to:)` for a frame in two parts: straight to the socket without joining
+    /// them; joined only when it has to wait in the send queue.
+    func deliver(_ head: [UInt8], _ tail: ArraySlice<UInt8>, to s: Session) -> Bool {
+        if s.queue.isEmpty && s.ws.queuedBytes <= config.socketBufferBytes {
+            s.ws.send(binary: head, tail)
+            return true
+        }
+        guard s.queue.hasRoom(for: head.count + tail.count) else { return false }
+        return s.queue.push(head + tail)
+    }
+
     /// The socket drained: move queued frames down, then any mail that was waiting for room.
     func flush(_ s: Session) {
         while s.ws.queuedBytes <= config.socketBufferBytes, let f = s.queue.pop() { s.ws.send(binary: f) }
@@ -138,10 +149,11 @@ final class Hub {
             s.control(.notHere(frameID: v.frameID))
             return
         }
-        let frame = ForwardCodec.receive(sender: sender, deliveryClass: .live, frameID: v.frameID, heldMs: 0, sealed: m[v.sealed])
+        let head = ForwardCodec.receiveHeader(sender: sender, deliveryClass: .live, frameID: v.frameID, heldMs: 0,
+                                              sealedCount: v.sealed.count)
         let idle = socketIdle(target)
-        if deliver(frame, to: target) {
-            metrics.frame(.out, .live, bytes: frame.count)
+        if deliver(head, m[v.sealed], to: target) {
+            metrics.frame(.out, .live, bytes: head.count + v.sealed.count)
             noteExchange(s, sender, target, v.recipient, now: s.lastHeard)
             probeIfQuiet(target, sender: sender, frameID: v.frameID, now: s.lastHeard, socketIdle: idle)
         } else {

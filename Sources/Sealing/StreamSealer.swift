@@ -22,10 +22,12 @@ public final class StreamSealer {
     }
 
     /// Seals one chunk of up to `maxChunkData` bytes (`tooLarge` beyond). `final` ends the stream;
-    /// sealing after it throws `afterFinal`.
-    public func seal(_ data: some Collection<UInt8>, final: Bool = false) throws -> [UInt8] {
+    /// sealing after it throws `afterFinal`. `minBucket` pads to at least that plaintext size
+    /// (rounded up to a bucket): constant-size frames for the cadence defence (SPEC 7); every
+    /// opener already accepts any bucket with zero padding.
+    public func seal(_ data: some Collection<UInt8>, final: Bool = false, minBucket: Int = 0) throws -> [UInt8] {
         guard !isFinished else { throw SealingError.afterFinal }
-        guard let bucket = StreamFormat.bucket(for: data.count) else { throw SealingError.tooLarge }
+        guard let bucket = StreamFormat.bucket(for: max(data.count, minBucket - StreamFormat.headerBytes)) else { throw SealingError.tooLarge }
         guard counter < UInt64.max else { throw SealingError.messageLimitReached }
         var plaintext: [UInt8] = [final ? StreamFormat.finalFlag : 0]
         plaintext.reserveCapacity(bucket)

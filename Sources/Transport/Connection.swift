@@ -4,8 +4,8 @@ import Glibc
 
 /// A non-blocking TCP connection, optionally under TLS, owned by one loop (loop thread only).
 ///
-/// Reads go through the loop's shared buffer; the send queue holds the caller's arrays themselves
-/// (written with writev, no copy for plain TCP) and is released when it empties.
+/// Reads go through the loop's shared buffer; the send queue holds the caller's arrays and slices
+/// themselves (written with writev, no copy for plain TCP) and is released when it empties.
 public final class Connection: @unchecked Sendable {
     enum State { case idle, handshaking, open, closing, closed }
 
@@ -26,7 +26,7 @@ public final class Connection: @unchecked Sendable {
     var readPaused = false
 
     // Send queue (ConnectionSend.swift).
-    var queue: [[UInt8]] = []
+    var queue: [ArraySlice<UInt8>] = []
     var queueHead = 0
     var sendOffset = 0
     /// Bytes accepted by `send` and not yet written to the socket (ciphertext under TLS).

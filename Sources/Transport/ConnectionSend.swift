@@ -9,13 +9,19 @@ extension Connection {
     /// Queues chunks (written in order, gathered into one sendmsg) and tries to write at once. Loop thread only.
     /// For plain TCP the arrays themselves are queued: a WebSocket header and its payload go out
     /// as two iovecs with no copy. Sending on a closing or closed connection does nothing.
-    public func send(_ chunks: [[UInt8]]) {
+    public func send(_ chunks: [[UInt8]]) { send(slices: chunks.map { $0[...] }) }
+
+    public func send(_ bytes: [UInt8]) { send(slices: [bytes[...]]) }
+
+    /// As `send(_:)`, for parts of larger arrays (the relay forwards the sealed bytes of a
+    /// received frame as a slice of it, never copied for plain TCP).
+    public func send(slices chunks: [ArraySlice<UInt8>]) {
         guard state == .open || state == .handshaking else { return }
         if let tls {
             // One SSL_write per call: a WebSocket header written on its own would be a TLS record
-            // of its own (a second AEAD pass and 22 more bytes on the wire per message).
-            let plain = chunks.count == 1 ? chunks[0] : Self.concatenate(chunks)
-            if !plain.isEmpty, let e = tls.write(plain) { finish(e); return }
+            // of its own (a second AEAD pass and 22 more bytes on the wire per message). Parts
+            // are gathered in the loop's scratch buffer (no allocation per message).
+            if let e = writeTLS(tls, chunks) { finish(e); return }
             enqueueCiphertext()
         } else {
             for c in chunks where !c.isEmpty { append(c) }
@@ -28,20 +34,34 @@ extension Connection {
         }
     }
 
-    public func send(_ bytes: [UInt8]) { send([bytes]) }
-
-    private static func concatenate(_ chunks: [[UInt8]]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(chunks.reduce(0) { $0 + $1.count })
-        for c in chunks { out.append(contentsOf: c) }
-        return out
+    private func writeTLS(_ tls: TLSSession, _ chunks: [ArraySlice<UInt8>]) -> TransportError? {
+        let total = chunks.reduce(0) { $0 + $1.count }
+        if total == 0 { return nil }
+        if chunks.count == 1 { return chunks[0].withUnsafeBytes { tls.write($0) } }
+        let scratch = loop.writeScratch
+        guard total <= scratch.count else {
+            var out: [UInt8] = []
+            out.reserveCapacity(total)
+            for c in chunks { out.append(contentsOf: c) }
+            return out.withUnsafeBytes { tls.write($0) }
+        }
+        var at = 0
+        for c in chunks {
+            c.withUnsafeBytes { p in
+                if p.count > 0 { (scratch.baseAddress! + at).copyMemory(from: p.baseAddress!, byteCount: p.count) }
+            }
+            at += c.count
+        }
+        return tls.write(UnsafeRawBufferPointer(rebasing: scratch[0..<total]))
     }
 
     func enqueueCiphertext() {
         while let c = tls?.takeCiphertext() { append(c) }
     }
 
-    private func append(_ c: [UInt8]) {
+    private func append(_ c: [UInt8]) { append(c[...]) }
+
+    private func append(_ c: ArraySlice<UInt8>) {
         if queuedBytes == 0 { lastWriteProgress = monotonicNanos() }
         queue.append(c)
         queuedBytes += c.count
@@ -62,7 +82,9 @@ extension Connection {
         }
         if state == .closed { return }
         if queuedBytes == 0 {
-            queue = []; queueHead = 0; sendOffset = 0 // release the queue's storage when idle
+            // A few entries' storage is kept (no allocation per message); a burst's is released.
+            if queue.capacity <= 8 { queue.removeAll(keepingCapacity: true) } else { queue = [] }
+            queueHead = 0; sendOffset = 0
             if let t = writeTimer { loop.cancel(t); writeTimer = nil }
             if state == .closing { finish(nil); return }
         } else {

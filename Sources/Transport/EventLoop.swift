@@ -35,6 +35,9 @@ public final class EventLoop: @unchecked Sendable {
     private var generation: UInt32 = 0
     var timers = TimerHeap()
     let readBuffer: UnsafeMutableRawBufferPointer
+    /// Where a TLS send gathers its parts for one SSL_write (the read buffer may hold the very
+    /// bytes being forwarded).
+    let writeScratch: UnsafeMutableRawBufferPointer
     var signals: SignalRelay?
     private var finished = false
 
@@ -47,6 +50,7 @@ public final class EventLoop: @unchecked Sendable {
         guard w >= 0 else { let e = hb_errno(); close(epfd); throw .system(call: "eventfd", errno: e) }
         wakeFD = w
         readBuffer = .allocate(byteCount: configuration.readBufferSize, alignment: 16)
+        writeScratch = .allocate(byteCount: configuration.readBufferSize, alignment: 16)
         var ev = epoll_event(events: Epoll.readable, data: epoll_data_t(u64: UInt64(UInt32(bitPattern: w))))
         epoll_ctl(epfd, EPOLL_CTL_ADD, w, &ev)
     }
@@ -58,6 +62,7 @@ public final class EventLoop: @unchecked Sendable {
         // to a closed descriptor whose number another file has since taken.
         close(wakeFD)
         readBuffer.deallocate()
+        writeScratch.deallocate()
     }
 
     /// Whether the caller is on this loop's thread.

@@ -69,13 +69,11 @@ final class TLSSession {
     }
 
     /// Encrypts all of `plaintext` into the outgoing BIO (a memory BIO never pushes back).
-    func write(_ plaintext: [UInt8]) -> TransportError? {
+    func write(_ plaintext: UnsafeRawBufferPointer) -> TransportError? {
         ERR_clear_error()
         var off = 0
         while off < plaintext.count {
-            let n = plaintext.withUnsafeBytes { p in
-                SSL_write(ssl, p.baseAddress! + off, Int32(min(p.count - off, Int(Int32.max))))
-            }
+            let n = SSL_write(ssl, plaintext.baseAddress! + off, Int32(min(plaintext.count - off, Int(Int32.max))))
             guard n > 0 else { return openSSLError("write") }
             off += Int(n)
         }
@@ -83,16 +81,17 @@ final class TLSSession {
         return nil
     }
 
-    /// Ciphertext waiting to go to the socket.
+    func write(_ plaintext: [UInt8]) -> TransportError? { plaintext.withUnsafeBytes { write($0) } }
+
+    /// Ciphertext waiting to go to the socket, read into an array that is not zeroed first.
     func takeCiphertext() -> [UInt8]? {
         let w = SSL_get_wbio(ssl)
         let n = BIO_ctrl_pending(w)
         guard n > 0 else { return nil }
-        var out = [UInt8](repeating: 0, count: n)
-        let got = Int(BIO_read(w, &out, Int32(n)))
-        guard got > 0 else { return nil }
-        if got < n { out.removeLast(n - got) } // never in practice: the BIO said n were pending
-        return out
+        let out = [UInt8](unsafeUninitializedCapacity: n) { p, count in
+            count = max(0, Int(BIO_read(w, p.baseAddress, Int32(n)))) // never short in practice: the BIO said n were pending
+        }
+        return out.isEmpty ? nil : out
     }
 
     /// Queues a close_notify alert.

@@ -44,6 +44,18 @@ public final class WebSocket: @unchecked Sendable {
     public var queuedBytes: Int { connection.queuedBytes }
 
     public func send(binary: [UInt8]) { sendFrame(.binary, binary) }
+    /// One binary message of `head` then `tail`, without joining them first: a server writes the
+    /// frame header with `head` and then `tail` itself (the relay forwards a slice of a received
+    /// frame this way). A client masks, so it joins them.
+    public func send(binary head: [UInt8], _ tail: ArraySlice<UInt8>) {
+        guard role == .server else { sendFrame(.binary, head + tail); return }
+        onLoop { ws in
+            guard !ws.closeSent else { return }
+            var first = WebSocketFrameHeader(fin: true, opcode: .binary, mask: nil, length: head.count + tail.count).encoded()
+            first += head
+            ws.connection.send(slices: [first[...], tail])
+        }
+    }
     public func send(text: String) { sendFrame(.text, Array(text.utf8)) }
     /// Payload at most 125 bytes (longer is cut).
     public func ping(_ payload: [UInt8] = []) { sendFrame(.ping, Array(payload.prefix(125))) }
@@ -77,9 +89,9 @@ public final class WebSocket: @unchecked Sendable {
 
     /// Feeds bytes received with or after the upgrade.
     func receive(_ bytes: UnsafeRawBufferPointer) {
-        codec.feed(bytes)
+        var input = bytes
         while connection.isOpen {
-            switch codec.next() {
+            switch codec.next(from: &input) {
             case .needMore: watchPartialMessage(); return
             case .binary(let b): messageDone(); onMessage?(self, .binary(b))
             case .text(let t): messageDone(); onMessage?(self, .text(t))

@@ -57,9 +57,10 @@ public struct WebSocketCodec {
                 if let e = checkSequence(h) { return e }
                 guard buffer.count - offset - size >= h.length else { return .needMore }
                 let start = offset + size
-                var payload = Array(buffer[start..<(start + h.length)])
+                let payload = buffer.withUnsafeBufferPointer { p in
+                    unmaskedCopy(UnsafeBufferPointer(rebasing: p[start..<(start + h.length)]), h.mask)
+                }
                 offset = start + h.length
-                if let m = h.mask { applyMask(&payload, m) }
                 let e = deliver(h, payload)
                 releaseIfIdle()
                 // nil: a non-final fragment was stored; look at the next frame.
@@ -67,6 +68,64 @@ public struct WebSocketCodec {
             }
         }
         return .needMore
+    }
+
+    /// The next event with `input` parsed in place: whole frames are copied once, straight from
+    /// the caller's bytes into their payload (unmasked on the way), and only the tail of a frame
+    /// that does not end in `input` is buffered. Consumed bytes are cut from the front of `input`.
+    public mutating func next(from input: inout UnsafeRawBufferPointer) -> Event {
+        while true {
+            if finished { input = UnsafeRawBufferPointer(start: nil, count: 0); return .needMore }
+            if buffer.count > offset {
+                // A frame begun in an earlier read: complete it from `input`, then parse in place again.
+                topUp(&input)
+                let e = next()
+                if case .needMore = e, !input.isEmpty { continue }
+                return e
+            }
+            guard !input.isEmpty else { releaseIfIdle(); return .needMore }
+            let p = input.assumingMemoryBound(to: UInt8.self)
+            switch WebSocketHeaderDecoder.decode(p, role: role) {
+            case .needMore:
+                stash(&input)
+                return .needMore
+            case .invalid(let why):
+                return fail(.protocolError, why)
+            case .header(let h, let size):
+                if let e = checkSequence(h) { return e }
+                guard p.count - size >= h.length else { stash(&input); return .needMore }
+                let payload = unmaskedCopy(UnsafeBufferPointer(rebasing: p[size..<(size + h.length)]), h.mask)
+                input = UnsafeRawBufferPointer(rebasing: input[(size + h.length)...])
+                if let e = deliver(h, payload) { return e }
+            }
+        }
+    }
+
+    /// Moves into the buffer only what the buffered frame still lacks (a header: up to its
+    /// largest size), so the frames after it are parsed in place.
+    private mutating func topUp(_ input: inout UnsafeRawBufferPointer) {
+        while buffer.count > offset, !input.isEmpty {
+            let held = buffer.count - offset
+            let decoded = buffer.withUnsafeBufferPointer { p in
+                WebSocketHeaderDecoder.decode(UnsafeBufferPointer(rebasing: p[offset...]), role: role)
+            }
+            var want: Int
+            switch decoded {
+            case .invalid: return
+            case .needMore: want = WebSocketFrameHeader.maxSize - held
+            case .header(let h, let size): want = size + h.length - held
+            }
+            if want <= 0 { return }
+            want = min(want, input.count)
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[..<want]))
+            input = UnsafeRawBufferPointer(rebasing: input[want...])
+            if case .header = decoded { return }
+        }
+    }
+
+    private mutating func stash(_ input: inout UnsafeRawBufferPointer) {
+        feed(input)
+        input = UnsafeRawBufferPointer(start: nil, count: 0)
     }
 
     /// Fragmentation order and size rules, checked from the header before the payload is buffered.

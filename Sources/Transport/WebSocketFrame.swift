@@ -52,6 +52,26 @@ struct WebSocketFrameHeader: Equatable {
 }
 
 /// Applies (or removes: XOR is its own inverse) a masking key, `offset` bytes into the payload.
+/// The payload as a new array, unmasked while it is copied (one pass over the bytes, not two).
+func unmaskedCopy(_ src: UnsafeBufferPointer<UInt8>, _ key: (UInt8, UInt8, UInt8, UInt8)?) -> [UInt8] {
+    guard let key else { return Array(src) }
+    let k = [key.0, key.1, key.2, key.3]
+    var pattern: UInt64 = 0
+    withUnsafeMutableBytes(of: &pattern) { w in for j in 0..<8 { w[j] = k[j & 3] } }
+    let n = src.count
+    return [UInt8](unsafeUninitializedCapacity: n) { out, count in
+        guard n > 0, let s = src.baseAddress, let d = out.baseAddress else { count = 0; return }
+        let from = UnsafeRawPointer(s), to = UnsafeMutableRawPointer(d)
+        var i = 0
+        while i + 8 <= n {
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ pattern, toByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < n { d[i] = s[i] ^ k[i & 3]; i += 1 }
+        count = n
+    }
+}
+
 func applyMask(_ bytes: inout [UInt8], _ key: (UInt8, UInt8, UInt8, UInt8), offset: Int = 0) {
     let k = [key.0, key.1, key.2, key.3]
     // Eight bytes per step: every client frame the relay reads is unmasked here, and byte at a

@@ -32,6 +32,9 @@
 //   0x40  part          Part.swift: one piece of a message too large for one frame
 //   0x50  embed-request EmbeddingMessages.swift: the vectors of texts from one model
 //   0x51  embed-result  EmbeddingMessages.swift (failure: `error` 0x14)
+//   0x52  manage-request   ManageMessages.swift: list, pull, delete, load, unload a host's model
+//   0x53  manage-progress  ManageMessages.swift
+//   0x54  manage-result    ManageMessages.swift (failure: `error` 0x14)
 //   other unknown       skipped: decoded as .unknown(type:), never an error
 
 /// One application message. Decode with `AppMessage.decode(_:)`, encode with `encode()`.
@@ -69,6 +72,9 @@ public enum AppMessage: Equatable, Sendable {
     case part(Part)
     case embedRequest(EmbedRequest)
     case embedResult(EmbedResult)
+    case manageRequest(ManageRequest)
+    case manageProgress(ManageProgress)
+    case manageResult(ManageResult)
     /// A type this version does not know; its body was skipped.
     case unknown(type: UInt8)
 
@@ -83,6 +89,7 @@ public enum AppMessage: Equatable, Sendable {
         static let pairCodeRequest: UInt8 = 0x39, pairCode: UInt8 = 0x3A, pairCodeOutcome: UInt8 = 0x3B
         static let rosterAsk: UInt8 = 0x3C, grantTerms: UInt8 = 0x3D
         static let embedRequest: UInt8 = 0x50, embedResult: UInt8 = 0x51
+        static let manageRequest: UInt8 = 0x52, manageProgress: UInt8 = 0x53, manageResult: UInt8 = 0x54
     }
 
     /// The type byte of this message.
@@ -114,6 +121,9 @@ public enum AppMessage: Equatable, Sendable {
         case .part: TypeCode.part
         case .embedRequest: TypeCode.embedRequest
         case .embedResult: TypeCode.embedResult
+        case .manageRequest: TypeCode.manageRequest
+        case .manageProgress: TypeCode.manageProgress
+        case .manageResult: TypeCode.manageResult
         case .unknown(let t): t
         }
     }

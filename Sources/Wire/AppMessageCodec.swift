@@ -40,6 +40,9 @@ extension AppMessage {
         case TypeCode.part: message = .part(try .read(&r))
         case TypeCode.embedRequest: message = .embedRequest(try .read(&r))
         case TypeCode.embedResult: message = .embedResult(try .read(&r))
+        case TypeCode.manageRequest: message = .manageRequest(try .read(&r))
+        case TypeCode.manageProgress: message = .manageProgress(try .read(&r))
+        case TypeCode.manageResult: message = .manageResult(try .read(&r))
         default: return .unknown(type: type)  // forward compatibility: skip, never fail
         }
         try r.finish()
@@ -76,6 +79,9 @@ extension AppMessage {
         case .part(let m): try m.write(to: &w)
         case .embedRequest(let m): try m.write(to: &w)
         case .embedResult(let m): try m.write(to: &w)
+        case .manageRequest(let m): try m.write(to: &w)
+        case .manageProgress(let m): try m.write(to: &w)
+        case .manageResult(let m): try m.write(to: &w)
         case .unknown: break
         }
         return w.bytes

@@ -73,6 +73,9 @@ extension AppMessage: CustomStringConvertible, CustomDebugStringConvertible {
         case .part(let p): "part(\(p.messageID), \(p.index)/\(p.count), \(p.bytes.count) B)"
         case .embedRequest(let e): "embed-request(\(e.requestID), \(e.inputs.count) inputs)"  // never the texts
         case .embedResult(let e): "embed-result(\(e.requestID), \(e.vectors.count) × \(e.vectors.first?.count ?? 0))"
+        case .manageRequest(let m): "manage-request(\(m.requestID), \(m.action.name))"
+        case .manageProgress(let p): "manage-progress(\(p.requestID), \(p.completed)/\(p.total))"
+        case .manageResult(let m): "manage-result(\(m.requestID), \(m.runtimes.count) runtimes)"
         case .unknown(let t): "unknown(type \(t))"
         }
     }

@@ -203,6 +203,7 @@ extension AppMessage {
             case .badRequest: "bad_request"
             case .tooLarge: "too_large"
             case .unsupported: "unsupported"
+            case .notOwner: "not_owner"
             default: "host_error"
             }
         }

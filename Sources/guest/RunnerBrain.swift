@@ -54,9 +54,12 @@ final class RunnerBrain: AnswerReporting {
         return events
     }
 
-    /// What clients may see of the answer's metadata: the router's reason and any fallback.
+    /// What clients may see of the answer's metadata: the router's reason, its speed (the page
+    /// shows them under the answer) and any fallback.
     static func report(_ m: AnswerMetadata) -> [String: String] {
         var r = ["route_reason": m.routeReason]
+        if let t = m.timeToFirstTokenMs { r["ttft_ms"] = String(Int(t.rounded())) }
+        if let v = m.tokensPerSecond { r["tokens_per_second"] = String(Int(v.rounded())) }
         if let first = m.tried.first {
             r["chosen"] = first.brain.rawValue
             r["fell_back_from"] = m.tried.map(\.brain.rawValue).joined(separator: ",")

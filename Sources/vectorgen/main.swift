@@ -6,7 +6,7 @@ let outDir = CommandLine.arguments.dropFirst().first ?? "protocol/vectors"
 let cases: [VectorCase]
 do {
     cases = wireVectorCases() + (try sealingVectorCases()) + (try recordVectorCases()) + (try derivationVectorCases())
-        + (try pairingVectorCases()) + peerGoneVectorCases() + (try inferenceV2Cases()) + embeddingVectorCases()
+        + (try pairingVectorCases()) + peerGoneVectorCases() + (try inferenceV2Cases()) + embeddingVectorCases() + manageVectorCases()
 } catch {
     FileHandle.standardError.write(Data("vectorgen: a generator failed, nothing written: \(error)\n".utf8))
     exit(1)

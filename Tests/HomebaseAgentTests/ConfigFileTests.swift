@@ -14,4 +14,14 @@ import Testing
         // A directory where the file should be is no config: said, not ignored.
         #expect(throws: HomebaseError.self) { try Settings.load(path: dir, explicit: true) }
     }
+
+    @Test func relayAlternatesAreTheClustersOtherNodesDialledAfterTheRelay() throws {
+        var s = Settings()
+        s.values["relay"] = "wss://a.example"
+        s.values["relay-alternates"] = "wss://b.example, wss://c.example:8443"
+        #expect(try s.configuration().link.dialOrder.map(\.origin)
+                == ["wss://a.example:443", "wss://b.example:443", "wss://c.example:8443"])
+        s.values["relay-alternates"] = "ws://b.example"  // another scheme: another TLS context, refused
+        #expect(throws: HomebaseError.self) { try s.configuration() }
+    }
 }

@@ -45,7 +45,7 @@ final class ServeHarness: @unchecked Sendable {
     let loop: EventLoop
     let port: UInt16
 
-    init(brain: any ChatProvider, configuration: ServeConfiguration = ServeConfiguration(port: 0)) throws {
+    init(brain: any ChatProvider, configuration: ServeConfiguration = ServeConfiguration(port: 0), page: PageSource? = nil) throws {
         signal(SIGPIPE, SIG_IGN)
         loop = try EventLoop()
         try loop.start()
@@ -57,7 +57,7 @@ final class ServeHarness: @unchecked Sendable {
             let r = Result {
                 let server = try LocalAPIServer(loop: loop, configuration: configuration,
                                                 router: { _ in RoutedAnswer(provider: brain, metadata: ["route": "test"]) },
-                                                models: { ["fake-brain", "fake-brain:tools"] })
+                                                models: { ["fake-brain", "fake-brain:tools"] }, page: page)
                 holder.server = server
                 return server.port
             }

@@ -35,6 +35,22 @@ import Testing
         #expect(try cmd.list().text == "no models yet: guest models browse\n")
     }
 
+    /// A first run without network (no catalog on file, the hub refused): browse still shows the
+    /// shortlist that ships with guest, marked offline, instead of only an error.
+    @Test func browseOfflineOnAFirstRunShowsTheShippedShortlist() async throws {
+        let hub = try StandInHub(), dir = try TempDir()
+        defer { hub.stop(); dir.cleanup() }
+        let config = HubConfig(baseURL: "http://127.0.0.1:\(refusedPort())", organisations: ["hbtest"])
+        let catalog = Catalog(config: Catalog.Config(hub: config, cacheDirectory: dir.path, machineMemory: nil))
+        let tiny = ShortlistItem(name: "tiny", repo: tinyRepo, quant: "F32", summary: "the test model")
+        let cmd = ModelCommands(catalog: catalog, store: try makeStore(hub, dir, defaultSelection: nil), shortlist: [tiny])
+        let browse = try await cmd.browse()
+        #expect(browse.entries.isEmpty)
+        #expect(browse.text.hasPrefix("(offline: no catalog on file"), "\(browse.text)")
+        #expect(browse.text.contains("Shortlist (offline: shipped with guest; guest models pull NAME needs the network):\n  tiny  the test model\n"),
+                "\(browse.text)")
+    }
+
     @Test func addRepoThenPullByIDAndQuant() async throws {
         let hub = try StandInHub(), dir = try TempDir()
         defer { hub.stop(); dir.cleanup() }

@@ -46,6 +46,22 @@ struct SessionTests {
         }
     }
 
+    @Test func aClusterNodeSignsForItsOwnOriginOrTheClustersAndNoOther() throws {
+        let node = try RelayURL(parsing: "wss://node2.example/v1/connect")
+        for named in ["wss://relay.example", "wss://node2.example"] {
+            var s = LinkSession(relay: node, cluster: relay, identity: key, account: nil, admission: .token(nil))
+            guard case .send(.auth(let auth)) = s.handle(.challenge(.init(nonce: nonce, origin: named))) else {
+                Issue.record("\(named) not answered"); continue
+            }
+            let transcript = try RelayAuth.transcript(origin: named, challenge: nonce, deviceKey: auth.deviceKey)
+            #expect(key.publicKey.isValidSignature(auth.signature.bytes, for: transcript))
+        }
+        var s = LinkSession(relay: node, cluster: relay, identity: key, account: nil, admission: .token(nil))
+        guard case .refuse(.originMismatch, _) = s.handle(.challenge(.init(nonce: nonce, origin: "wss://node3.example"))) else {
+            Issue.record("a third origin was signed for"); return
+        }
+    }
+
     @Test func unsupportedVersionIsARefusalWithAnErrorFrame() {
         var s = session()
         let action = s.handle(.challenge(.init(version: 2, nonce: nonce, origin: "wss://relay.example:443")))

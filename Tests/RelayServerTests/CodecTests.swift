@@ -33,6 +33,10 @@ import Wire
         let built = ForwardCodec.receive(sender: r.sender, deliveryClass: r.deliveryClass, frameID: r.frameID,
                                          heldMs: r.heldMs, sealed: [9, 8, 7][...])
         #expect(built == (try RelayFrame.receive(r).encode()))
+        // The live path's header then the sealed slice: the same bytes.
+        let head = ForwardCodec.receiveHeader(sender: r.sender, deliveryClass: r.deliveryClass, frameID: r.frameID,
+                                              heldMs: r.heldMs, sealedCount: 3)
+        #expect(head + [9, 8, 7] == built)
     }
 }
 

@@ -122,6 +122,8 @@ private let messageKeys: Set<String> = Set([
     .union(indexed("message", ["role", "content", ""])).union(indexed("device", [""]))
     .union(indexed("tool", ["name", "description", "parameters"])).union(indexed("option", ["key", "value"]))
     .union(indexed("input", [""])).union(indexed("vector", [""])).union(["dimensions"])
+    .union(["action", "runtime", "completed", "total", "status"]).union(indexed("runtime", ["url", "kind", "abilities"]))
+    .union(Set((0..<16).flatMap { i in indexed("runtime.\(i).model", ["name", "size", "flags"]) }))
 
 private func chat(_ list: [AppMessage.ChatMessage]) -> [(String, String)] {
     list.enumerated().flatMap { i, m in [("message.\(i).role", be(m.role.rawValue)), ("message.\(i).content", str(m.content))] }
@@ -176,6 +178,19 @@ private func messageFields(_ m: AppMessage) throws -> [(String, String)] {
         out += [("request-id", hx(e.requestID.bytes)), ("model", str(e.model)), ("prompt-tokens", be(e.promptTokens)),
                 ("dimensions", be(UInt32(e.vectors.first?.count ?? 0)))]
             + e.vectors.enumerated().map { ("vector.\($0.offset)", $0.element.map { be($0.bitPattern) }.joined()) }
+    case .manageRequest(let m):
+        out += [("request-id", hx(m.requestID.bytes)), ("action", be(m.action.rawValue)), ("model", str(m.model)), ("runtime", str(m.runtime))]
+    case .manageProgress(let p):
+        out += [("request-id", hx(p.requestID.bytes)), ("completed", be(p.completed)), ("total", be(p.total)), ("status", str(p.status))]
+    case .manageResult(let m):
+        out += [("request-id", hx(m.requestID.bytes)), ("text", str(m.text))]
+        for (i, rt) in m.runtimes.enumerated() {
+            out += [("runtime.\(i).url", str(rt.url)), ("runtime.\(i).kind", be(rt.kind)), ("runtime.\(i).abilities", be(rt.abilities))]
+            for (j, x) in rt.models.enumerated() {
+                out += [("runtime.\(i).model.\(j).name", str(x.name)), ("runtime.\(i).model.\(j).size", be(x.sizeBytes)),
+                        ("runtime.\(i).model.\(j).flags", be(x.flags))]
+            }
+        }
     case .chunk(let id, let text): out += [("request-id", hx(id.bytes)), ("text", str(text))]
     case .done(let d):
         out += [("request-id", hx(d.requestID.bytes)), ("prompt-tokens", be(d.promptTokens)),

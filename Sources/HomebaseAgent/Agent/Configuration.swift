@@ -43,6 +43,14 @@ extension HomebaseAgent {
         public var batchDelay: Duration = .milliseconds(20)
         /// Pending text that is sent at once. Default 1,019 bytes (one 1 KiB chunk bucket).
         public var batchBytes = 1_019
+        /// What the relay may learn from the size and timing of reply chunks (`ReplyShaping`,
+        /// docs/SIDE-CHANNEL.md). Default `padded`.
+        public var replyShaping: ReplyShaping = .padded
+        /// `cadence`: one constant-size chunk this often while a stream is open. Default 50 ms.
+        public var cadenceInterval: Duration = .milliseconds(50)
+        /// `padded`: the first chunk leaves on a multiple of this since the request. Default zero:
+        /// no boundary (it costs up to its length in time to first token; #24 keeps that near 0).
+        public var shapingBoundary: Duration = .zero
         /// Engine HTTP limits while serving (connect, first byte, mid-stream silence). The
         /// silence limit (20 s) is below the guest's 30 s stall rung, so an engine stall reaches
         /// the guest as our `host_error`, not as silence it must wait out. The first-byte limit
@@ -55,6 +63,13 @@ extension HomebaseAgent {
         /// Probe limits (management requests, then the one-token trial).
         public var probeTimeouts = HTTPTimeouts(connect: .seconds(3), firstByte: .seconds(10), idle: .seconds(10))
         public var trialTimeouts = HTTPTimeouts(connect: .seconds(3), firstByte: .seconds(120), idle: .seconds(30))
+        /// The folder the Homebase owns for llama-server's GGUF files (`guest host pull`); nil:
+        /// llama-server runtimes cannot pull or delete. `homebase run --models-dir`.
+        public var modelsFolder: String?
+        /// The model hub llama-server pulls come from (`--hub-url`; tests use a stand-in).
+        public var hubURL = "https://huggingface.co"
+        /// HTTP limits of management calls (a pull's stream may pause: idle 60 s).
+        public var manageTimeouts = HTTPTimeouts(connect: .seconds(5), firstByte: .seconds(60), idle: .seconds(60))
         /// Probe the stored runtimes once at start (else the first re-verification is one
         /// `reverifyInterval` away). Default true.
         public var verifyOnStart = true
@@ -77,6 +92,11 @@ extension HomebaseAgent {
         /// "Authentication"); the relay refuses one past it. Default 365 days.
         public var proofLifetime: Duration = .seconds(365 * 86_400)
 
+        /// Requests at one runtime at once (#21: several runtimes may serve one model). Default none.
+        public var runtimeLimits = RuntimeLimits()
+        /// Who the audit log records, and its cap (#21). Default: grantees only, 10 MiB.
+        public var audit = AuditSettings()
+
         /// logind's sleep delay lock: the system bus, the goodbye's budget (2 s). See `SleepWatch`.
         public var sleep = SleepSettings()
 
@@ -88,7 +108,8 @@ extension HomebaseAgent {
         }
 
         var batchPolicy: ChunkBatcher.Policy {
-            .init(maxDelay: batchDelay, maxBytes: max(1, batchBytes), keepAlive: keepAliveInterval)
+            .init(maxDelay: batchDelay, maxBytes: max(1, batchBytes), keepAlive: keepAliveInterval,
+                  shaping: .init(level: replyShaping, interval: cadenceInterval, boundary: shapingBoundary))
         }
     }
 }

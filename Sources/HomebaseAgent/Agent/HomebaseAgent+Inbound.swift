@@ -40,6 +40,15 @@ extension HomebaseAgent {
                     _ = self?.state.withLock { $0.active.removeValue(forKey: key) }
                 }
             }
+        case .manageRequest(let r):  // Manage/HomebaseAgent+Manage.swift; a duplicate id is answered once
+            let key = ActiveRequest(sender: sender, requestID: r.requestID)
+            state.withLock { s in
+                guard s.active[key] == nil else { return }
+                s.active[key] = Task { [weak self] in
+                    await self?.serveManage(d, r)
+                    _ = self?.state.withLock { $0.active.removeValue(forKey: key) }
+                }
+            }
         case .cancel(let id):
             let task = state.withLock { $0.active.removeValue(forKey: ActiveRequest(sender: sender, requestID: id)) }
             task?.cancel()
@@ -76,6 +85,9 @@ extension HomebaseAgent {
         }
         let sender = d.sender.signingKey
         if state.withLock({ $0.siblings[sender] == nil }) { refreshGrants(of: sender) }  // a revoke holds at once
+        // Usage, the audit line and the runtime's load, however the request ends (#21).
+        var rec = RequestRecord(sender: sender, isSibling: state.withLock { $0.siblings[sender] != nil }, model: r.model)
+        defer { account(rec) }
         if !r.inline { warmReplica(r.conversationID.bytes, sender: sender) }
         let decision = state.withLock { s in
             Admission.decide(r, from: sender, view: AdmissionView(siblings: Set(s.siblings.keys), grants: s.grants,
@@ -84,11 +96,15 @@ extension HomebaseAgent {
         }
         let plan: ServePlan
         switch decision {
-        case .refuse(let e): return await refuse(writer, e)
+        case .refuse(let e): return await refuse(writer, e, &rec)
         case .serve(let p): plan = p
         }
         guard plan.isSibling || admitRate(sender, nowMs: nowMs()) else {
-            return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: "over the grant's rate per minute"))
+            return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: "over the grant's rate per minute"), &rec)
+        }
+        // A grantee over its token budget is `busy` with the reason: its device answers on its own (#21).
+        if !plan.isSibling, let why = budgetRefusal(sender, model: r.model) {
+            return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: why), &rec)
         }
         // The account's own devices before grantees (`SlotBook`): a grantee never takes the last slot.
         let lane: ConcurrencyGate.Lane = plan.isSibling ? .own : .grantee(sender)
@@ -96,13 +112,20 @@ extension HomebaseAgent {
         case .admitted: break
         case .full:
             if Task.isCancelled { return }
-            return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: "every engine slot is taken"))
+            return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: "every engine slot is taken"), &rec)
         case .overCap:
             let message = "this device already has \(gate.perGrantee) requests here (the host's max-per-grantee)"
-            return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: message))
+            return await refuse(writer, .init(requestID: r.requestID, code: .busy, message: message), &rec)
         }
         defer { gate.release(lane) }
         guard !Task.isCancelled else { return }
+        // Several runtimes may serve the model: the least loaded one that has not failed (#21).
+        let candidates = plan.runtimeURLs.isEmpty ? [plan.runtimeURL] : plan.runtimeURLs
+        guard let runtimeURL = takeRuntime(candidates) else {
+            let (code, why) = noRuntimeRefusal(candidates)
+            return await refuse(writer, .init(requestID: r.requestID, code: code, message: why), &rec)
+        }
+        rec.runtime = runtimeURL
         trace?.mark(.admitted)
         // The conversation is held in memory now (the next request may extend it); its disk copy
         // is written off the request path, after the engine is called and `accept` is out. The
@@ -113,7 +136,7 @@ extension HomebaseAgent {
                 trace?.mark(.replicaWritten)
             }
         }
-        let client = OpenAIChatClient(.init(baseURL: plan.runtimeURL, timeouts: configuration.engineTimeouts,
+        let client = OpenAIChatClient(.init(baseURL: runtimeURL, timeouts: configuration.engineTimeouts,
                                             brain: .localEndpoint))
         // The engine starts on the prompt while `accept` travels; chunks follow it on the link
         // without waiting for its confirmation (or each other's): a bounce ends the request.
@@ -121,6 +144,7 @@ extension HomebaseAgent {
         trace?.mark(.engineCalled)
         let typed = plan.typed
         let preamble: [ReplyEvent] = typed && !plan.ignoredOptions.isEmpty ? [.ignoredOptions(plan.ignoredOptions)] : []
+        if configuration.replyShaping == .cadence { writer.pad(chunksTo: configuration.batchPolicy.shaping.frameBucket) }
         let result = await StreamPump.run(events, policy: configuration.batchPolicy,
                                           probe: configuration.chunkProbe, trace: trace, typed: typed, preamble: preamble,
                                           opening: { heard in
@@ -141,24 +165,34 @@ extension HomebaseAgent {
         switch result {
         case .done(let reason, let usage, let text, let calls):
             remember(plan, answer: text, toolCalls: calls)
+            // Counted before `done` leaves: the requester's next request meets the new total.
+            rec.usage = usage
+            recordUsage(rec)
             _ = await writer.finish(done: WireBridge.done(requestID: r.requestID, finishReason: reason, usage: usage))
             count("done")
+            rec.outcome = "done"
         case .engineFailed(let e, _):
             // The message names the failure kind, never the prompt; the engine's own text may
             // echo input, so only its class goes out.
-            await refuse(writer, .init(requestID: r.requestID, code: Admission.code(for: e), message: Self.summary(e)))
-            // An engine that cannot be reached is verified again now, so adverts stop offering it.
-            if case .unreachable = e { Task { [weak self] in await self?.reverify() } }
+            await refuse(writer, .init(requestID: r.requestID, code: Admission.code(for: e), message: Self.summary(e)), &rec)
+            // An engine that cannot be reached is skipped and verified again now, so adverts stop offering it.
+            if case .unreachable = e {
+                runtimeFailed(runtimeURL)
+                Task { [weak self] in await self?.reverify() }
+            }
         case .requesterGone:
             count("requester-gone")
+            rec.outcome = "requester-gone"
         case .cancelled:
             count("cancelled-mid-stream")
+            rec.outcome = "cancelled"
         }
         // Not lost when the pump ended before `accept`; a no-op when the answer's write overtook it.
         await early?.finish()
     }
 
-    private func refuse(_ writer: ReplyWriter, _ e: AppMessage.InferenceError) async {
+    private func refuse(_ writer: ReplyWriter, _ e: AppMessage.InferenceError, _ rec: inout RequestRecord) async {
+        rec.outcome = e.code.name
         _ = await writer.fail(error: e)
         count(e.code.name)
     }

@@ -152,6 +152,7 @@ extension HomebaseAgent {
         do {
             _ = try await verifier.reverifyAll()
             let changed = try reload()
+            runtimesVerified()
             if changed { log("runtime availability or models changed") }
             publishAdvert(toSiblings: changed, toGrantees: true)
         } catch {

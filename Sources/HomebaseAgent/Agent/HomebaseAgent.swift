@@ -34,6 +34,8 @@ public final class HomebaseAgent: Sendable {
     let mail: MailQueue
     /// Its proof and the account's orders at the relay.
     let relayAdmission: RelayAdmission
+    /// One line per request (#21, `AuditSettings`).
+    let audit: AuditLog
     private let tasks = Mutex<[Task<Void, Never>]>([])
     /// logind's sleep notice (HomebaseAgent+Sleep); set by `start()`.
     let sleepWatch = Mutex<SleepWatch?>(nil)
@@ -63,6 +65,7 @@ public final class HomebaseAgent: Sendable {
                                perGrantee: configuration.maxPerGrantee)
         signer = AdvertSigner(identity: identity, store: store)
         mail = MailQueue(retry: configuration.mailRetry)
+        audit = AuditLog(path: files.auditPath, maxBytes: configuration.audit.maxBytes)
         state = Mutex(AgentState(replica: ConversationMemory(capacity: configuration.replicaCapacity),
                                  cache: ConversationMemory(capacity: configuration.cacheCapacity)))
         let log = configuration.log
@@ -157,6 +160,8 @@ struct AgentState: Sendable {
     var rates: [PublicKey: RateWindow] = [:]
     /// Grants and revocations queued in this run, not yet stored by the relay.
     var noticesQueued: Set<Notice> = []
+    /// Requests in flight per runtime, and the runtimes skipped after a failure (#21).
+    var load = RuntimeLoad()
 }
 
 /// A grant (`grant`) or revocation/refusal notice for one join.

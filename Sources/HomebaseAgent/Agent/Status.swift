@@ -58,6 +58,19 @@ public struct HostStatus: Codable, Sendable, Equatable {
         public var refused: Refused? = nil
         /// The sleep watch: a delay lock held, or why not (nil from an older agent).
         public var sleep: String? = nil
+        /// Each runtime's load by URL (#21; nil from an older agent).
+        public var runtimeLoad: [String: RuntimeUse]? = nil
+        /// The reply shaping level and its interval (`ReplyShaping`; nil from an older agent).
+        public var replyShaping: String? = nil
+    }
+    /// One runtime's load in the running agent.
+    public struct RuntimeUse: Codable, Sendable, Equatable {
+        public var inFlight: Int
+        public var served: Int
+        /// Its limit of requests at once (0: none of its own).
+        public var limit: Int
+        /// Failed, skipped until it verifies again.
+        public var skipped: Bool
     }
 
     public var device: Device
@@ -78,14 +91,20 @@ public struct HostStatus: Codable, Sendable, Equatable {
 extension HomebaseAgent {
     /// The live facts now.
     func live(running: Bool) -> HostStatus.Live {
-        let (link, outcomes, active) = state.withLock { s in (s.linkState, s.outcomes, s.active.count) }
+        let (link, outcomes, active, urls) = state.withLock { s in (s.linkState, s.outcomes, s.active.count, s.runtimes.map(\.url)) }
+        let load = runtimeLoad
+        let uses = Dictionary(uniqueKeysWithValues: urls.map { url in
+            (url, HostStatus.RuntimeUse(inFlight: load.inFlight[url] ?? 0, served: load.served[url] ?? 0,
+                                        limit: configuration.runtimeLimits.limit(url), skipped: load.failed.contains(url)))
+        })
         let now = nowMs()
         let reload = configuration.reloadInterval.components.seconds * 1000
             + configuration.reloadInterval.components.attoseconds / 1_000_000_000_000_000
         return HostStatus.Live(pid: getpid(), running: running, updatedMs: now, staleAfterMs: now + max(3 * reload, 3000),
                                relay: configuration.link.relay.description, link: Self.describe(link),
                                activeRequests: active, queuedRequests: gate.counts.waiting, outcomes: outcomes,
-                               refused: HostStatus.Refused(courier.stats), sleep: sleepStatus)
+                               refused: HostStatus.Refused(courier.stats), sleep: sleepStatus, runtimeLoad: uses,
+                               replyShaping: shapingStatus)
     }
 
     /// Rewrites `status.json` atomically (temp file + rename).

@@ -21,9 +21,10 @@ enum Commands {
     }
 
     static func status(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
-        let f = try Flags(words, valued: [], switches: ["json"])
-        if f.help { out("usage: homebase status [--json]"); return 0 }
+        let f = try Flags(words, valued: ["serve"], switches: ["json"])
+        if f.help { out("usage: homebase status [--json] [--serve 127.0.0.1:PORT]  (--serve: a read-only page of it, until Ctrl-C)"); return 0 }
         guard f.positional.isEmpty else { throw Flags.UsageError(description: "status takes no arguments") }
+        if let listen = f.values["serve"] { return try StatusPage.serve(listen, files: c.files) }
         let s = try HostStatus.read(c.files)
         if f.switches.contains("json") {
             let e = JSONEncoder()

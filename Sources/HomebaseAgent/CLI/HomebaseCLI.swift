@@ -8,7 +8,8 @@ public enum HomebaseCLI {
         commands:
           init [--name NAME]            create this device's identity and the account (first device)
           run [--relay URL] [...]       connect to the relay and serve until SIGTERM/SIGINT
-          status [--json]               relay link, runtimes and models, last advert, requests, grants, siblings
+          status [--json] [--serve A]   relay link, runtimes and models, last advert, requests, grants, siblings
+                                        (--serve 127.0.0.1:PORT: the same as a read-only page)
           devices add RECORD            add a sibling by the hex record `guest init` printed
           devices list                  list the account's devices
           devices remove KEY            remove a sibling
@@ -19,6 +20,7 @@ public enum HomebaseCLI {
           runtime remove URL            forget a runtime
           share [--models a,b] [...]    print an invite for another account's device (guest join -, then paste it)
           grants list                   list grants to other accounts' devices and joins awaiting approval
+          grants usage [--json]         requests and tokens per grant and own device, by day and model
           grants approve ID             grant a join that waits for approval
           grants revoke ID              revoke a grant (the device is told) or refuse a waiting join
 

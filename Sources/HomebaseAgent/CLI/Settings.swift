@@ -7,10 +7,11 @@ import PeerLink
 struct Settings {
     /// Every key of the config file, each also a flag of `run`.
     static let keys: Set<String> = [
-        "relay", "pin", "ca-file", "advert-pulse", "advert-ttl", "reverify-interval", "reload-interval",
+        "relay", "relay-alternates", "pin", "ca-file", "advert-pulse", "advert-ttl", "reverify-interval", "reload-interval",
         "max-concurrent", "queue-length", "queue-wait", "max-per-grantee", "batch-delay", "batch-bytes", "replica-size",
         "cache-size", "default-runtime", "engine-idle-timeout", "mail-retry", "mail-retry-max", "keep-alive",
-        "logind-bus", "sleep-goodbye", "sleep-watch",
+        "logind-bus", "sleep-goodbye", "sleep-watch", "runtime-limit", "audit-grants", "audit-own", "audit-max-bytes",
+        "reply-shaping", "cadence-interval", "shaping-boundary", "models-dir", "hub-url",
     ]
 
     var values: [String: String] = [:]
@@ -42,6 +43,12 @@ struct Settings {
     func configuration() throws(HomebaseError) -> HomebaseAgent.Configuration {
         guard let relay = values["relay"] else { throw .noRelay }
         var c = try HomebaseAgent.Configuration(relayURL: relay)
+        if let more = values["relay-alternates"] {
+            let urls = more.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            do { try c.link.addAlternates(urls) } catch {
+                throw .invalidSetting(key: "relay-alternates", reason: "\(error) (other nodes of the relay's cluster: URL,URL)")
+            }
+        }
         do {
             if let pin = values["pin"] { c.link.trust = try PeerLink.Trust.pinned(hex: pin) }
         } catch {
@@ -61,6 +68,14 @@ struct Settings {
             throw .invalidSetting(key: "mail-retry-max", reason: "must be at least mail-retry (\(c.mailRetry.initial))")
         }
         try duration("keep-alive") { c.keepAliveInterval = $0 }
+        try duration("cadence-interval") { c.cadenceInterval = $0 }
+        try duration("shaping-boundary") { c.shapingBoundary = $0 }
+        if let v = values["reply-shaping"] {
+            guard let level = ReplyShaping(rawValue: v) else {
+                throw .invalidSetting(key: "reply-shaping", reason: "\(v) is not off, padded or cadence")
+            }
+            c.replyShaping = level
+        }
         try int("max-concurrent", min: 1) { c.maxConcurrent = $0 }
         try int("queue-length", min: 0) { c.queueLength = $0 }
         try int("max-per-grantee", min: 1) { c.maxPerGrantee = $0 }
@@ -68,11 +83,29 @@ struct Settings {
         try int("replica-size", min: 1) { c.replicaCapacity = $0 }
         try int("cache-size", min: 1) { c.cacheCapacity = $0 }
         if let url = values["default-runtime"] { c.defaultRuntimeURL = url }
+        if let dir = values["models-dir"] { c.modelsFolder = dir }
+        if let hub = values["hub-url"] {
+            guard hub.hasPrefix("http://") || hub.hasPrefix("https://") else {
+                throw .invalidSetting(key: "hub-url", reason: "\(hub) is not an http:// or https:// URL")
+            }
+            c.hubURL = hub
+        }
         if let bus = values["logind-bus"] { c.sleep.busAddress = bus }
         try duration("sleep-goodbye") { c.sleep.goodbyeBudget = $0 }
-        if let w = values["sleep-watch"] {
-            guard w == "on" || w == "off" else { throw .invalidSetting(key: "sleep-watch", reason: "\(w) is not on or off") }
-            c.sleep.enabled = w == "on"
+        try onOff("sleep-watch") { c.sleep.enabled = $0 }
+        try onOff("audit-grants") { c.audit.grants = $0 }
+        try onOff("audit-own") { c.audit.own = $0 }
+        if let v = values["audit-max-bytes"] {
+            guard let n = parseCount(v), n >= 1024, n <= Int64(Int.max) else {
+                throw .invalidSetting(key: "audit-max-bytes", reason: "\(v) is not a size of at least 1024 bytes (e.g. 10m, 500k)")
+            }
+            c.audit.maxBytes = Int(n)
+        }
+        if let v = values["runtime-limit"] {
+            guard let l = RuntimeLimits.parse(v) else {
+                throw .invalidSetting(key: "runtime-limit", reason: "\(v) is not N or URL=N[,URL=N] (requests at one runtime at once; 0: no limit)")
+            }
+            c.runtimeLimits = l
         }
         return c
     }
@@ -83,6 +116,12 @@ struct Settings {
             throw .invalidSetting(key: key, reason: "\(v) is not a duration (e.g. 250ms, 30s, 5m, 1h)")
         }
         set(d)
+    }
+
+    private func onOff(_ key: String, _ set: (Bool) -> Void) throws(HomebaseError) {
+        guard let w = values[key] else { return }
+        guard w == "on" || w == "off" else { throw .invalidSetting(key: key, reason: "\(w) is not on or off") }
+        set(w == "on")
     }
 
     private func int(_ key: String, min: Int, _ set: (Int) -> Void) throws(HomebaseError) {

@@ -10,6 +10,7 @@ enum StatusText {
             }
             if let r = l.refused { lines.append(r.line) }
             if let s = l.sleep { lines.append("sleep: " + s) }
+            if let s = l.replyShaping { lines.append("reply shaping: " + s) }
         } else {
             lines.append("agent: not running")
         }
@@ -18,6 +19,10 @@ enum StatusText {
             lines.append("runtime: \(r.url) \(r.kind) \(r.available ? "available" : "UNAVAILABLE")"
                 + (r.lastError.map { " (\($0))" } ?? ""))
             lines.append("  models: " + (r.models.isEmpty ? "none" : r.models.joined(separator: ", ")))
+            if let l = s.live, l.running, let u = l.runtimeLoad?[r.url] {
+                lines.append("  load: \(u.inFlight) in flight" + (u.limit > 0 ? " of \(u.limit)" : "") + ", \(u.served) served since start"
+                             + (u.skipped ? "; SKIPPED after a failure until it verifies again" : ""))
+            }
         }
         if let a = s.lastAdvert {
             lines.append("last advert: sequence \(a.sequence), \(a.models) model(s), \(max(0, nowMs - a.sentMs) / 1000) s ago")

@@ -7,8 +7,10 @@ import Wire
 /// Everything one admitted request needs before the engine is called.
 struct ServePlan: Sendable {
     var chat: ChatRequest
-    /// Device-local engine URL.
+    /// Device-local engine URL (the first that serves the model).
     var runtimeURL: String
+    /// Every runtime serving the model; the agent picks the least loaded (#21).
+    var runtimeURLs: [String] = []
     /// Where the conversation is remembered (replica for siblings, cache for grantees).
     var memoryKey: [UInt8]
     var isSibling: Bool
@@ -101,7 +103,8 @@ enum Admission {
         // A context length (0x000a, Ollama's num_ctx) is known but cannot be carried: no
         // OpenAI-compatible engine takes one per request (OpenAIRequestBody). Named, not dropped.
         let uncarried: [UInt16] = chat.options.contextLength != nil ? [0x000A] : []
-        return .serve(ServePlan(chat: chat, runtimeURL: url, memoryKey: key, isSibling: isSibling, conversation: conversation,
+        return .serve(ServePlan(chat: chat, runtimeURL: url, runtimeURLs: view.catalog.runtimeURLs(for: r.model), memoryKey: key,
+                                isSibling: isSibling, conversation: conversation,
                                 typed: r.version >= 2, ignoredOptions: (r.options.unknownKeys + uncarried).sorted()))
     }
 

@@ -29,6 +29,8 @@ struct ChunkBatcher: Sendable {
         /// After this long without a frame of the stream, an empty chunk goes out (SPEC.md: the
         /// requester's watchdog sees the host alive while the engine works). nil: never.
         var keepAlive: Duration?
+        /// The side-channel defence (`ReplyShaping`); `.off` is the coalescing above alone.
+        var shaping = Shaping(level: .off)
     }
 
     enum Action: Equatable, Sendable {
@@ -43,10 +45,12 @@ struct ChunkBatcher: Sendable {
     }
 
     let policy: Policy
-    private var pending: [ReplyEvent] = []
-    private var pendingBytes = 0
-    private var lastFlushNs: UInt64?
-    private var ended = false
+    // Internal, not private: `shapedNext` (ReplyShaping.swift) works on them too.
+    var pending: [ReplyEvent] = []
+    var pendingBytes = 0
+    var lastFlushNs: UInt64?
+    var ended = false
+    var shape = ShapeState()
 
     init(policy: Policy = Policy()) { self.policy = policy }
 
@@ -95,6 +99,10 @@ struct ChunkBatcher: Sendable {
     mutating func finish() { ended = true }
 
     mutating func next(nowNs: UInt64) -> Action {
+        policy.shaping.level == .off ? coalescedNext(nowNs: nowNs) : shapedNext(nowNs: nowNs)
+    }
+
+    mutating func coalescedNext(nowNs: UInt64) -> Action {
         guard pendingBytes > 0 else { return ended ? .finished : .idle }
         let delayNs = UInt64(max(0, policy.maxDelay.nanoseconds))
         if let last = lastFlushNs, !ended, pendingBytes < policy.maxBytes, nowNs < last &+ delayNs {

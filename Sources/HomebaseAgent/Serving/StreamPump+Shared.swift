@@ -71,6 +71,7 @@ extension StreamPump {
             state.withLock { s in
                 guard s.end == nil, !s.gone, s.batcher.isEmpty, window.map({ s.inFlight < $0 }) ?? true else { return false }
                 if window != nil { s.inFlight += 1 }
+                s.batcher.noteFrame()
                 return true
             }
         }

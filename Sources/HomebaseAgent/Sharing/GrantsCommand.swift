@@ -9,8 +9,11 @@ import Wire
 /// its next reload tick and mails the grantee the grant or the revoke notice.
 enum GrantsCommand {
     static let usage = """
-        usage: homebase grants list | approve ID | revoke ID
+        usage: homebase grants list | usage [--json] | approve ID | revoke ID
           list         grants and joins waiting for approval, with their ids
+          usage        per grant and per own device: requests and tokens in/out (as the engine
+                       reported them) by day (UTC) and model, and each token budget's use; never
+                       prompt text. --json: the same as JSON
           approve ID   grant a join that waits for approval (homebase share --approve)
           revoke ID    revoke a grant (its next request is refused `revoked`, the device is told;
                        its invite is retired: no one else can join with it), or refuse a join
@@ -18,7 +21,7 @@ enum GrantsCommand {
         """
 
     static func run(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
-        let f = try Flags(words, valued: [], switches: [])
+        let f = try Flags(words, valued: [], switches: ["json"])
         if f.help { out(usage); return 0 }
         _ = try c.files.loadIdentity()
         let store = try c.files.openStore()
@@ -28,6 +31,8 @@ enum GrantsCommand {
         switch (f.positional.first, f.positional.count) {
         case ("list", 1):
             try list(store: store, sharing: sharing)
+        case ("usage", 1):
+            try UsageCommand.run(json: f.switches.contains("json"), store: store)
         case ("approve", 2):
             let join = try SharingActions.approve(try grantID(f.positional[1]), sharing: sharing, store: store, nowMs: nowMs())
             out("approved \(hex(join.grantID.bytes)) for \(join.joiner.signingKey.hex) (\"\(Printable.escape(join.accountName))\")")
@@ -58,7 +63,7 @@ enum GrantsCommand {
             let account = joins[g.grantID].map { " account \"\(Printable.escape($0.accountName))\"" } ?? ""
             out("\(hex(g.grantID.bytes))  \(state)  \(g.grantee.signingKey.hex) (\(Printable.escape(g.grantee.name)))\(account)  "
                 + "[\(g.models.joined(separator: ", "))]  \(g.ratePerMinute == 0 ? "no rate limit" : "\(g.ratePerMinute)/min")"
-                + "  \(g.tools ? "tools" : "no tools")\(end)")
+                + "  \(g.tools ? "tools" : "no tools")" + (g.budget.map { "  budget \($0)" } ?? "") + end)
         }
         let granted = Set(grants.map(\.grantID))
         for j in joins.values.sorted(by: { $0.createdMs < $1.createdMs }) where !granted.contains(j.grantID) {

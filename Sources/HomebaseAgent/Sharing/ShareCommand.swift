@@ -8,7 +8,7 @@ import Wire
 enum ShareCommand {
     static let usage = """
         usage: homebase share [--models a,b] [--rate N/min] [--expires 7d] [--grant-expires TIME|never] [--uses N]
-                              [--approve] [--tools] [--relay URL]
+                              [--approve] [--tools] [--tokens N/day|N/month] [--relay URL]
         prints an invite for another account's device (they run: guest join -, and paste it)
           --models a,b          models the grant allows (default: every model served now)
           --rate N/min          requests per minute the grant allows (default: no limit)
@@ -20,16 +20,26 @@ enum ShareCommand {
           --tools               the friend may send requests that carry tools (coding agents, `guest chat
                                 --tools`): your engine chooses the calls, their device runs them; without
                                 it such requests are refused and answered on the friend's own device
+          --tokens N/day        a token budget per friend device: prompt + completion tokens as your engine
+                                reports them, per UTC day (or N/month); 200k = 200,000. Over it, requests are
+                                answered `busy` with the reason and the friend's device answers on its own
+                                (`homebase grants usage` shows the use). Default: no budget
           --relay URL           the relay named in the invite (default: `relay` of the config file)
         the first line printed is the invite; it holds a secret: send it only to the friend.
         `homebase grants revoke ID` ends a grant at any time (and retires its invite).
         """
 
     static func run(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
-        let f = try Flags(words, valued: ["models", "rate", "expires", "grant-expires", "uses", "relay"], switches: ["approve", "tools"])
+        let f = try Flags(words, valued: ["models", "rate", "expires", "grant-expires", "uses", "relay", "tokens"], switches: ["approve", "tools"])
         if f.help { out(usage); return 0 }
         guard f.positional.isEmpty else { throw Flags.UsageError(description: "share takes no arguments (see --help)") }
         let rate = try f.values["rate"].map(parseRate) ?? 0
+        let budget = try f.values["tokens"].map { (v: String) throws(Flags.UsageError) -> TokenBudget in
+            guard let b = TokenBudget.parse(v) else {
+                throw Flags.UsageError(description: "--tokens takes N/day or N/month, N a whole number or 200k, 1.5m (above 0): got \(v)")
+            }
+            return b
+        }
         let expiresIn = try f.values["expires"].map { (v: String) throws(Flags.UsageError) in try parseLifetime(v) } ?? 7 * 86_400_000
         let grantFor = try f.values["grant-expires"].map { (v: String) throws(Flags.UsageError) in
             try parseGrantLifetime(v, invite: expiresIn)
@@ -60,7 +70,7 @@ enum ShareCommand {
                                               models: models, ratePerMinute: rate, expiresMs: now + expiresIn,
                                               maxUses: uses, uses: 0, approval: f.switches.contains("approve"),
                                               createdMs: now, grantExpiresMs: grantFor == 0 ? 0 : now + grantFor,
-                                              tools: f.switches.contains("tools")))
+                                              tools: f.switches.contains("tools"), budget: budget))
         let invite = AppMessage.Invite(relayURL: relay, hostSigningKey: Bytes32(unchecked: identity.signingKey.publicKey.bytes),
                                        hostHPKEKey: Bytes32(unchecked: identity.hpkeKey.publicKey.bytes),
                                        inviteSecret: Secret32(unchecked: secret), models: models,
@@ -77,6 +87,7 @@ enum ShareCommand {
         err("invite for [\(models.joined(separator: ", "))], \(rate == 0 ? "no rate limit" : "\(rate)/min"), "
             + "\(uses == 1 ? "single use" : "\(uses) devices"); joins accepted until \(PairingError.time(now + expiresIn)); \(grantEnd)"
             + (f.switches.contains("tools") ? "; tools allowed" : "; no tools (share --tools allows them)")
+            + (budget.map { "; budget \($0.tokens) tokens a \($0.period.rawValue)" } ?? "")
             + (f.switches.contains("approve") ? "; joins wait for: homebase grants approve ID" : "")
             + "\nthe friend runs: guest join -   and pastes the invite (homebase run must be running to answer the join)")
         return 0

@@ -23,7 +23,7 @@ enum SharingActions {
         }
         try store.saveGrant(GrantRecord(grantID: join.grantID, grantee: join.joiner, models: invite.models,
                                         ratePerMinute: invite.ratePerMinute, expiresMs: end, createdMs: nowMs,
-                                        tools: invite.tools))
+                                        tools: invite.tools, budget: invite.budget))
         try sharing.setState(join.grantID, .granted)
     }
 

@@ -25,11 +25,11 @@ extension SharingStore {
         try storing {
             _ = try db.execute("""
                 INSERT INTO invites(invite_id, secret, models, rate_per_minute, expires_ms, max_uses, uses, approval, created_ms,
-                    grant_expires_ms, retired, tools)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    grant_expires_ms, retired, tools, budget)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, invite.inviteID.bytes, invite.secret, ColumnJSON.encode(invite.models), Int64(invite.ratePerMinute),
                 invite.expiresMs, invite.maxUses, invite.uses, invite.approval, invite.createdMs, invite.grantExpiresMs,
-                invite.retired, invite.tools)
+                invite.retired, invite.tools, invite.budget?.description)
         }
     }
 
@@ -115,7 +115,7 @@ extension SharingStore {
 
     static let inviteColumns = """
         SELECT invite_id, secret, models, rate_per_minute, expires_ms, max_uses, uses, approval, created_ms,
-            grant_expires_ms, retired, tools FROM invites
+            grant_expires_ms, retired, tools, budget FROM invites
         """
     static let joinColumns = """
         SELECT grant_id, invite_id, joiner_record, account_name, state, grant_sent, revoke_sent, created_ms FROM joins
@@ -127,7 +127,8 @@ extension SharingStore {
             return StoredInvite(inviteID: id, secret: try r.get(1), models: ColumnJSON.decode([String].self, try r.get(2)) ?? [],
                                 ratePerMinute: UInt32(clamping: try r.get(3, as: Int64.self)), expiresMs: try r.get(4),
                                 maxUses: try r.get(5), uses: try r.get(6), approval: try r.get(7), createdMs: try r.get(8),
-                                grantExpiresMs: try r.get(9), retired: try r.get(10), tools: try r.get(11))
+                                grantExpiresMs: try r.get(9), retired: try r.get(10), tools: try r.get(11),
+                                budget: (try r.get(12, as: String?.self)).flatMap(TokenBudget.parse))
         }
     }
 

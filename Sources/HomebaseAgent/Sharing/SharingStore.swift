@@ -31,6 +31,10 @@ public final class SharingStore: Sendable {
         """
         ALTER TABLE invites ADD COLUMN tools INTEGER NOT NULL DEFAULT 0;
         """,
+        // #21: the grants an invite makes may carry a token budget (`homebase share --tokens 200k/day`).
+        """
+        ALTER TABLE invites ADD COLUMN budget TEXT;
+        """,
     ])
 
     let db: Database
@@ -66,6 +70,8 @@ public struct StoredInvite: Sendable, Equatable {
     public var retired = false
     /// The grants it makes allow requests that carry tools (`homebase share --tools`).
     public var tools = false
+    /// The grants it makes carry this token budget (nil: none).
+    public var budget: TokenBudget? = nil
 
     /// When the grants it makes expire (0: never).
     public var grantEnd: Int64 { grantExpiresMs ?? expiresMs }

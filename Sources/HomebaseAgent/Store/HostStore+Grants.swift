@@ -18,11 +18,15 @@ public struct GrantRecord: Sendable, Equatable {
     public var createdMs: Int64
     /// The grantee may send requests that carry tools (`homebase share --tools`).
     public var tools: Bool
+    /// Tokens the grantee may use a day or a month (`homebase share --tokens`); nil: no budget.
+    public var budget: TokenBudget?
 
     public init(grantID: Bytes16, grantee: DeviceRecord, models: [String], ratePerMinute: UInt32 = 0,
-                expiresMs: Int64 = 0, revoked: Bool = false, createdMs: Int64, tools: Bool = false) {
+                expiresMs: Int64 = 0, revoked: Bool = false, createdMs: Int64, tools: Bool = false,
+                budget: TokenBudget? = nil) {
         self.grantID = grantID; self.grantee = grantee; self.models = models; self.ratePerMinute = ratePerMinute
         self.expiresMs = expiresMs; self.revoked = revoked; self.createdMs = createdMs; self.tools = tools
+        self.budget = budget
     }
 
     /// In force at `nowMs` (not revoked, not expired).
@@ -45,7 +49,7 @@ extension HostStore {
         -> (grants: [GrantRecord], skipped: [SkippedRow]) {
         let rows = try storing {
             try db.query("""
-                SELECT grant_id, grantee_record, models, rate_per_minute, expires_ms, revoked, created_ms, tools
+                SELECT grant_id, grantee_record, models, rate_per_minute, expires_ms, revoked, created_ms, tools, budget
                 FROM grants \(filter) ORDER BY created_ms, grant_id
                 """, parameters: arguments)
         }
@@ -57,7 +61,7 @@ extension HostStore {
                                           models: ColumnJSON.decode([String].self, try r.get(2)) ?? [],
                                           ratePerMinute: UInt32(clamping: try r.get(3, as: Int64.self)),
                                           expiresMs: try r.get(4), revoked: try r.get(5), createdMs: try r.get(6),
-                                          tools: try r.get(7)))
+                                          tools: try r.get(7), budget: (try r.get(8, as: String?.self)).flatMap(TokenBudget.parse)))
             } catch {
                 skipped.append(SkippedRow(table: "grants", key: hex((try? r.get(0, as: [UInt8].self)) ?? []),
                                           reason: "its grantee record does not verify (\(error))"))
@@ -71,14 +75,14 @@ extension HostStore {
         try storing {
             try db.execute("""
                 INSERT INTO grants(grant_id, grantee_key, grantee_record, models, rate_per_minute, expires_ms, revoked, created_ms,
-                    tools)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    tools, budget)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(grant_id) DO UPDATE SET grantee_key = excluded.grantee_key,
                     grantee_record = excluded.grantee_record, models = excluded.models,
                     rate_per_minute = excluded.rate_per_minute, expires_ms = excluded.expires_ms,
-                    revoked = excluded.revoked, tools = excluded.tools
+                    revoked = excluded.revoked, tools = excluded.tools, budget = excluded.budget
                 """, g.grantID.bytes, g.grantee.signingKey.bytes, g.grantee.encoded, ColumnJSON.encode(g.models),
-                Int64(g.ratePerMinute), g.expiresMs, g.revoked, g.createdMs, g.tools)
+                Int64(g.ratePerMinute), g.expiresMs, g.revoked, g.createdMs, g.tools, g.budget?.description)
         }
     }
 

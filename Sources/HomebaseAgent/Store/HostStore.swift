@@ -33,6 +33,15 @@ public final class HostStore: Sendable {
         """
         ALTER TABLE grants ADD COLUMN tools INTEGER NOT NULL DEFAULT 0;
         """,
+        // #21: token budgets per grant, and usage per requesting device, model and UTC day
+        // (counts only: never prompt text).
+        """
+        ALTER TABLE grants ADD COLUMN budget TEXT;
+        CREATE TABLE usage(requester BLOB NOT NULL, own INTEGER NOT NULL, model TEXT NOT NULL, day TEXT NOT NULL,
+            requests INTEGER NOT NULL, tokens_in INTEGER NOT NULL, tokens_out INTEGER NOT NULL,
+            PRIMARY KEY(requester, model, day));
+        CREATE INDEX usage_by_day ON usage(day);
+        """,
     ])
 
     let db: Database

@@ -22,17 +22,28 @@ public struct ModelCommands: Sendable {
     /// The catalog as a tree: family → series → size → quant tiers, then the shortlist and the
     /// custom repos. `all` adds tool-capable models without vision; `refresh` re-fetches.
     public func browse(all: Bool = false, refresh: Bool = false) async throws -> CommandOutput {
-        let result = try await catalog.entries(includeTextOnly: all, refresh: refresh)
-        var text = CatalogText.tree(result.entries)
-        if result.stale { text += "(offline: showing the catalog fetched \(result.fetchedAt))\n" }
-        text += "\nShortlist (guest models pull NAME):\n"
+        var text: String
+        var entries: [CatalogEntry] = []
+        var offline = false
+        do {
+            let result = try await catalog.entries(includeTextOnly: all, refresh: refresh)
+            entries = result.entries
+            text = CatalogText.tree(result.entries)
+            if result.stale { text += "(offline: showing the catalog fetched \(result.fetchedAt))\n" }
+        } catch {
+            // A first run without network has no catalog on file: the shortlist ships with guest.
+            offline = true
+            text = "(offline: no catalog on file and it cannot be fetched now: \(error))\n"
+        }
+        text += offline ? "\nShortlist (offline: shipped with guest; guest models pull NAME needs the network):\n"
+            : "\nShortlist (guest models pull NAME):\n"
         for item in shortlist { text += "  \(item.name)  \(item.summary)\n" }
         let custom = try store.customRepos()
         if !custom.isEmpty {
             text += "\nCustom repos:\n"
             for c in custom { text += "  \(c.repo)\(c.provisional ? "  (provisional)" : "")\n" }
         }
-        return CommandOutput(text: text, entries: result.entries)
+        return CommandOutput(text: text, entries: entries)
     }
 
     /// Rows whose repo, family, series or size contains every word of `query` (case-insensitive).

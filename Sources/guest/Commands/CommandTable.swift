@@ -14,5 +14,6 @@ enum CommandTable {
         PairCommand.command,
         DevicesCommand.command,
         JoinCommand.command,
+        HostCommand.command,
     ]
 }

@@ -30,6 +30,8 @@ enum ServeCommandLine {
             + "Clients: Claude Code ANTHROPIC_BASE_URL=http://127.0.0.1:11435; Codex a provider with base_url .../v1 and\n"
             + "wire_api = \"responses\"; Continue provider ollama with apiBase http://127.0.0.1:11435; Open WebUI\n"
             + "OLLAMA_BASE_URL=http://127.0.0.1:11435 (README: \"The guest's other doors\").\n"
+            + "A browser at / gets a page: a chat that streams, each answer's brain, reason and speed, and the status live\n"
+            + "(GET /homebase/status: guest status --json's value; GET /homebase/events: it again every --status-interval).\n"
             + "Every answer names its brain: the X-Homebase-Brain header and a final `homebase` object. Loopback only\n"
             + "unless --allow-remote with a token (--token-file or HOMEBASE_SERVE_TOKEN). Runs until SIGINT or SIGTERM.\n"
             + "Web pages are refused: a Host that is not localhost, 127.x or [::1] (403, DNS rebinding), an Origin not\n"
@@ -54,6 +56,7 @@ enum ServeCommandLine {
                      + "(default \(EmbeddingRouting.defaultTimeout.components.seconds))"),
                 Flag("--warm-check", "SECONDS", "keep the on-device engine running (the warm floor, setting engine.warm): "
                      + "started now and checked this often; 0: only at start (default 30)"),
+                Flag("--status-interval", "SECONDS", "how often the page at / gets the status pushed (default 2)"),
                 Flag("--allow-origin", "ORIGIN", repeatable: true, "let web pages of ORIGIN (http://localhost:3000) call serve, "
                      + "with CORS; repeatable (default: none)")]
             + Flag.relayLink,
@@ -62,6 +65,7 @@ enum ServeCommandLine {
     static func run(_ inv: Invocation) async throws -> Int32 {
         guard inv.positionals.isEmpty else { throw inv.usageError("unexpected argument \(inv.positionals[0].prefix(40))") }
         let config = try configuration(inv)
+        let statusEvery = try statusInterval(inv)
         return try await inv.withLinks { context, links in
             let runner = context.runner, paths = context.paths, log = context.log
             let retake = ServeAnnouncement.onRetakeSignal(links, log: log)
@@ -82,6 +86,7 @@ enum ServeCommandLine {
                     case .failed(let why): .failure(.failed(why))
                     }
                 },
+                page: PageSource(interval: statusEvery) { StatusJSON.line(GuestStatus.gather(context, links: links)) },
                 listening: { ServeAnnouncement.announce(paths, host: config.host, port: $0, tokenFile: config.tokenFile, log: log) })
             ServeAnnouncement.withdraw()
             await embeddings.stop()
@@ -106,6 +111,13 @@ enum ServeCommandLine {
             throw inv.usageError("--warm-check: whole seconds, 0 to 3600 (0: warm at start only; setting engine.warm off: never)")
         }
         return .seconds(s)
+    }
+
+    /// `--status-interval SECONDS`: how often the page's event stream pushes the status (0.01 to 3600).
+    static func statusInterval(_ inv: Invocation) throws -> Duration {
+        guard let v = inv.arguments.value("--status-interval") else { return .seconds(2) }
+        guard let s = Double(v), s >= 0.01, s <= 3600 else { throw inv.usageError("--status-interval: seconds, 0.01 to 3600 (default 2)") }
+        return .milliseconds(Int64(s * 1000))
     }
 
     /// `--embedding-timeout SECONDS`: 1 to 3600.

@@ -51,3 +51,12 @@ enum StatusCommand {
         return 0
     }
 }
+
+/// `guest status --json`'s value on one line: what the page's `/homebase/status` and events send.
+enum StatusJSON {
+    static func line(_ s: GuestStatus) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(s)) ?? Data("{}".utf8))
+    }
+}

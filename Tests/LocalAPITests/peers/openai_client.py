@@ -5,6 +5,7 @@ usage: openai_client.py BASE_URL API_KEY SCENARIO
   whole    non-streamed chat: content, finish_reason, usage, homebase, X-Homebase-Brain
   stream   streamed chat with include_usage: deltas, finish_reason, usage, homebase of the last chunk
   tools    streamed chat with a tool: the tool calls reassembled by index
+  obfuscation  streamed chat asking include_obfuscation: the text and every unknown field a chunk carried
   models   models.list()
   failing  streamed chat whose brain fails mid-answer: the exception the client raised
 """
@@ -54,6 +55,16 @@ try:
                     finish = choice.finish_reason
         out = {"content": text, "finish_reason": finish, "usage": usage, "homebase": homebase, "chunks": chunks,
                "tool_calls": [calls[i] for i in sorted(calls)]}
+    elif scenario == "obfuscation":
+        stream = client.chat.completions.create(model="fake-brain", messages=messages, stream=True,
+                                                stream_options={"include_usage": True, "include_obfuscation": True})
+        text, extras = "", set()
+        for chunk in stream:
+            extras |= set((chunk.model_extra or {}).keys())
+            for choice in chunk.choices:
+                extras |= set((choice.model_extra or {}).keys()) | set((choice.delta.model_extra or {}).keys())
+                text += choice.delta.content or ""
+        out = {"content": text, "extras": sorted(extras)}
     elif scenario == "models":
         out = {"models": [m.id for m in client.models.list()]}
     elif scenario == "failing":

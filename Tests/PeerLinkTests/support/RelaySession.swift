@@ -17,7 +17,7 @@ final class RelaySession {
         ws.send(binary: bytes)
     }
 
-    func sendChallenge() { send(.challenge(.init(nonce: nonce, origin: relay.origin))) }
+    func sendChallenge() { send(.challenge(.init(nonce: nonce, origin: relay.challengeOrigin))) }
 
     func received(_ message: WebSocketMessage) {
         guard case .binary(let bytes) = message else { ws.close(code: .unsupportedData); return }
@@ -45,7 +45,7 @@ final class RelaySession {
 
     private func authenticate(_ a: RelayFrame.Auth, _ script: ScriptedRelay.Script) {
         // Verify over OUR origin and OUR nonce, never anything taken from the frame.
-        let transcript = try! RelayAuth.transcript(origin: relay.origin, challenge: nonce, deviceKey: a.deviceKey)
+        let transcript = try! RelayAuth.transcript(origin: relay.challengeOrigin, challenge: nonce, deviceKey: a.deviceKey)
         var reason: AuthRefusalReason?
         if !PublicKey(bytes: a.deviceKey.bytes)!.isValidSignature(a.signature.bytes, for: transcript) {
             reason = .badSignature

@@ -44,6 +44,8 @@ final class ScriptedRelay: @unchecked Sendable {
     let record = Mutex(Record())
     private(set) var port: UInt16 = 0
     private(set) var origin = ""
+    /// What its challenges name (`origin` unless told otherwise).
+    private(set) var challengeOrigin = ""
     // Loop-thread state.
     private var server: WebSocketServer?
     var sessions: [ObjectIdentifier: RelaySession] = [:]
@@ -51,7 +53,8 @@ final class ScriptedRelay: @unchecked Sendable {
     /// Every mail frame ever delivered, for scripted redelivery.
     var delivered: [Bytes16: (to: Bytes32, mail: Mail)] = [:]
 
-    init(tls: TLSServerContext? = nil) throws {
+    /// `origin`: the origin its challenges name (a cluster node sharing the cluster's); default its own.
+    init(tls: TLSServerContext? = nil, origin named: String? = nil) throws {
         loop = try EventLoop()
         try loop.start()
         let box = LoopBox<ScriptedRelay>(self)
@@ -66,6 +69,7 @@ final class ScriptedRelay: @unchecked Sendable {
             return (server.port, relay.origin)
         }
         port = p; origin = o
+        challengeOrigin = named ?? o
     }
 
     /// `ws://127.0.0.1:port/v1/connect` (or wss).

@@ -1,0 +1,105 @@
+import Foundation
+import GuestAgent
+import ModelStore
+import Wire
+
+/// `guest host models | pull MODEL | delete MODEL | load MODEL | unload MODEL`: the own
+/// Homebase's models, managed through the relay (SPEC.md "Managing the host's models").
+enum HostCommand {
+    static let command = Command(
+        name: "host", summary: "list, pull, delete, load or unload the Homebase's models (own account only)",
+        usage: "models | pull MODEL [--runtime URL] | delete MODEL | load MODEL | unload MODEL [--json]",
+        details: "models: the Homebase's runtimes, each model with its size, whether it is loaded and advertised.\n"
+            + "pull: on an Ollama runtime MODEL is an Ollama name (llama3.2:1b); on llama-server it is OWNER/REPO/FILE.gguf\n"
+            + "  on the hub, downloaded into the Homebase's models folder (homebase run --models-dir). Progress is shown\n"
+            + "  as a bar on stderr; with --json one JSON line per progress step, then the result.\n"
+            + "delete, load, unload: where the runtime can (llama-server loads and unloads only in router mode).\n"
+            + "Only the account's own devices may manage its models: a friend's device is refused (not_owner).",
+        flags: [Flag("--runtime", "URL", "the runtime to act on (as `guest host models` lists it); default: the Homebase picks"),
+                Flag("--homebase", "KEY", "which Homebase (a hex prefix of its key), when there are several"),
+                Flag("--timeout", "TIME", "give up after TIME without a word from the Homebase (default 60s)"),
+                Flag("--json", "print JSON (pull: one line per progress step, then the result)")] + Flag.relayLink,
+        run: run)
+
+    static func run(_ inv: Invocation) async throws -> Int32 {
+        let p = inv.positionals
+        let action: AppMessage.ManageAction
+        switch p.first {
+        case "models": action = .list
+        case "pull": action = .pull
+        case "delete": action = .delete
+        case "load": action = .load
+        case "unload": action = .unload
+        default: throw inv.usageError(p.first.map { "unknown subcommand \($0): say models, pull, delete, load or unload" }
+                                      ?? "say models, pull MODEL, delete MODEL, load MODEL or unload MODEL")
+        }
+        let model: String
+        if action == .list {
+            guard p.count == 1 else { throw inv.usageError("host models takes no argument") }
+            model = ""
+        } else {
+            guard p.count == 2, !p[1].isEmpty else { throw inv.usageError("host \(p[0]) takes one MODEL") }
+            model = p[1]
+        }
+        let runtime = inv.arguments.value("--runtime") ?? ""
+        if !runtime.isEmpty, !(runtime.hasPrefix("http://") || runtime.hasPrefix("https://")) {
+            throw inv.usageError("--runtime takes a runtime URL (http://HOST:PORT, as `guest host models` lists it)")
+        }
+        let timeout = try inv.positiveDuration("--timeout") ?? HostManager.defaultTimeout
+        let json = inv.arguments.has("--json")
+        return try await inv.withLinks { context, links in
+            let manager: HostManager
+            switch HostManager.target(context, links: links, choose: inv.arguments.value("--homebase"), timeout: timeout) {
+            case .failure(let f): Console.err("guest host: \(f)\n"); return 1
+            case .success(let m): manager = m
+            }
+            let bar = json ? nil : ProgressBar()
+            let result = await manager.run(action, model: model, runtime: runtime) { step in
+                if json { Console.out(line(["progress": ["completed": step.completed, "total": step.total, "status": step.status]])) }
+                bar?.show(DownloadProgress(received: Int64(clamping: step.completed), total: step.total == 0 ? nil : Int64(clamping: step.total)))
+            }
+            bar?.finish()
+            switch result {
+            case .failure(let f):
+                if json, case .host(let code, let message) = f { Console.out(line(["error": ["code": code, "message": message]])) }
+                Console.err("guest host \(p[0]): \(f)\n")
+                return 1
+            case .success(let r):
+                if json { Console.out(line(jsonResult(r))); return 0 }
+                if action != .list { Console.out(r.text + "\n") }
+                Console.out(text(r.runtimes))
+                return 0
+            }
+        }
+    }
+
+    static func text(_ runtimes: [AppMessage.HostRuntime]) -> String {
+        if runtimes.isEmpty { return "no runtimes on the Homebase (homebase runtime add URL)\n" }
+        var s = ""
+        for rt in runtimes {
+            let can = [(AppMessage.HostRuntime.canPull, "pull"), (AppMessage.HostRuntime.canDelete, "delete"),
+                       (AppMessage.HostRuntime.canLoad, "load/unload")].filter { rt.abilities & $0.0 != 0 }.map(\.1)
+            s += "\(rt.url)  \(rt.kindName)  (\(can.isEmpty ? "no management" : can.joined(separator: ", ")))\n"
+            if rt.models.isEmpty { s += "  no models\n" }
+            for m in rt.models {
+                let size = m.sizeBytes == 0 ? "size unknown" : ProgressFormatter.bytes(Int64(clamping: m.sizeBytes))
+                s += "  \(m.name)  \(size)  \(m.loaded ? "loaded" : "not loaded")\(m.advertised ? "  advertised" : "")\n"
+            }
+        }
+        return s
+    }
+
+    static func jsonResult(_ r: AppMessage.ManageResult) -> [String: Any] {
+        ["result": r.text, "runtimes": r.runtimes.map { rt in
+            ["url": rt.url, "kind": rt.kindName, "pull": rt.abilities & AppMessage.HostRuntime.canPull != 0,
+             "delete": rt.abilities & AppMessage.HostRuntime.canDelete != 0, "load": rt.abilities & AppMessage.HostRuntime.canLoad != 0,
+             "models": rt.models.map { ["name": $0.name, "size": $0.sizeBytes, "loaded": $0.loaded, "advertised": $0.advertised] as [String: Any] }]
+                as [String: Any]
+        }]
+    }
+
+    static func line(_ object: [String: Any]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

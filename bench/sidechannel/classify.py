@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Topic classifier on the relay-visible trace (capture.py frames, bench.py answer windows).
+Per defence setting: 5-fold cross-validated random forest on features of the frames of each
+answer (sizes and times, both directions), reporting AUPRC (one topic against the rest,
+averaged over topics; chance = the topic's base rate), accuracy against the base rate, and the
+cost (down bytes, frames, stream time per answer). Usage: classify.py WORK_DIR."""
+import json, sys
+import numpy as np
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.metrics import average_precision_score, accuracy_score
+from sklearn.model_selection import StratifiedKFold, cross_val_predict
+
+W = sys.argv[1]
+frames = [json.loads(l) for l in open(f"{W}/frames.jsonl")]
+frames = [f for f in frames if f["op"] == 2]  # binary messages: relay frames
+samples = [json.loads(l) for l in open(f"{W}/samples.jsonl")]
+first_seen = {}
+for f in frames: first_seen.setdefault(f["c"], f["t"])
+SEQ = 40
+
+def features(s):
+    # The guest's connections (opened by this `guest chat`); the Homebase's link is older.
+    fs = [f for f in frames if s["t0"] <= f["t"] <= s["t1"] and first_seen[f["c"]] >= s["t0"]]
+    up = [f for f in fs if f["d"] == "up"]
+    if not up: return None
+    req = max(up, key=lambda f: f["n"])
+    down = [f for f in fs if f["d"] == "down" and f["t"] >= req["t"]]
+    t = np.array([f["t"] - req["t"] for f in down] or [0.0])
+    n = np.array([f["n"] for f in down] or [0])
+    gaps = np.diff(t) if len(t) > 1 else np.array([0.0])
+    seq_n = np.zeros(SEQ); seq_n[: min(SEQ, len(n))] = n[:SEQ]
+    seq_g = np.zeros(SEQ); seq_g[: min(SEQ, len(gaps))] = gaps[:SEQ]
+    reply = [len(down), n.sum(), t[-1], t[min(2, len(t) - 1)], gaps.mean(), gaps.std(), np.median(gaps),
+             n.mean(), n.std(), len(set(n.tolist()))]
+    request = [req["n"], len(up), sum(f["n"] for f in up)]
+    return np.array(reply + request + list(seq_n) + list(seq_g)), dict(bytes=int(n.sum()), frames=len(down), time=float(t[-1]))
+
+def score(X, y, seed=0):
+    clf = RandomForestClassifier(n_estimators=300, random_state=seed)
+    cv = StratifiedKFold(n_splits=5, shuffle=True, random_state=seed)
+    proba = cross_val_predict(clf, X, y, cv=cv, method="predict_proba")
+    classes = sorted(set(y))
+    auprc = np.mean([average_precision_score(y == c, proba[:, i]) for i, c in enumerate(classes)])
+    base = np.mean([np.mean(y == c) for c in classes])
+    acc = accuracy_score(y, np.array(classes)[proba.argmax(1)])
+    return auprc, acc, base, max(np.mean(y == c) for c in classes)
+
+rows = []
+for setting in dict.fromkeys(s["setting"] for s in samples):
+    got = [(features(s), s["topic"]) for s in samples if s["setting"] == setting and s["brain"] == "homebase"]
+    got = [(f, t) for f, t in got if f is not None]
+    if len(got) < 10: print(f"{setting}: only {len(got)} answers"); continue
+    X = np.array([f[0] for f, _ in got]); y = np.array([t for _, t in got]); cost = [f[1] for f, _ in got]
+    all_ = score(X, y); rep = score(X[:, :10], y); req = score(X[:, 10:13], y)
+    rows.append((setting, len(y), all_, rep, req, np.mean([c["bytes"] for c in cost]), np.mean([c["frames"] for c in cost]),
+                 np.mean([c["time"] for c in cost])))
+print("| setting | answers | AUPRC all (chance) | accuracy all (base) | AUPRC reply only | AUPRC request only | down bytes/answer | frames/answer | stream s/answer |")
+print("|---|---|---|---|---|---|---|---|---|")
+for s, n, a, rp, rq, b, fr, tm in rows:
+    print(f"| {s} | {n} | {a[0]:.3f} ({a[2]:.3f}) | {a[1]:.3f} ({a[3]:.3f}) | {rp[0]:.3f} | {rq[0]:.3f} | {b:,.0f} | {fr:.1f} | {tm:.2f} |")
