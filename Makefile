@@ -1,6 +1,6 @@
 # The README's two commands are `make demo` and `make test`. Everything else is for developers.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
-.PHONY: test test-fast layers demo build fuzz bench bench-relay bench-e2e bench-router bench-homebase setup vectors engine bench-sidechannel
+.PHONY: test test-fast layers demo build fuzz bench bench-relay bench-cluster bench-e2e bench-router bench-homebase setup vectors engine bench-sidechannel
 
 setup:
 	@scripts/setup.sh
@@ -48,12 +48,18 @@ bench: setup
 
 # The relay beside Mosquitto, nats-server and raw TCP through the same thin blocking clients
 # (bench/relay/README.md): latency, throughput, memory per idle TLS connection; a markdown table.
-# BENCH_RELAY_FLAGS: --runs N, --connections N, --count N, --no-memory.
+# BENCH_RELAY_FLAGS: --runs N, --connections N, --count N, --no-memory; or --cluster first (bench-cluster).
 bench-relay: setup
 	@scripts/setup.sh mosquitto nats-server
 	swift build -c release --product homebase-relay $(SWIFT_FLAGS)
 	swift build -c release --product bench-relay $(SWIFT_FLAGS)
 	.build/release/bench-relay $(BENCH_RELAY_FLAGS)
+
+# The relay cluster (#19): relay node A → NATS → relay node B beside one relay and NATS alone
+# (3 nats-servers with JetStream on loopback), mail send → stored with R3 beside SQLite.
+# BENCH_CLUSTER_FLAGS: --runs N, --count N, --throughput-count N, --mail-count N.
+bench-cluster:
+	@$(MAKE) --no-print-directory bench-relay BENCH_RELAY_FLAGS="--cluster $(BENCH_CLUSTER_FLAGS)"
 
 # The product end to end on loopback (bench/e2e): a real relay, Homebase and llama-server, the
 # guest in-process: TTFT and tokens/s beside the engine alone, time to the first fallback token

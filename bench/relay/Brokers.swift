@@ -1,3 +1,5 @@
+import Glibc
+
 /// MQTT 3.1.1, QoS 0: CONNECT (clean session), SUBSCRIBE to our own name, PUBLISH to the partner's.
 final class MQTTPeer: Peer {
     let sock: Sock
@@ -69,7 +71,12 @@ final class NATSPeer: Peer {
         self.sock = sock
         self.name = name
         guard try sock.readLine().hasPrefix("INFO") else { throw .protocolError("no INFO") }
-        try sock.write(Array("CONNECT {\"verbose\":false,\"pedantic\":false,\"name\":\"\(name)\"}\r\nSUB \(name) 1\r\nPING\r\n".utf8))
+        // The cluster section's nats-servers have explicit accounts: BENCH_NATS_USER / BENCH_NATS_PASSWORD.
+        var login = ""
+        if let u = getenv("BENCH_NATS_USER"), let p = getenv("BENCH_NATS_PASSWORD") {
+            login = ",\"user\":\"\(String(cString: u))\",\"pass\":\"\(String(cString: p))\""
+        }
+        try sock.write(Array("CONNECT {\"verbose\":false,\"pedantic\":false,\"name\":\"\(name)\"\(login)}\r\nSUB \(name) 1\r\nPING\r\n".utf8))
         while true {
             let line = try sock.readLine()
             if line == "PONG" { break }

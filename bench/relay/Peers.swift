@@ -49,6 +49,8 @@ final class RelayPeer: Peer {
     let key = SigningKey.generate()
     var pub: Bytes32 { Bytes32(key.publicKey.bytes)! }
     private(set) var drops = 0
+    /// `stored` answers seen (the mail workload waits for each).
+    private(set) var stored = 0
     private var frame: [UInt8] = []
 
     init(sock: Sock, port: UInt16) throws(BenchError) {
@@ -77,6 +79,12 @@ final class RelayPeer: Peer {
 
     func send() throws(BenchError) { try sock.write(frame) }
 
+    /// A prepared mail frame to `recipient` (a fresh id: the mailbox dedupes on it).
+    func mailFrame(to recipient: Bytes32, id: Bytes16, size: Int) throws(BenchError) -> [UInt8] {
+        wsFrame(try encode(RelayFrame.send(.init(recipient: recipient, deliveryClass: .mail, frameID: id, ttlSeconds: 3600,
+                                                  collapseKey: [], sealed: [UInt8](repeating: 0x5a, count: size)))))
+    }
+
     func readOne() throws(BenchError) -> Int? {
         let (opcode, length) = try header()
         if opcode == 0x9 { try sock.write(wsFrame(try sock.readBytes(length), opcode: 0xA)); return nil }
@@ -87,6 +95,8 @@ final class RelayPeer: Peer {
         switch type {
         case 0x11: return length - RelayFrame.headerSize - 57 // receive: sender, class, id, held
         case 0x16: drops += 1
+        case 0x14: stored += 1
+        case 0x15: throw .protocolError("mailbox-full: the relay did not store the mail")
         case 0x13: throw .protocolError("not-here: the partner is not connected")
         case 0x30: throw .protocolError("the relay sent error")
         default: break // queue-empty, pong, ...

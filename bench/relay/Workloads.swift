@@ -33,12 +33,14 @@ struct Handoff<T>: @unchecked Sendable { let value: T }
 
 enum Workloads {
     /// Round trips A -> server -> B -> server -> A (or A -> echo -> A): prints `p50 p99` in µs.
-    static func latency(_ proto: Proto, port: UInt16, tls: Bool, echo: Bool, count: Int, warmup: Int, size: Int) throws(BenchError) {
+    /// `portB`: B on another server (the cluster section: relay node A → NATS → relay node B).
+    static func latency(_ proto: Proto, port: UInt16, portB: UInt16? = nil, tls: Bool, echo: Bool, count: Int, warmup: Int, size: Int) throws(BenchError) {
         let pid = getpid()
         let a = try connectPeer(proto, port: port, tls: tls, name: "a\(pid)")
-        let b = echo ? a : try connectPeer(proto, port: port, tls: tls, name: "b\(pid)")
+        let b = echo ? a : try connectPeer(proto, port: portB ?? port, tls: tls, name: "b\(pid)")
         try a.target(b, size: size)
         try b.target(a, size: size)
+        if proto == .nats, portB != nil { try settle(a, b) }
         var samples = [UInt64](repeating: 0, count: count)
         for i in 0..<(warmup + count) {
             let t0 = nowNs()
@@ -57,12 +59,13 @@ enum Workloads {
 
     /// One publisher, one subscriber, `count` messages of `size` bytes as fast as the publisher
     /// can write: prints `MB/s arrived` counted at the subscriber (1 MB = 10^6 bytes).
-    static func throughput(_ proto: Proto, port: UInt16, tls: Bool, count: Int, size: Int) throws(BenchError) {
+    static func throughput(_ proto: Proto, port: UInt16, portB: UInt16? = nil, tls: Bool, count: Int, size: Int) throws(BenchError) {
         let pid = getpid()
-        let sub = try connectPeer(proto, port: port, tls: tls, name: "s\(pid)")
+        let sub = try connectPeer(proto, port: portB ?? port, tls: tls, name: "s\(pid)")
         let pub = try connectPeer(proto, port: port, tls: tls, name: "p\(pid)")
         try pub.target(sub, size: size)
         try sub.target(pub, size: size)
+        if proto == .nats, portB != nil { try settle(pub, sub) }
         sub.sock.setReadTimeout(ms: 1500) // the end: nothing more for 1.5 s (the drops)
         let start = nowNs()
         let result = Handoff(value: sub)

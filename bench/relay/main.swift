@@ -8,11 +8,15 @@ let args = Array(CommandLine.arguments.dropFirst())
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
         usage: bench-relay [--runs N] [--connections N] [--count N] [--no-memory | --memory-only]
-               bench-relay latency PROTO PORT tls|plain echo|pair COUNT WARMUP SIZE
-               bench-relay throughput PROTO PORT tls|plain COUNT SIZE
+               bench-relay --cluster [--runs N] [--count N] [--throughput-count N] [--mail-count N]
+               bench-relay latency PROTO PORT[:PORTB] tls|plain echo|pair COUNT WARMUP SIZE
+               bench-relay throughput PROTO PORT[:PORTB] tls|plain COUNT SIZE
+               bench-relay mail PORT COUNT WARMUP SIZE
                bench-relay hold PROTO PORT tls|plain COUNT
                bench-relay raw-server PORT echo|forward|forward-tls [CERT KEY]
                bench-relay memory relay|mosquitto tls|plain [ENV=VALUE ...]   (BENCH_CONNECTIONS, BENCH_RUNS)
+        PORTB: the second peer on another server. --cluster: 3 nats-servers (JetStream) and 2 relay nodes
+        beside one relay and NATS alone (defaults: --runs 3, --count 1000, --throughput-count 2000, --mail-count 200).
         PROTO: relay, mqtt, nats, raw. --connections: idle connections held in the memory section (default 10000),
         from 127.0.0.2, 127.0.0.3, ... (16,000 each); 100000 needs root (or a hard open-file limit above it).
 
@@ -21,15 +25,40 @@ func usage() -> Never {
 }
 
 func int(_ i: Int) -> Int { guard i < args.count, let v = Int(args[i]) else { usage() }; return v }
+/// `PORT` or `PORT:PORTB`.
+func ports(_ i: Int) -> (UInt16, UInt16?) {
+    guard i < args.count else { usage() }
+    let p = args[i].split(separator: ":").map { UInt16($0) }
+    guard (1...2).contains(p.count), let a = p[0] else { usage() }
+    if p.count == 2 { guard let b = p[1] else { usage() }; return (a, b) }
+    return (a, nil)
+}
 func proto(_ i: Int) -> Proto { guard i < args.count, let p = Proto(rawValue: args[i]) else { usage() }; return p }
 
 do {
     switch args.first {
     case "latency":
-        try Workloads.latency(proto(1), port: UInt16(int(2)), tls: args[3] == "tls", echo: args[4] == "echo",
+        try Workloads.latency(proto(1), port: ports(2).0, portB: ports(2).1, tls: args[3] == "tls", echo: args[4] == "echo",
                               count: int(5), warmup: int(6), size: int(7))
     case "throughput":
-        try Workloads.throughput(proto(1), port: UInt16(int(2)), tls: args[3] == "tls", count: int(4), size: int(5))
+        try Workloads.throughput(proto(1), port: ports(2).0, portB: ports(2).1, tls: args[3] == "tls", count: int(4), size: int(5))
+    case "mail":
+        try Workloads.mail(port: UInt16(int(1)), count: int(2), warmup: int(3), size: int(4))
+    case "--cluster":
+        var c = ClusterBench()
+        var i = 1
+        while i < args.count {
+            switch args[i] {
+            case "--runs": c.runs = int(i + 1)
+            case "--count": c.count = int(i + 1)
+            case "--throughput-count": c.throughputCount = int(i + 1)
+            case "--mail-count": c.mailCount = int(i + 1)
+            default: usage()
+            }
+            i += 2
+        }
+        guard c.runs > 0, c.count > 0, c.throughputCount > 0, c.mailCount > 0 else { usage() }
+        try c.main()
     case "hold":
         try Workloads.hold(proto(1), port: UInt16(int(2)), tls: args[3] == "tls", count: int(4))
     case "memory":
@@ -57,6 +86,9 @@ do {
             case "--count": o.count = int(i + 1); i += 1
             case "--no-memory": o.skipMemory = true
             case "--memory-only": o.memoryOnlyRun = true
+            case "--cluster":
+                FileHandle.standardError.write(Data("bench-relay: --cluster must come first: bench-relay --cluster [--runs N ...]\n".utf8))
+                exit(2)
             default: usage()
             }
             i += 1
