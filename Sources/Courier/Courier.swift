@@ -82,6 +82,14 @@ public final class Courier: Sendable {
             parts: PartCollector(configuration: c.reassembly, budgets: c.partBudgets)))
     }
 
+    /// Keeps the replay state of at least `senders` senders (never fewer than configured). Past
+    /// the cap a new sender's envelopes stamped before the moment one was forgotten are refused
+    /// unanswered, so a host sizes it to every device it serves: a crowd of more senders than
+    /// the cap, all asking at once, would otherwise lose most of its requests in silence.
+    public func keepReplayState(forSenders senders: Int) {
+        inbound.withLock { $0.replay.hold(atLeast: senders) }
+    }
+
     /// The counters so far.
     public var stats: CourierStats {
         var s = inbound.withLock { $0.stats }

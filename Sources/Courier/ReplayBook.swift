@@ -12,7 +12,7 @@ import Signing
 /// is refused instead (the floor never passes now).
 struct ReplayBook: ReplayChecker {
     let template: ReplayGuard
-    let senders: Int
+    private(set) var senders: Int
     private var guards: [PublicKey: Entry] = [:]
     private var clock: UInt64 = 0
     /// The book's floor (0: no sender evicted yet).
@@ -30,6 +30,9 @@ struct ReplayBook: ReplayChecker {
 
     /// Senders held.
     var count: Int { guards.count }
+
+    /// Holds at least `n` senders from now on (never fewer than before).
+    mutating func hold(atLeast n: Int) { senders = max(senders, n) }
 
     mutating func accept(_ id: MessageID, timestamp: UInt64, from sender: PublicKey, now: UInt64) throws {
         clock += 1
@@ -63,6 +66,8 @@ struct ReplayState: ReplayChecker {
     init(_ memory: ReplayBook, store: ReplayStore?, book: ReplayStore.Book) {
         self.memory = memory; self.store = store; self.book = book
     }
+
+    mutating func hold(atLeast n: Int) { memory.hold(atLeast: n) }
 
     mutating func accept(_ id: MessageID, timestamp: UInt64, from sender: PublicKey, now: UInt64) throws {
         guard let store else { return try memory.accept(id, timestamp: timestamp, from: sender, now: now) }

@@ -62,6 +62,23 @@ struct ReplayStateTests {
         }
     }
 
+    /// The crowd's case: senders past the cap asking at once, each stamped just before the
+    /// moment one was forgotten, were refused; a cap raised to the senders served keeps all.
+    @Test func aRaisedCapKeepsEverySenderOfACrowd() throws {
+        for var s in try states(senders: 1) {
+            #expect(accepts(&s, Self.now - 2, from: a))
+            #expect(accepts(&s, Self.now - 1, from: b))  // evicts a: the floor is now
+            #expect(!accepts(&s, Self.now - 1, from: c))  // stamped before the floor: refused
+        }
+        for var s in try states(senders: 1) {
+            s.hold(atLeast: 3)
+            s.hold(atLeast: 2)  // never lowered
+            #expect(accepts(&s, Self.now - 2, from: a))
+            #expect(accepts(&s, Self.now - 1, from: b))
+            #expect(accepts(&s, Self.now - 1, from: c))
+        }
+    }
+
     @Test func aSenderIsNotForgottenWhileItHoldsIdsAheadOfNow() throws {
         for var s in try states(senders: 1) {
             #expect(accepts(&s, Self.now + 100_000, from: a))

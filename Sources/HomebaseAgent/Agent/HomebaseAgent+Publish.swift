@@ -22,6 +22,9 @@ extension HomebaseAgent {
         var byGrantee: [PublicKey: [GrantRecord]] = [:]
         for g in grants { byGrantee[g.grantee.signingKey, default: []].append(g) }
         directory.replace(siblings: siblings, grants: byGrantee)
+        // Only these devices reach the replay check (the directory comes first): each keeps its
+        // own replay state, so none is refused as a replay because others asked at the same time.
+        courier.keepReplayState(forSenders: siblings.count + byGrantee.count)
         let catalog = ModelCatalog(runtimes: runtimes)
         return state.withLock { s in
             let changed = s.catalog != catalog
