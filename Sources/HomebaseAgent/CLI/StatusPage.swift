@@ -67,7 +67,16 @@ enum StatusPage {
                 e.outputFormatting = [.sortedKeys]
                 return text(200, "OK", "application/json", String(decoding: try e.encode(HostStatus.read(files)), as: UTF8.self))
             } catch { return text(500, "Internal Server Error", "application/json", #"{"error":"the status cannot be read now"}"#) }
-        default: return text(404, "Not Found", "text/plain", "no such page: / and /homebase/status\n")
+        case "/metrics":
+            // `grants usage`'s figures and each runtime's load, for Prometheus (#21).
+            do {
+                let store = try files.openStore(readOnly: true)
+                defer { store.close() }
+                let report = try UsageCommand.report(store: store, nowMs: nowMs())
+                let load = (try? HostStatus.read(files))?.live?.runtimeLoad ?? [:]
+                return text(200, "OK", "text/plain; version=0.0.4", UsageMetrics.text(report, load: load))
+            } catch { return text(500, "Internal Server Error", "text/plain", "the usage cannot be read now\n") }
+        default: return text(404, "Not Found", "text/plain", "no such page: /, /homebase/status and /metrics\n")
         }
     }
 
