@@ -13,7 +13,7 @@ import Foundation
 ///                 {"role": "assistant", "content": "<continuation>"}],     (partial answer)
 ///    "max_tokens": 256, "temperature": 0.7,
 ///    "tools": [{"type": "function", "function": {"name", "description", "parameters": {...}}}],
-///    "tool_choice": "auto" | "none" | "required" | {"type": "function", "function": {"name"}},
+///    "tool_choice": "auto" | "none" | "required",  (a named tool: "required" over it alone)
 ///    "stop": [...], "top_p", "top_k", "min_p", "seed", "presence_penalty", "frequency_penalty",
 ///    "repeat_penalty", "response_format": {"type": "json_object"} |
 ///        {"type": "json_schema", "json_schema": {"name", "schema", "strict"}},
@@ -37,8 +37,16 @@ enum OpenAIRequestBody {
         if stream { body["stream_options"] = ["include_usage": true] }
         if let m = request.maxTokens { body["max_tokens"] = m }
         if let t = request.temperature { body["temperature"] = t }
-        if !request.tools.isEmpty { body["tools"] = try request.tools.map(tool) }
-        if let c = request.toolChoice { body["tool_choice"] = toolChoice(c) }
+        // A named tool is sent as "required" over that tool alone: llama-server reads only the
+        // string forms (an object is ignored with a warning: the call was not forced), and for
+        // vLLM and Ollama the two say the same.
+        var tools = request.tools
+        var choice = request.toolChoice
+        if case .function(let name) = choice, let only = tools.first(where: { $0.name == name }) {
+            tools = [only]; choice = .required
+        }
+        if !tools.isEmpty { body["tools"] = try tools.map(tool) }
+        if let c = choice { body["tool_choice"] = toolChoice(c) }
         try options(request.options, into: &body)
         let data = try JSONSerialization.data(withJSONObject: body, options: [.withoutEscapingSlashes])
         return [UInt8](data)

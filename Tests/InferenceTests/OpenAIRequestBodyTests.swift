@@ -78,6 +78,18 @@ import Testing
         #expect(j["num_ctx"] == nil)
     }
 
+    /// A named tool is forced the way llama-server reads: "required" over that tool alone (it
+    /// ignores an object `tool_choice`, leaving the call unforced).
+    @Test func aNamedToolIsRequiredOverThatToolAlone() throws {
+        let f = ToolDefinition(name: "f", description: "", parametersJSON: #"{"type":"object"}"#)
+        let g = ToolDefinition(name: "g", description: "", parametersJSON: #"{"type":"object"}"#)
+        let j = try Self.json(ChatRequest(model: "m", messages: [ChatMessage(role: .user, content: "hi")],
+                                          tools: [f, g], toolChoice: .function("g")))
+        #expect(j["tool_choice"] as? String == "required")
+        let tools = try #require(j["tools"] as? [[String: Any]])
+        #expect(tools.compactMap { ($0["function"] as? [String: Any])?["name"] as? String } == ["g"])
+    }
+
     /// Nothing the client did not send: no default temperature, no options, no tool_choice.
     @Test func nothingUnsetIsWritten() throws {
         let j = try Self.json(ChatRequest(model: "m", messages: [ChatMessage(role: .user, content: "hi")]))
