@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing", "CSodium", "Basics"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["TestSupport", "ModelStore"], exclude: ["peers"]),
         .testTarget(name: "InferenceTests", dependencies: ["TestSupport", "Inference"], exclude: ["peers"]),
-        .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "HomebaseAgent", "InferenceWire", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "RelayRouting", "Pairing"]),
+        .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "HomebaseAgent", "InferenceWire", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "RelayRouting", "Pairing", "Transport"]),
         .testTarget(name: "GuestAgentTests", dependencies: ["TestSupport", "GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Wire", "Courier", "PeerLink", "Transport", "Basics", "Pairing"],
                     exclude: ["peers"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "Wire", "Sealing", "Signing"]),
