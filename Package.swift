@@ -25,14 +25,18 @@ let package = Package(
         .target(name: "Signing", dependencies: ["CSodium", "Basics"]),
         // HPKE, sealed envelopes, streamed-reply keys, device identity.
         .target(name: "Sealing", dependencies: ["Signing", "CSodium", "Basics"]),
-        // Relay frames and application messages: pure codecs, no I/O.
-        .target(name: "Wire", dependencies: ["Basics"]),
+        // The relay frames, the byte reader and writer, fixed-size bytes (keys, ids), the relay's
+        // limits: pure codecs, no I/O; all of the wire the relay links.
+        .target(name: "RelayWire", dependencies: ["Basics"]),
+        // The application messages (adverts, inference, manage, pairing, sharing, roster, invites):
+        // pure codecs over RelayWire, which they re-export. The relay never links them.
+        .target(name: "Wire", dependencies: ["RelayWire"]),
         // SQLite: WAL, migrations, transactions.
         .target(name: "Storage", dependencies: ["CSQLite"]),
         // Event loop, TCP, TLS, HTTP/1.1 upgrade, WebSocket codec.
         .target(name: "Transport", dependencies: ["CLinux", "COpenSSL", "Basics"]),
         // A device's link to a relay: auth, reconnect, keepalive, live/mail sends, acks, dedupe.
-        .target(name: "PeerLink", dependencies: ["Transport", "Wire", "Signing", "Basics"]),
+        .target(name: "PeerLink", dependencies: ["Transport", "RelayWire", "Signing", "Basics"]),
         // Sealed application messages over a relay link: parts, replays (per sender, kept in SQLite), streamed replies.
         .target(name: "Courier", dependencies: ["PeerLink", "Sealing", "Wire", "Signing", "Storage", "CSodium", "Basics"]),
 
@@ -56,7 +60,7 @@ let package = Package(
         // The relay: sessions by key, routing, mailbox, limits, metrics. Never imports Sealing.
         // NATS for the relay as a cluster: connection, subscriptions, JetStream mail calls (no relay logic).
         .target(name: "RelayCluster", dependencies: ["CNats"]),
-        .target(name: "RelayServer", dependencies: ["Transport", "Wire", "Storage", "Signing", "Basics", "RelayCluster"]),
+        .target(name: "RelayServer", dependencies: ["Transport", "RelayWire", "Storage", "Signing", "Basics", "RelayCluster"]),
         // `homebase-relay probe`: two throwaway devices check a running relay end to end.
         .target(name: "RelayProbe", dependencies: ["PeerLink", "Signing"]),
         .executableTarget(name: "homebase-relay", dependencies: ["RelayServer", "RelayProbe"]),

@@ -28,9 +28,16 @@ FORBIDDEN = [
     (RELAY, ["Sealing", "Courier"],
      "the relay forwards sealed frames it cannot open: RelayServer, RelayProbe and homebase-relay may "
      "never link the code that opens them (Sealing, Courier)"),
+    (RELAY, ["Wire"],
+     "the relay links only the relay frames: RelayServer, RelayProbe and homebase-relay import RelayWire, "
+     "never Wire, whose application schemas (adverts, inference, manage, pairing, sharing) only the "
+     "Homebase and the guest read"),
+    (["RelayWire"], "*",
+     "RelayWire is the relay frames every side reads, the relay included: it depends on nothing but "
+     "Basics, so it can do no I/O and drags nothing into the relay"),
     (["Wire"], "*",
-     "Wire is the codecs every side reads, the relay included: it depends on nothing but Basics, so it "
-     "can do no I/O and drags nothing into the relay"),
+     "Wire is the application schemas over RelayWire: it depends on nothing but RelayWire, so it can do "
+     "no I/O"),
     (["Basics"], "*",
      "Basics is the floor every module stands on: it depends on no other module"),
     (["TestKit"], "*",
@@ -48,8 +55,8 @@ FORBIDDEN = [
      "Inference never chooses routes: it speaks to one engine it is handed, and the router above it "
      "decides which"),
 ]
-# What Wire and Basics may import at all (system modules included: no Foundation, no Glibc in Wire).
-ONLY_IMPORTS = {"Wire": {"Basics"}, "Basics": {"Glibc", "Darwin", "Musl"}}
+# What the codecs and Basics may import at all (system modules included: no Foundation, no Glibc).
+ONLY_IMPORTS = {"RelayWire": {"Basics"}, "Wire": {"RelayWire"}, "Basics": {"Glibc", "Darwin", "Musl"}}
 
 # The relay reaches CSodium through Signing (Ed25519 checks of device proofs, SHA-256, random ids):
 # allowed, because these calls cannot open a payload. Any other libsodium call in a module the relay

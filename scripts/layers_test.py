@@ -140,9 +140,24 @@ class LayersTests(unittest.TestCase):
         declare(self.root, "TestKit", "RelayServer")
         self.assertFails("TestKit depends on RelayServer", "TestKit is the pure test kit")
 
-    def test_wire_imports_nothing_but_basics(self):
-        plant(self.root, "Sources/Wire/Planted.swift", "import Foundation")
-        self.assertFails("Wire imports Foundation", "it may import only Basics", "can do no I/O")
+    def test_the_codecs_import_nothing_but_what_is_below_them(self):
+        plant(self.root, "Sources/RelayWire/Planted.swift", "import Foundation")
+        self.assertFails("RelayWire imports Foundation", "it may import only Basics", "can do no I/O")
+        self.tearDown()
+        plant(self.root, "Sources/Wire/Planted.swift", "import Basics")
+        self.assertFails("Wire imports Basics", "it may import only RelayWire", "can do no I/O")
+
+    def test_the_relay_links_no_application_schema(self):
+        # RelayServer importing Wire, declared: the relay would link adverts, inference, pairing.
+        self.edge("RelayServer", "Wire")
+        p = self.assertFails("RelayServer → Wire", "RelayServer may not reach Wire")
+        self.assertIn("the relay links only the relay frames", p)
+        self.assertIn("never Wire, whose application schemas", p)
+        self.assertFails("homebase-relay → RelayServer → Wire")
+        self.tearDown()
+        # RelayProbe reaches it through PeerLink, the device link it drives.
+        self.edge("PeerLink", "Wire")
+        self.assertFails("RelayProbe → PeerLink → Wire", "RelayProbe may not reach Wire")
 
     def test_the_relay_reaches_no_box_or_aead_of_libsodium(self):
         # Signing is how the relay reaches CSodium: signatures pass, an AEAD does not.

@@ -1,4 +1,4 @@
-import Wire
+import RelayWire
 
 /// Frame ids already delivered to the consumer, bounded, least recently seen evicted first.
 ///

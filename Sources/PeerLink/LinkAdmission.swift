@@ -1,5 +1,5 @@
 import Signing
-import Wire
+import RelayWire
 
 /// What a link presents to be admitted beyond its device signature, asked for at each
 /// connection so that a proof or token renewed meanwhile is the one sent (SPEC "Authentication").

@@ -1,6 +1,6 @@
 import Signing
 import Transport
-import Wire
+import RelayWire
 
 typealias LiveCompletion = @Sendable (LiveOutcome) -> Void
 typealias MailCompletion = @Sendable (Result<MailOutcome, any Error>) -> Void

@@ -1,4 +1,4 @@
-import Wire
+import RelayWire
 
 // A refusal in words for `status` lines and logs: the SPEC's reason name, then the relay's
 // own text (for people, never a secret: SPEC section 4, "Codes").

@@ -1,5 +1,5 @@
 import Signing
-import Wire
+import RelayWire
 
 /// What the link must do after one frame from the relay.
 enum SessionAction: Equatable {

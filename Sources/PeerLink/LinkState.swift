@@ -1,4 +1,4 @@
-import Wire
+import RelayWire
 
 /// Where a link stands. Published on `PeerLink.states` and readable as `PeerLink.state`.
 public enum LinkState: Equatable, Sendable {

@@ -2,7 +2,7 @@ import Basics
 import Glibc
 import Signing
 import Transport
-import Wire
+import RelayWire
 
 // Frames in and out of an open link (loop thread only, like the rest of LinkCore).
 extension LinkCore {

@@ -1,4 +1,4 @@
-import Wire
+import RelayWire
 
 /// Live frames sent and not yet resolved, in send order.
 ///

@@ -1,4 +1,4 @@
-import Wire
+import RelayWire
 
 /// Mail frames waiting for `stored` or `mailbox-full`, in the order they were given.
 ///

@@ -1,5 +1,5 @@
 import Signing
-import Wire
+import RelayWire
 
 /// What became of one live frame.
 public enum LiveOutcome: Equatable, Sendable {

@@ -1,7 +1,7 @@
 import Signing
 import Synchronization
 import Transport
-import Wire
+import RelayWire
 
 /// A device's link to one relay: connects over ws:// or wss://, answers the challenge,
 /// reconnects with jittered exponential backoff, keeps itself alive with pings, sends live

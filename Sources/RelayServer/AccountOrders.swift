@@ -1,6 +1,6 @@
 import Basics
 import Signing
-import Wire
+import RelayWire
 
 /// Account proofs and orders (SPEC "Authentication"): signatures are checked over the relay's
 /// canonical origin, the form agents sign for (`scheme://host:port`, lower case, port written).

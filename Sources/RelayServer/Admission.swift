@@ -1,5 +1,5 @@
 import Signing
-import Wire
+import RelayWire
 
 /// The operator's admission policy: open, an allowlist of device or account keys, or tokens.
 /// The files are read at start and on `reload()` (SIGHUP); a reload that fails keeps the old

@@ -1,7 +1,7 @@
 import Basics
 import Glibc
 import Signing
-import Wire
+import RelayWire
 
 /// What allowed accounts told this relay with `account-order`s: revoked devices and admission
 /// tokens (by SHA-256) with the devices bound to them. Kept in memory and appended to a log in

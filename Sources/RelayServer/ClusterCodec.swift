@@ -1,6 +1,6 @@
 import Basics
 import Signing
-import Wire
+import RelayWire
 
 /// The cluster's subjects and the bytes nodes exchange over NATS. Pure: no I/O.
 ///

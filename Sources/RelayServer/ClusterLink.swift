@@ -1,5 +1,5 @@
 import RelayCluster
-import Wire
+import RelayWire
 
 /// This node's NATS link went down or came back (libnats' state callback, on the loop).
 ///

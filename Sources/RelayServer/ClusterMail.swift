@@ -1,6 +1,6 @@
 import Basics
 import RelayCluster
-import Wire
+import RelayWire
 
 /// Mail across nodes: a JetStream stream (replicas, file storage, work-queue retention) holds it;
 /// `stored` is answered only after the stream's ack. A refused, failed or timed-out publish is

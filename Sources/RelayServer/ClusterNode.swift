@@ -1,6 +1,6 @@
 import Dispatch
 import RelayCluster
-import Wire
+import RelayWire
 
 /// A relay node's share of the cluster, owned by the event loop like the hub: the NATS link,
 /// the devices it holds (their subscriptions and mail consumers) and the cluster counters.

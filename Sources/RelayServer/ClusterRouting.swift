@@ -1,6 +1,6 @@
 import Basics
 import RelayCluster
-import Wire
+import RelayWire
 
 /// Live routing across nodes: subject interest is the routing table (docs/CLUSTER.md).
 /// A device on this node subscribes to its subject; a live frame for a device not here is

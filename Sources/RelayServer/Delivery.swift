@@ -1,5 +1,5 @@
 import Basics
-import Wire
+import RelayWire
 
 /// Mail: stored (committed) before `stored` is answered, delivered in arrival order to the
 /// connected recipient as its send queue has room, deleted only on the recipient's `ack`.

@@ -1,4 +1,4 @@
-import Wire
+import RelayWire
 
 /// The forwarding path without copies it can avoid: a `send` is validated in place (offsets into
 /// the received message, no decoded copy of the sealed bytes) and its `receive` is written into

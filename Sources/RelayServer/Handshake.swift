@@ -1,7 +1,7 @@
 import Basics
 import Signing
 import Transport
-import Wire
+import RelayWire
 
 /// The challenge and its answer: a fresh nonce per connection, the device's signature over the
 /// transcript built from OUR origin and OUR nonce (never from the frame), then admission.

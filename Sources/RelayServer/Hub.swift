@@ -1,6 +1,6 @@
 import Basics
 import Transport
-import Wire
+import RelayWire
 
 /// The relay's state, owned by the event loop: every connection, the routing table
 /// (device key -> session), the mailbox, admission, limits and counters. No locks: loop thread only.

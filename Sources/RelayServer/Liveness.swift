@@ -1,6 +1,6 @@
 import Basics
 import Transport
-import Wire
+import RelayWire
 
 /// A liveness probe of one device, started by a live frame forwarded to it: if it stays quiet
 /// until `probe-after` has passed since it was last heard, the relay pings it; no sign of life

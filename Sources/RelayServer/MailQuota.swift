@@ -1,5 +1,5 @@
 import Storage
-import Wire
+import RelayWire
 
 /// Why a mail frame was refused (answered `mailbox-full`, counted on /metrics by this name).
 enum MailRefusal: String, CaseIterable, Sendable {

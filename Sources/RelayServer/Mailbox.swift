@@ -1,5 +1,5 @@
 import Storage
-import Wire
+import RelayWire
 
 /// Stored mail frames for offline (or not yet caught up) recipients, in SQLite (WAL).
 /// Every method commits before it returns: the caller answers `stored` only afterwards.

@@ -1,4 +1,4 @@
-import Wire
+import RelayWire
 
 /// Counters of the relay, rendered as Prometheus text at `GET /metrics`. Loop thread only:
 /// plain integers, no atomics on the hot path.

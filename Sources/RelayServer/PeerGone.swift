@@ -1,5 +1,5 @@
 import Basics
-import Wire
+import RelayWire
 
 /// The devices one connection exchanged live frames with lately, for `peer-gone`: key -> the
 /// monotonic ns of the last frame between them (either way). Bounded: at `capacity` the entry

@@ -1,4 +1,4 @@
-import Wire
+import RelayWire
 
 /// A token bucket: `burst` frames at once, refilled at `rate` per second.
 struct TokenBucket {

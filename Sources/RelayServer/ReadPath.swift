@@ -1,5 +1,5 @@
 import Transport
-import Wire
+import RelayWire
 
 /// The one read path: every message of every connection goes through `received`.
 extension Hub {

@@ -1,7 +1,7 @@
 import Basics
 import Glibc
 import Transport
-import Wire
+import RelayWire
 
 /// The relay: a WebSocket server on one event loop, forwarding frames between devices by key.
 ///

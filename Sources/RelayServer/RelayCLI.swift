@@ -1,5 +1,5 @@
 import Glibc
-import Wire
+import RelayWire
 
 /// The command line of `homebase-relay`: `serve [flags]`, `probe URL ...`, `version`, `help`.
 public enum RelayCLI {

@@ -1,5 +1,5 @@
 import Glibc
-import Wire
+import RelayWire
 
 /// Every setting of the relay with its default. Loaded by `ConfigLoader` (defaults < config file
 /// < environment < flags); tests build one directly with millisecond timeouts.

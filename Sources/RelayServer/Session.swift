@@ -1,6 +1,6 @@
 import Basics
 import Transport
-import Wire
+import RelayWire
 
 /// One device connection: its state, its send queue and its one read path. Loop thread only.
 final class Session {

@@ -1,6 +1,6 @@
 import Basics
 import Transport
-import Wire
+import RelayWire
 
 /// Auth-failure throttling per client address, and shorter deadlines under connection pressure.
 extension Hub {

@@ -1,6 +1,6 @@
 import Basics
 import Signing
-import Wire
+import RelayWire
 
 // Parsers for setting values: durations ("500ms", "30s", "10m", "2h", "7d"), byte sizes
 // ("4096", "64KiB", "64MiB", "1GiB"), counts and rates. Each returns nil on anything else, and

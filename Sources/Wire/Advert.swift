@@ -6,6 +6,7 @@
 //             3 embedding; others reserved: preserved, since they are signed)
 //
 // signedBytes = "homebase-advert-v1" || 0x00 || the body above without the signature.
+import RelayWire
 
 extension AppMessage {
     /// What a model can do (capability bits of an advert).

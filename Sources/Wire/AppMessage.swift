@@ -36,6 +36,7 @@
 //   0x53  manage-progress  ManageMessages.swift
 //   0x54  manage-result    ManageMessages.swift (failure: `error` 0x14)
 //   other unknown       skipped: decoded as .unknown(type:), never an error
+import RelayWire
 
 /// One application message. Decode with `AppMessage.decode(_:)`, encode with `encode()`.
 public enum AppMessage: Equatable, Sendable {

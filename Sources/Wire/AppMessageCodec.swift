@@ -1,4 +1,5 @@
 // Decoding and encoding application messages (type table in AppMessage.swift).
+import RelayWire
 
 extension AppMessage {
     /// Decodes one whole message (the plaintext of one sealed envelope, or reassembled parts).

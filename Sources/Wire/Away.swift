@@ -6,6 +6,7 @@
 // It names the sequence of that empty advert: it holds while the receiver's newest advert from
 // the host has that sequence, so the host's next advert (on resume) ends it without a message
 // of its own. A receiver that does not know 0x02 skips it and sees the empty advert alone.
+import RelayWire
 
 extension AppMessage {
     /// "I am asleep", Ed25519-signed by the host key over `signedBytes()`.

@@ -15,6 +15,7 @@
 // Prefix hashes are computed by callers (Wire has no hash function); all-zero is the empty
 // conversation. A plain-text message hashes as in version 1, so text-only conversations keep
 // their hashes (InferenceWire/ConversationHashing.swift).
+import RelayWire
 
 extension AppMessage {
     /// Who said a chat message. Unknown roles are an error: a model must not guess a role.

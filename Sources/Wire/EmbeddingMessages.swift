@@ -10,6 +10,7 @@
 //                       value finite; count × dimensions × 4 <= maxEmbedResultBytes
 //
 // The whole encoded request is bound by `Limits.maxRequestBytes` (what a reassembler holds).
+import RelayWire
 
 extension Limits {
     /// Most texts in one `embed-request` (OpenAI's own limit per request).

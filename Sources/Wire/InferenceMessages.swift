@@ -13,6 +13,7 @@
 //                 skipped) and the host answers `error` `unsupported` naming both versions.
 // done    (0x13): request id 16 | prompt tokens u32 | completion tokens u32 | finish reason str16
 // error   (0x14): request id 16 | code u8 | message str16
+import RelayWire
 
 extension AppMessage {
     /// Run a model over a conversation.

@@ -7,6 +7,7 @@
 // envelopes (grant, adverts, revoke) from the first one; the joiner checks that it is signed
 // and names the invite's keys. The CRC-32 (IEEE) only catches copy errors with a clear message;
 // it protects nothing: the join proof does (the host checks it against its own stored invite).
+import RelayWire
 
 /// Text form of an invite and the host's record.
 public enum InviteCode {

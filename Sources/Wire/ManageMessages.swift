@@ -11,6 +11,7 @@
 //            | abilities u8 (bit 0 pull, 1 delete, 2 load and unload) | model count u16 (<= 4096) | models
 //   model:   name str16 (<= 1024) | size bytes u64 (0: unknown) | flags u8 (bit 0 loaded, 1 advertised)
 // Reserved bits of `abilities` and `flags` are kept as received (they re-encode exactly).
+import RelayWire
 
 extension Limits {
     /// Runtimes in one `manage-result`.

@@ -13,6 +13,7 @@
 //
 // `code` is the pairing code's text (`hbpair1-…`): it holds the code's secret, which the asker
 // needs to compute the confirmation; it travels only inside this sealed envelope.
+import RelayWire
 
 extension AppMessage {
     /// A sibling asks for a one-time pairing code.

@@ -6,6 +6,7 @@
 // pair-code-outcome (0x3b): request id 16 | code id 8 | outcome u8 | wrong tries u8 | device record bytes32
 //     outcomes: 1 used (device record: the joiner's signed record, as in a roster),
 //     2 burnt (device record empty). Unknown outcomes MUST be shown as "the code can no longer be used".
+import RelayWire
 
 extension AppMessage {
     /// The end of a code issued for a `pair-code-request` (same request id).

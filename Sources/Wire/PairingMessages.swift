@@ -9,6 +9,7 @@
 // pair-refused (0x38): code id 8 | reason u8 | tries left u8 | text str16 (<= 1024)
 //
 // The proofs are HMAC-SHA256 under the code's secret (derivations in protocol/SPEC.md).
+import RelayWire
 
 /// 8 bytes: a pairing code's id (not secret: it names the code, the secret proves it).
 public struct Bytes8: FixedBytes {

@@ -5,6 +5,7 @@
 //
 // Rules checked on decode: 1 <= count <= max(1, total), index < count, bytes <= total.
 // A reassembled message MUST NOT itself be a part.
+import RelayWire
 
 extension AppMessage {
     /// A piece of a split message.

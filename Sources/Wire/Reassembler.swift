@@ -1,6 +1,7 @@
 // Reassembles split messages. Pure: no clocks (callers pass the time in), no I/O. Bounded: the
 // announced total is checked against `maxMessageSize` at the first part, bytes held per message
 // never exceed its total, and at most `maxInFlight` messages are incomplete at once.
+import RelayWire
 
 /// Collects parts until a message is complete.
 public struct Reassembler: Sendable {

@@ -15,6 +15,7 @@
 //
 // A body must fill its length exactly. A tool call is sent as its deltas, then whole (the
 // engine's own event order, ChatEvent's contract).
+import RelayWire
 
 extension AppMessage {
     /// A piece of a tool call as the engine streams it.

@@ -8,6 +8,7 @@
 //   flags       bit 0: the token's bytes follow; other bits refused
 //
 // f64 is IEEE 754 binary64, big-endian, finite (a logprob is 0 or below; not checked).
+import RelayWire
 
 extension AppMessage {
     /// One token's log probability and its likeliest alternatives.

@@ -26,6 +26,7 @@
 //   0x000f  extra              name str16 | JSON text str32 (an option without a name here, as the client sent it)
 //   0x8001  continuation       str32 (critical: the answer must continue this text)
 //   0x8002  tool_choice        kind u8: 1 auto, 2 none, 3 required, 4 function = name str16 (critical)
+import RelayWire
 
 extension AppMessage {
     /// Which tool the model must call (OpenAI `tool_choice`).

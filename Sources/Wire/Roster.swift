@@ -3,6 +3,7 @@
 //   account key 32 | version u64 | record count u16 | device records bytes32 (opaque) | signature 64
 //
 // signedBytes = "homebase-roster-v1" || 0x00 || the body above without the signature.
+import RelayWire
 
 extension AppMessage {
     /// The devices of an account, Ed25519-signed by the account key over `signedBytes()`.

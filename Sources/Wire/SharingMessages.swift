@@ -12,6 +12,7 @@
 //                      skips it and never sends tools (the grant then reads as not allowing them).
 // model-choice (0x34): model id str16 | options u8 (bit 0 vision; others reserved: 0 on send,
 //                      ignored on receipt) | choice sequence u64 | origin device key 32
+import RelayWire
 
 extension AppMessage {
     /// An invitation to use a Homebase, passed out of band (a link, a QR code).

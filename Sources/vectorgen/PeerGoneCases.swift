@@ -1,4 +1,4 @@
-// Vectors for `peer-gone` (relay frame 0x19; layout in Sources/Wire/RelayFrame.swift, SPEC.md
+// Vectors for `peer-gone` (relay frame 0x19; layout in Sources/RelayWire/RelayFrame.swift, SPEC.md
 // "Relay frames"). Fields written by hand from the inputs, like WireCases.swift.
 import Basics
 import Wire

@@ -2,37 +2,37 @@
 // length is checked against its limit and the remaining bytes before anything is allocated:
 // this is what makes the decoders total (any input gives a value or a WireError).
 
-struct ByteReader {
+package struct ByteReader {
     private let bytes: ArraySlice<UInt8>
     private var position: Int
 
-    init(_ bytes: ArraySlice<UInt8>) {
+    package init(_ bytes: ArraySlice<UInt8>) {
         self.bytes = bytes
         self.position = bytes.startIndex
     }
 
-    var remaining: Int { bytes.endIndex - position }
+    package var remaining: Int { bytes.endIndex - position }
 
-    mutating func take(_ n: Int, _ field: String) throws(WireError) -> ArraySlice<UInt8> {
+    package mutating func take(_ n: Int, _ field: String) throws(WireError) -> ArraySlice<UInt8> {
         guard n >= 0, n <= remaining else { throw .truncated(field: field) }
         let out = bytes[position..<position + n]
         position += n
         return out
     }
 
-    mutating func u8(_ field: String) throws(WireError) -> UInt8 {
+    package mutating func u8(_ field: String) throws(WireError) -> UInt8 {
         try take(1, field).first!
     }
 
-    mutating func u16(_ field: String) throws(WireError) -> UInt16 {
+    package mutating func u16(_ field: String) throws(WireError) -> UInt16 {
         UInt16(truncatingIfNeeded: try uint(2, field))
     }
 
-    mutating func u32(_ field: String) throws(WireError) -> UInt32 {
+    package mutating func u32(_ field: String) throws(WireError) -> UInt32 {
         UInt32(truncatingIfNeeded: try uint(4, field))
     }
 
-    mutating func u64(_ field: String) throws(WireError) -> UInt64 {
+    package mutating func u64(_ field: String) throws(WireError) -> UInt64 {
         try uint(8, field)
     }
 
@@ -42,12 +42,12 @@ struct ByteReader {
         return v
     }
 
-    mutating func fixed<T: FixedBytes>(_ field: String) throws(WireError) -> T {
+    package mutating func fixed<T: FixedBytes>(_ field: String) throws(WireError) -> T {
         T(unchecked: Array(try take(T.count, field)))
     }
 
     /// A byte that must be 0 (false) or 1 (true).
-    mutating func bool(_ field: String) throws(WireError) -> Bool {
+    package mutating func bool(_ field: String) throws(WireError) -> Bool {
         switch try u8(field) {
         case 0: return false
         case 1: return true
@@ -56,21 +56,21 @@ struct ByteReader {
     }
 
     /// Bytes behind a big-endian length prefix of `prefix` bytes (1, 2 or 4).
-    mutating func prefixed(_ prefix: Int, limit: Int, _ field: String) throws(WireError) -> [UInt8] {
+    package mutating func prefixed(_ prefix: Int, limit: Int, _ field: String) throws(WireError) -> [UInt8] {
         let n = Int(try uint(prefix, field + " length"))
         guard n <= limit else { throw .tooLarge(field: field, length: n, limit: limit) }
         return Array(try take(n, field))
     }
 
     /// A UTF-8 string behind a length prefix of `prefix` bytes; invalid UTF-8 is an error.
-    mutating func string(_ prefix: Int, limit: Int = .max, _ field: String) throws(WireError) -> String {
+    package mutating func string(_ prefix: Int, limit: Int = .max, _ field: String) throws(WireError) -> String {
         let raw = try prefixed(prefix, limit: limit, field)
         guard let s = String(validating: raw, as: UTF8.self) else { throw .invalidUTF8(field: field) }
         return s
     }
 
     /// A name shown to people (`Printable`): a str16 of 1 to 64 bytes without unsafe scalars.
-    mutating func name(_ field: String) throws(WireError) -> String {
+    package mutating func name(_ field: String) throws(WireError) -> String {
         let s = try string(2, limit: Printable.maxNameBytes, field)
         try Printable.check(s, field)
         return s
@@ -78,20 +78,20 @@ struct ByteReader {
 
     /// A u16 item count, checked against the remaining bytes (each item takes at least
     /// `minItemSize`) so that a list can never reserve more than the input could hold.
-    mutating func count(minItemSize: Int, _ field: String) throws(WireError) -> Int {
+    package mutating func count(minItemSize: Int, _ field: String) throws(WireError) -> Int {
         let n = Int(try u16(field + " count"))
         guard n * minItemSize <= remaining else { throw .truncated(field: field) }
         return n
     }
 
     /// Everything left, up to `limit` bytes.
-    mutating func rest(limit: Int, _ field: String) throws(WireError) -> [UInt8] {
+    package mutating func rest(limit: Int, _ field: String) throws(WireError) -> [UInt8] {
         guard remaining <= limit else { throw .tooLarge(field: field, length: remaining, limit: limit) }
         return Array(try take(remaining, field))
     }
 
     /// Encodings are exact: leftover bytes are an error.
-    func finish() throws(WireError) {
+    package func finish() throws(WireError) {
         guard remaining == 0 else { throw .trailingBytes(count: remaining) }
     }
 }

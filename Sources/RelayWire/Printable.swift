@@ -24,7 +24,7 @@ public enum Printable {
     }
 
     /// Throws `invalidValue` for an empty name (value 0) or one holding an unsafe scalar (its value).
-    static func check(_ name: String, _ field: String) throws(WireError) {
+    package static func check(_ name: String, _ field: String) throws(WireError) {
         guard !name.isEmpty else { throw .invalidValue(field: field + " length", value: 0) }
         if let bad = firstUnsafe(name) { throw .invalidValue(field: field, value: Int(bad.value)) }
     }
