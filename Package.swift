@@ -21,13 +21,14 @@ let package = Package(
 
         // The floor: hex, short keys, clocks, wipe, the duration grammar. Depends on nothing.
         .target(name: "Basics"),
-        // Ed25519 identities and signature checks: all the relay may know of cryptography.
-        .target(name: "Signing", dependencies: ["CSodium", "Basics"]),
+        // The relay frames, the byte reader and writer, fixed-size bytes (ids; Bytes32 is the one
+        // device key type), the relay's limits: pure codecs, no I/O; all of the wire the relay links.
+        .target(name: "RelayWire", dependencies: ["Basics"]),
+        // Ed25519 identities, the signature check on RelayWire's key type: all the relay may know of
+        // cryptography.
+        .target(name: "Signing", dependencies: ["CSodium", "RelayWire", "Basics"]),
         // HPKE, sealed envelopes, streamed-reply keys, device identity.
         .target(name: "Sealing", dependencies: ["Signing", "CSodium", "Basics"]),
-        // The relay frames, the byte reader and writer, fixed-size bytes (keys, ids), the relay's
-        // limits: pure codecs, no I/O; all of the wire the relay links.
-        .target(name: "RelayWire", dependencies: ["Basics"]),
         // The application messages (adverts, inference, manage, pairing, sharing, roster, invites):
         // pure codecs over RelayWire, which they re-export. The relay never links them.
         .target(name: "Wire", dependencies: ["RelayWire"]),

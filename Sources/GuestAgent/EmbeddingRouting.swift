@@ -52,7 +52,7 @@ public struct EmbeddingRouting: Sendable {
         let own = (try? AccountAdverts(account: context.account, database: context.routingDatabase).latestOwnAdvert()) ?? nil
         if let own, limits.ownAdvert(receiptMs: own.receiptMs, nowMs: now).fresh {
             let embedding = own.advert.models.filter { $0.capabilities.contains(.embedding) }.map(\.tag)
-            if embedding.contains(model) { return .ownHomebase(PublicKey(bytes: own.advert.hostKey.bytes)!) }
+            if embedding.contains(model) { return .ownHomebase(own.advert.hostKey) }
             available += embedding
         }
         for joined in (try? context.joined.all()) ?? [] where joined.state == .joined {

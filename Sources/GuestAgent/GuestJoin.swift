@@ -35,7 +35,7 @@ public enum GuestJoin {
         guard let host = try? DeviceRecord(encoded: decoded.hostRecord) else {
             throw .join("mangled invite: the host's device record in it does not verify")
         }
-        guard host.signingKey.bytes == invite.hostSigningKey.bytes, host.hpkeKey.bytes == invite.hostHPKEKey.bytes else {
+        guard host.signingKey == invite.hostSigningKey, host.hpkeKey.bytes == invite.hostHPKEKey.bytes else {
             throw .join("mangled invite: the host's record names other keys than the invite")
         }
         do { _ = try RelayURL(parsing: invite.relayURL) } catch {

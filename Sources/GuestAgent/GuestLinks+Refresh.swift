@@ -31,7 +31,7 @@ extension GuestLinks {
         func admission(_ setting: RelayFile.Setting, _ role: GuestLink.Role) -> LinkAdmission {
             let token = JoinedRelay.all(context).first { GuestJoin.sameRelay($0.url, setting.url) && $0.token != nil }?.token
             let account = role == .account ? AccountKeyFile(path: context.paths.accountKey).read() : nil
-            let proof = account.flatMap { a in setting.relayProof.map { $0.frame(accountKey: Bytes32(unchecked: a.bytes)) } }
+            let proof = account.flatMap { a in setting.relayProof.map { $0.frame(accountKey: a) } }
             let proofOrigin = setting.relayProof?.origin
             return LinkAdmission(deviceProof: { origin, _ in origin == proofOrigin ? proof : nil }, token: { _ in token })
         }

@@ -12,7 +12,7 @@ extension HostManager {
         if let account = links.account {
             let own = account.setting.homebaseRecord?.signingKey
                 ?? ((try? AccountAdverts(account: context.account, database: context.routingDatabase).latestOwnAdvert()) ?? nil)
-                    .flatMap { PublicKey(bytes: $0.advert.hostKey.bytes) }
+                    .map(\.advert.hostKey)
             if let own { candidates.append((own, account)) }
         }
         for joined in (try? context.joined.all()) ?? [] where joined.state == .joined {

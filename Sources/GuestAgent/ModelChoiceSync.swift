@@ -78,7 +78,7 @@ public struct ModelChoiceSync: Sendable {
             }
             try Self.store(tx, kind, value, sequence, origin.bytes)
             return AppMessage.ModelChoice(modelID: Self.modelID(kind, value), vision: vision, sequence: UInt64(sequence),
-                                          originDevice: Bytes32(unchecked: origin.bytes))
+                                          originDevice: origin)
         }
     }
 

@@ -17,7 +17,7 @@ struct AdvertSigner: Sendable {
 
     func next(models: [AppMessage.ModelInfo], nowMs: Int64) throws(HomebaseError) -> AppMessage.Advert {
         let sequence = try store.nextAdvertSequence(nowMs: nowMs, modelCount: models.count)
-        var advert = AppMessage.Advert(hostKey: Bytes32(unchecked: identity.signingKey.publicKey.bytes),
+        var advert = AppMessage.Advert(hostKey: identity.signingKey.publicKey,
                                        sequence: sequence, timestampMs: UInt64(max(nowMs, 0)), models: models)
         try sign(&advert)
         return advert
@@ -50,7 +50,7 @@ struct AdvertSigner: Sendable {
 extension AppMessage.Advert {
     /// True when `hostKey` signed exactly these bytes.
     public func verifies() -> Bool {
-        guard let key = PublicKey(bytes: hostKey.bytes), let bytes = try? signedBytes() else { return false }
-        return key.isValidSignature(signature.bytes, for: bytes)
+        guard let bytes = try? signedBytes() else { return false }
+        return hostKey.isValidSignature(signature.bytes, for: bytes)
     }
 }

@@ -96,8 +96,8 @@ public struct PairExchange: Sendable {
         let me = identity.signingKey.publicKey
         guard let expected = try? PairingProofs.welcome(secret: code.secret, joiner: me, w),
               PairingProofs.equal(expected, w.proof) else { throw .forgedAnswer("its proof of the code does not verify") }
-        guard let account = PublicKey(bytes: w.roster.accountKey.bytes), let signed = try? w.roster.signedBytes(),
-              account.isValidSignature(w.roster.signature.bytes, for: signed) else {
+        let account = w.roster.accountKey
+        guard let signed = try? w.roster.signedBytes(), account.isValidSignature(w.roster.signature.bytes, for: signed) else {
             throw .forgedAnswer("the roster is not signed by its account key")
         }
         let records = w.roster.deviceRecords.compactMap { try? DeviceRecord(encoded: $0) }
@@ -112,7 +112,7 @@ public struct PairExchange: Sendable {
     /// A relay proof signed by the roster's account key for this device (else none: the relay
     /// would refuse it anyway).
     static func verified(_ p: AppMessage.RelayProof, account: PublicKey, device: PublicKey) -> AppMessage.RelayProof? {
-        guard let m = try? RelayAuth.deviceProofBinding(origin: p.origin, deviceKey: Bytes32(unchecked: device.bytes),
+        guard let m = try? RelayAuth.deviceProofBinding(origin: p.origin, deviceKey: device,
                                                         rosterVersion: p.rosterVersion, notAfterSeconds: p.notAfterSeconds),
               account.isValidSignature(p.signature.bytes, for: m) else { return nil }
         return p

@@ -33,7 +33,7 @@ public enum AccountSigning {
                                    notAfterSeconds: UInt64) -> RelayFrame.DeviceProof? {
         guard let m = try? RelayAuth.deviceProofBinding(origin: origin, deviceKey: device, rosterVersion: rosterVersion,
                                                         notAfterSeconds: notAfterSeconds) else { return nil }
-        return .init(accountKey: Bytes32(unchecked: account.publicKey.bytes), rosterVersion: rosterVersion,
+        return .init(accountKey: account.publicKey, rosterVersion: rosterVersion,
                      notAfterSeconds: notAfterSeconds, signature: Bytes64(unchecked: account.sign(m)))
     }
 
@@ -42,7 +42,7 @@ public enum AccountSigning {
                              notAfterSeconds: UInt64, uses: UInt16 = 0) -> RelayFrame.AccountOrder? {
         guard let m = try? RelayAuth.orderBinding(origin: origin, kind: kind, subject: subject, rosterVersion: rosterVersion,
                                                   notAfterSeconds: notAfterSeconds, uses: uses) else { return nil }
-        return .init(accountKey: Bytes32(unchecked: account.publicKey.bytes), kind: kind, subject: subject,
+        return .init(accountKey: account.publicKey, kind: kind, subject: subject,
                      rosterVersion: rosterVersion, notAfterSeconds: notAfterSeconds, uses: uses,
                      signature: Bytes64(unchecked: account.sign(m)))
     }

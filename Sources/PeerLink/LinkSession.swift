@@ -96,7 +96,7 @@ struct LinkSession {
             return .refuse(.originMismatch(c.origin),
                            send: .error(.init(code: .protocolViolation, text: "challenge origin is not the one dialled")))
         }
-        let deviceKey = Bytes32(unchecked: identity.publicKey.bytes)
+        let deviceKey = identity.publicKey
         guard let transcript = try? RelayAuth.transcript(origin: c.origin, challenge: c.nonce, deviceKey: deviceKey) else {
             return violation("challenge origin too long")
         }

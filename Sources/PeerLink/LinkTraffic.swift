@@ -34,10 +34,8 @@ extension LinkCore {
         case .pong(let value): ponged(value)
         case .queueEmpty: inbound.yield(.queueEmpty)
         case .peerGone(let g):
-            if let key = PublicKey(bytes: g.peer.bytes) {
-                peerGoneHook.call(key, g.reason)
-                inbound.yield(.peerGone(key, g.reason))
-            }
+            peerGoneHook.call(g.peer, g.reason)
+            inbound.yield(.peerGone(g.peer, g.reason))
         case .restarting(let ms): relayRestarting(ms)
         case .refuse(let refusal, let frame): refuse(refusal, send: frame)
         case .drop(let why, let frame): lose(why: why, send: frame)
@@ -132,7 +130,7 @@ extension LinkCore {
         case .pending:
             return // the consumer holds it and will ack it
         case .new:
-            let item = Inbound(sender: PublicKey(bytes: r.sender.bytes)!, deliveryClass: r.deliveryClass,
+            let item = Inbound(sender: r.sender, deliveryClass: r.deliveryClass,
                                frameID: r.frameID, heldMs: r.heldMs, payload: r.sealed,
                                receivedAt: .now, receivedAtWallMs: UInt64(clamping: wallClockMs()))
             switch inbound.yield(.frame(item)) {

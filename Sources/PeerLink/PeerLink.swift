@@ -45,7 +45,7 @@ public final class PeerLink: Sendable {
         let account: RelayFrame.AccountProof?
         if let p = accountProof {
             guard let sig = Bytes64(p.signature) else { throw PeerLinkError.invalidAccountProof }
-            account = .init(accountKey: Bytes32(unchecked: p.accountKey.bytes), signature: sig)
+            account = .init(accountKey: p.accountKey, signature: sig)
         } else {
             account = nil
         }
@@ -124,7 +124,7 @@ public final class PeerLink: Sendable {
     /// sent in one loop turn share one barrier ping, so a stream costs one ping per batch.
     public func sendLive(to recipient: PublicKey, payload: [UInt8],
                          then completion: (@Sendable (LiveOutcome) -> Void)? = nil) {
-        let to = Bytes32(unchecked: recipient.bytes)
+        let to = recipient
         let core = core
         let done: LiveCompletion = completion ?? { _ in }
         loop.execute { core.sendLive(to: to, payload: payload, completion: done) }
@@ -160,7 +160,7 @@ public final class PeerLink: Sendable {
     /// Live frames are never acked (this does nothing for them).
     public func ack(_ frame: Inbound) {
         guard frame.deliveryClass == .mail else { return }
-        let sender = Bytes32(unchecked: frame.sender.bytes), id = frame.frameID
+        let sender = frame.sender, id = frame.frameID
         let core = core
         loop.execute { core.ack(sender: sender, frameID: id) }
     }
@@ -175,7 +175,7 @@ public final class PeerLink: Sendable {
         }
         let seconds = ttl.components.seconds + (ttl.components.attoseconds > 0 ? 1 : 0)
         guard seconds >= 1, seconds <= Int64(UInt32.max) else { throw .invalidTTL }
-        let send = RelayFrame.send(.init(recipient: Bytes32(unchecked: recipient.bytes), deliveryClass: .mail,
+        let send = RelayFrame.send(.init(recipient: recipient, deliveryClass: .mail,
                                          frameID: id, ttlSeconds: UInt32(seconds), collapseKey: collapseKey, sealed: payload))
         do { return try send.encode() } catch { throw .tooLarge(field: "frame", length: payload.count, limit: Limits.maxSealed) }
     }

@@ -30,9 +30,7 @@ public struct HomebaseProviderFactory: Sendable {
 
     /// Our own account's Homebase: the host named by the advert.
     public func ownHomebase(advert: ReceivedAdvert) -> any ChatProvider {
-        // A Bytes32 is always 32 bytes: the key always forms.
-        let host = PublicKey(bytes: advert.advert.hostKey.bytes)!
-        return HomebaseProvider(kind: .own, hostKey: host, courier: courier,
+        return HomebaseProvider(kind: .own, hostKey: advert.advert.hostKey, courier: courier,
                                 directory: directory, ledger: ledger, limits: limits, log: log)
     }
 

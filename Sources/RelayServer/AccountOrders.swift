@@ -17,18 +17,16 @@ extension Hub {
 
     func verifyDeviceProof(_ p: RelayFrame.DeviceProof, device: Bytes32) -> Bool {
         guard let m = try? RelayAuth.deviceProofBinding(origin: canonicalOrigin, deviceKey: device, rosterVersion: p.rosterVersion,
-                                                        notAfterSeconds: p.notAfterSeconds),
-              let pk = PublicKey(bytes: p.accountKey.bytes) else { return false }
-        return pk.isValidSignature(p.signature.bytes, for: m)
+                                                        notAfterSeconds: p.notAfterSeconds) else { return false }
+        return p.accountKey.isValidSignature(p.signature.bytes, for: m)
     }
 
     /// An order counts when an allowed account signed it for this relay.
     func verifyOrder(_ o: RelayFrame.AccountOrder) -> Bool {
         guard admission.isAllowedAccount(o.accountKey),
               let m = try? RelayAuth.orderBinding(origin: canonicalOrigin, kind: o.kind, subject: o.subject, rosterVersion: o.rosterVersion,
-                                                  notAfterSeconds: o.notAfterSeconds, uses: o.uses),
-              let pk = PublicKey(bytes: o.accountKey.bytes) else { return false }
-        return pk.isValidSignature(o.signature.bytes, for: m)
+                                                  notAfterSeconds: o.notAfterSeconds, uses: o.uses) else { return false }
+        return o.accountKey.isValidSignature(o.signature.bytes, for: m)
     }
 
     /// Replays the ledger once the origin is known (the orders are signed over it).

@@ -106,7 +106,7 @@ final class Admission {
         for (n, line) in try lines(path, key: "allowlist-file") {
             let word = line.prefix { $0 != "#" }.trimmed
             if word.isEmpty { continue }
-            guard let pk = PublicKey(hex: String(word)), let key = Bytes32(pk.bytes) else {
+            guard let key = PublicKey(hex: String(word)) else {
                 throw .badFileLine(path: path, line: n, reason: "expected a key as 64 hex digits")
             }
             out.insert(key)

@@ -54,8 +54,8 @@ extension Hub {
     }
 
     private func verify(_ sig: Bytes64, by key: Bytes32, over message: [UInt8]?) -> Bool {
-        guard let message, let pk = PublicKey(bytes: key.bytes) else { return false }
-        return pk.isValidSignature(sig.bytes, for: message)
+        guard let message else { return false }
+        return key.isValidSignature(sig.bytes, for: message)
     }
 
     /// `auth-refused` with a reason, then close: only this connection, counted.

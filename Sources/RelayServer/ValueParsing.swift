@@ -37,7 +37,7 @@ enum ValueParsing {
     static func keys(_ s: String) -> [Bytes32]? {
         var out: [Bytes32] = []
         for word in s.split(separator: ",") {
-            guard let pk = PublicKey(hex: String(word.trimmed)), let key = Bytes32(pk.bytes) else { return nil }
+            guard let key = PublicKey(hex: String(word.trimmed)) else { return nil }
             out.append(key)
         }
         return out.isEmpty ? nil : out

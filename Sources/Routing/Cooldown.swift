@@ -50,7 +50,7 @@ extension RouteDecision {
     public var homebaseKey: PublicKey? {
         switch shape {
         case .joinedHomebase(let key)?: return key
-        case .ownHomebase?: return ownAdvert.flatMap { PublicKey(bytes: $0.advert.hostKey.bytes) }
+        case .ownHomebase?: return ownAdvert?.advert.hostKey
         default: return nil
         }
     }

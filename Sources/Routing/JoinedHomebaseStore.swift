@@ -67,7 +67,7 @@ extension JoinedHomebaseStore {
     /// above the last accepted; it replaces the model list and counts as hearing from the host.
     @discardableResult
     public func acceptAdvert(_ advert: AppMessage.Advert, heldMs: UInt64) throws(RoutingError) -> JoinedHomebase {
-        guard let hostKey = PublicKey(bytes: advert.hostKey.bytes) else { throw .badSignature }
+        let hostKey = advert.hostKey
         try advert.verify(from: hostKey)
         let receipt = receiptTime(nowMs: clock.nowMs(), heldMs: heldMs)
         try storing {

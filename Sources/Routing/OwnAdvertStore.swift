@@ -59,7 +59,7 @@ public final class OwnAdvertStore: OwnAdvertSource, Sendable {
         guard let row = rows.first,
               let receipt = try? row.get(0, as: Int64.self), let blob = try? row.get(1, as: [UInt8].self),
               case .advert(let advert)? = try? AppMessage.decode(blob),
-              advert.hostKey.bytes == accountHostKey.bytes else { return nil }
+              advert.hostKey == accountHostKey else { return nil }
         return ReceivedAdvert(advert: advert, receiptMs: receipt)
     }
 

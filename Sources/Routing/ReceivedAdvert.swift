@@ -30,8 +30,8 @@ extension AppMessage.Advert {
     /// Checks the Ed25519 signature over `signedBytes()` by `hostKey`, and that the advert
     /// names that key as its host.
     func verify(from hostKey: PublicKey) throws(RoutingError) {
-        guard self.hostKey.bytes == hostKey.bytes else {
-            throw .wrongHost(expected: shortKey(hostKey), got: shortKey(self.hostKey.bytes))
+        guard self.hostKey == hostKey else {
+            throw .wrongHost(expected: shortKey(hostKey), got: shortKey(self.hostKey))
         }
         let message: [UInt8]
         do {

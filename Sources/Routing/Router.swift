@@ -154,12 +154,10 @@ extension Router {
         let advertWords = "own Homebase advert is \(freshness.words)"
         guard freshness.fresh else { return .unusable("\(noLocal); \(advertWords)") }
         guard !received.advert.models.isEmpty else {
-            if let host = PublicKey(bytes: received.advert.hostKey.bytes),
-               let asleep = asleep(host, advertSequence: received.advert.sequence) { return .unusable("\(noLocal); own Homebase is \(asleep)") }
+            if let asleep = asleep(received.advert.hostKey, advertSequence: received.advert.sequence) { return .unusable("\(noLocal); own Homebase is \(asleep)") }
             return .unusable("\(noLocal); own Homebase advert lists no models")
         }
-        if let host = PublicKey(bytes: received.advert.hostKey.bytes),
-           let why = cooledDown(host, heardMs: received.receiptMs, now: now) { return .unusable("\(noLocal); own Homebase \(why)") }
+        if let why = cooledDown(received.advert.hostKey, heardMs: received.receiptMs, now: now) { return .unusable("\(noLocal); own Homebase \(why)") }
         var decision = RouteDecision(route: .external, shape: .ownHomebase, model: tag, localModel: local,
                                      reason: "Ollama model \(tag) on own Homebase, \(advertWords)")
         decision.ownAdvert = received

@@ -1,33 +1,17 @@
 import Basics
 import CSodium
+import RelayWire
 
-/// An Ed25519 public key: how devices are named to the relay and to each other.
-/// Encodes to JSON (`Codable`) as 64 lowercase hex digits.
-public struct PublicKey: Hashable, Sendable, Codable, CustomStringConvertible {
+/// An Ed25519 public key: how devices are named to the relay and to each other. The same type as
+/// the wire's `Bytes32` (RelayWire: bytes, hex, JSON as 64 hex digits), so a key read off a frame
+/// is checked as it is; Signing adds only what needs libsodium.
+public typealias PublicKey = Bytes32
+
+extension PublicKey {
     /// Ed25519 public keys are 32 bytes (crypto_sign_PUBLICKEYBYTES).
-    public static let byteCount = 32
+    public static var byteCount: Int { count }
     /// Ed25519 signatures are 64 bytes (crypto_sign_BYTES).
-    public static let signatureByteCount = 64
-
-    /// The 32 raw bytes.
-    public let bytes: [UInt8]
-
-    /// Nil unless exactly 32 bytes.
-    public init?(bytes: some Collection<UInt8>) {
-        guard bytes.count == PublicKey.byteCount else { return nil }
-        self.bytes = Array(bytes)
-    }
-
-    /// Nil unless exactly 64 hex digits.
-    public init?(hex: String) {
-        guard let raw = Basics.bytes(fromHex: hex), let key = PublicKey(bytes: raw) else { return nil }
-        self = key
-    }
-
-    /// 64 lowercase hex digits.
-    public var hex: String { hexString(bytes) }
-
-    public var description: String { hex }
+    public static var signatureByteCount: Int { 64 }
 
     /// True when `signature` is a valid Ed25519 signature of `message` by this key.
     /// libsodium rejects non-canonical and small-order encodings.
@@ -39,20 +23,6 @@ public struct PublicKey: Hashable, Sendable, Codable, CustomStringConvertible {
                 crypto_sign_verify_detached(u8(sig), u8(msg), UInt64(msg.count), bytes) == 0
             }
         }
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let key = PublicKey(hex: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                debugDescription: "a public key is 64 hex digits"))
-        }
-        self = key
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(hex)
     }
 }
 

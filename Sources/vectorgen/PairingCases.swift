@@ -72,7 +72,7 @@ private func pairingProofCases() throws -> [VectorCase] {
 /// The invite of the vectors. A new invite field goes here (and in the checker's nothing: the
 /// checker compares the decoded message with `message`, whatever its fields).
 private func sampleInvite(host: DeviceIdentity) -> AppMessage.Invite {
-    AppMessage.Invite(relayURL: "wss://relay.example:443", hostSigningKey: Bytes32(unchecked: host.record.signingKey.bytes),
+    AppMessage.Invite(relayURL: "wss://relay.example:443", hostSigningKey: host.record.signingKey,
                       hostHPKEKey: Bytes32(unchecked: host.record.hpkeKey.bytes), inviteSecret: Secret32(unchecked: fixed(41)),
                       models: ["llama3.1:8b"], ratePerMinute: 30, expiresMs: 1_800_000_000_000)
 }

@@ -17,13 +17,13 @@ import Wire
         let me = try DeviceIdentity.generate(name: "laptop", now: 1), phone = try DeviceIdentity.generate(name: "phone", now: 1)
         try me.save(to: paths.identity)
         try context.account.write(account.publicKey)
-        var roster = AppMessage.Roster(accountKey: Bytes32(unchecked: account.publicKey.bytes), version: 4,
+        var roster = AppMessage.Roster(accountKey: account.publicKey, version: 4,
                                        deviceRecords: [first, second, me, phone].map(\.record.encoded))
         roster.signature = Bytes64(unchecked: account.sign(try roster.signedBytes()))
         try RosterFile(path: paths.roster).write(roster)
         try HomebaseKeyFile(path: paths.homebaseKey).write(first.signingKey.publicKey)
         for host in [first, second] {
-            var a = AppMessage.Advert(hostKey: Bytes32(unchecked: host.signingKey.publicKey.bytes), sequence: 1, timestampMs: 1, models: [])
+            var a = AppMessage.Advert(hostKey: host.signingKey.publicKey, sequence: 1, timestampMs: 1, models: [])
             a.signature = Bytes64(unchecked: host.signingKey.sign(try a.signedBytes()))
             try OwnAdvertStore(database: context.routingDatabase, accountHostKey: host.signingKey.publicKey).accept(a, heldMs: 0)
         }

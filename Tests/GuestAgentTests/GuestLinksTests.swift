@@ -17,7 +17,7 @@ import Wire
 
     func checked(_ relay: String) throws -> (GuestJoin.Checked, DeviceIdentity) {
         let host = try DeviceIdentity.generate(name: "friend", now: 1)
-        let i = AppMessage.Invite(relayURL: relay, hostSigningKey: Bytes32(unchecked: host.signingKey.publicKey.bytes),
+        let i = AppMessage.Invite(relayURL: relay, hostSigningKey: host.signingKey.publicKey,
                                   hostHPKEKey: Bytes32(unchecked: host.hpkeKey.publicKey.bytes),
                                   inviteSecret: Secret32(unchecked: randomBytes(count: 32)), models: ["tiny"],
                                   ratePerMinute: 0, expiresMs: UInt64(now + 60_000))

@@ -28,14 +28,14 @@ import Wire
         }
 
         func roster(_ version: UInt64, signer: SigningKey? = nil) throws -> AppMessage.Roster {
-            var r = AppMessage.Roster(accountKey: Bytes32(unchecked: account.publicKey.bytes), version: version,
+            var r = AppMessage.Roster(accountKey: account.publicKey, version: version,
                                       deviceRecords: [host.record.encoded, me.record.encoded])
             r.signature = Bytes64(unchecked: (signer ?? account).sign(try r.signedBytes()))
             return r
         }
 
         func advert(_ sequence: UInt64) throws -> AppMessage.Advert {
-            var a = AppMessage.Advert(hostKey: Bytes32(unchecked: host.signingKey.publicKey.bytes), sequence: sequence,
+            var a = AppMessage.Advert(hostKey: host.signingKey.publicKey, sequence: sequence,
                                       timestampMs: 1, models: [.init(tag: "tiny", family: "llama", parameterSize: "1M",
                                                                      quantization: "F32", contextLength: 2048,
                                                                      capabilities: .completion)])
@@ -71,7 +71,7 @@ import Wire
     @Test func anAwayIsKeptOnlyWhenSignedByItsSender() async throws {
         let f = try Fixture()
         func away(_ sequence: UInt64, signer: SigningKey) -> AppMessage.Away {
-            var a = AppMessage.Away(hostKey: Bytes32(unchecked: f.host.signingKey.publicKey.bytes), advertSequence: sequence, sinceMs: 5)
+            var a = AppMessage.Away(hostKey: f.host.signingKey.publicKey, advertSequence: sequence, sinceMs: 5)
             a.signature = Bytes64(unchecked: signer.sign(a.signedBytes()))
             return a
         }

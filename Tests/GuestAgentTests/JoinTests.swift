@@ -13,7 +13,7 @@ import Wire
     let now: Int64 = 1_750_000_000_000
 
     func invite(expires: UInt64? = nil, relay: String = "ws://127.0.0.1:9", record: DeviceRecord? = nil) throws -> String {
-        let i = AppMessage.Invite(relayURL: relay, hostSigningKey: Bytes32(unchecked: host.signingKey.publicKey.bytes),
+        let i = AppMessage.Invite(relayURL: relay, hostSigningKey: host.signingKey.publicKey,
                                   hostHPKEKey: Bytes32(unchecked: host.hpkeKey.publicKey.bytes),
                                   inviteSecret: Secret32(unchecked: randomBytes(count: 32)), models: ["tiny"],
                                   ratePerMinute: 0, expiresMs: expires ?? UInt64(now + 60_000))
@@ -114,7 +114,7 @@ import Wire
     }
 
     func signedAdvert(_ sequence: UInt64) throws -> AppMessage.Advert {
-        var a = AppMessage.Advert(hostKey: Bytes32(unchecked: host.signingKey.publicKey.bytes), sequence: sequence,
+        var a = AppMessage.Advert(hostKey: host.signingKey.publicKey, sequence: sequence,
                                   timestampMs: 1, models: [.init(tag: "tiny", family: "llama", parameterSize: "1M",
                                                                  quantization: "F32", contextLength: 2048,
                                                                  capabilities: .completion)])

@@ -36,13 +36,13 @@ import Wire
         defer { desk.stop() }
         try await eventually("sibling connected") { desk.link.state.isConnected }
         let choice = AppMessage.ModelChoice(modelID: "ollama:from-desk", vision: false, sequence: 1,
-                                            originDevice: Bytes32(unchecked: sibling.signingKey.publicKey.bytes))
+                                            originDevice: sibling.signingKey.publicKey)
         #expect(try await desk.sendMail(.modelChoice(choice), to: f.me.record, ttl: .seconds(600)) == .stored)
         let host = try sender(f.host, relay, knows: [f.me.record])
         host.start()
         defer { host.stop() }
         try await eventually("host connected") { host.link.state.isConnected }
-        var roster = AppMessage.Roster(accountKey: Bytes32(unchecked: f.account.publicKey.bytes), version: 3,
+        var roster = AppMessage.Roster(accountKey: f.account.publicKey, version: 3,
                                        deviceRecords: [f.host.record.encoded, f.me.record.encoded, sibling.record.encoded])
         roster.signature = Bytes64(unchecked: f.account.sign(try roster.signedBytes()))
         #expect(try await host.sendMail(.roster(roster), to: f.me.record, ttl: .seconds(600)) == .stored)

@@ -11,7 +11,7 @@ import Wire
     typealias Fixture = GuestMailTests.Fixture
 
     func choice(_ id: String, _ seq: UInt64, from d: DeviceIdentity) -> AppMessage {
-        .modelChoice(.init(modelID: id, vision: false, sequence: seq, originDevice: Bytes32(unchecked: d.signingKey.publicKey.bytes)))
+        .modelChoice(.init(modelID: id, vision: false, sequence: seq, originDevice: d.signingKey.publicKey))
     }
 
     func withRoster() throws -> Fixture {

@@ -19,7 +19,7 @@ import Wire
     }
 
     func choice(_ id: String, _ seq: UInt64, from d: DeviceIdentity) -> AppMessage {
-        .modelChoice(.init(modelID: id, vision: false, sequence: seq, originDevice: Bytes32(unchecked: d.signingKey.publicKey.bytes)))
+        .modelChoice(.init(modelID: id, vision: false, sequence: seq, originDevice: d.signingKey.publicKey))
     }
 
     @Test func newerChoiceAppliesOlderIsRefused() throws {
@@ -96,7 +96,7 @@ import Wire
     @Test func aRosterWithoutADeviceRevokesItHere() throws {
         let f = try Fixture()
         let laptop = try DeviceIdentity.generate(name: "laptop", now: 1)
-        var r3 = AppMessage.Roster(accountKey: Bytes32(unchecked: f.account.publicKey.bytes), version: 3,
+        var r3 = AppMessage.Roster(accountKey: f.account.publicKey, version: 3,
                                    deviceRecords: [f.host.record.encoded, f.me.record.encoded, laptop.record.encoded])
         r3.signature = Bytes64(unchecked: f.account.sign(try r3.signedBytes()))
         _ = f.mail.handle(.roster(r3), from: f.host.record, heldMs: 0)
@@ -137,7 +137,7 @@ extension ModelChoiceTests {
         }
         let adverts = AccountAdverts(account: f.context.account, database: f.context.routingDatabase)
         #expect(try adverts.latestOwnAdvert() != nil)
-        var without = AppMessage.Roster(accountKey: Bytes32(unchecked: f.account.publicKey.bytes), version: 3,
+        var without = AppMessage.Roster(accountKey: f.account.publicKey, version: 3,
                                         deviceRecords: [f.host.record.encoded])
         without.signature = Bytes64(unchecked: f.account.sign(try without.signedBytes()))
         guard case .stored(let line) = f.mail.handle(.roster(without), from: f.host.record, heldMs: 0) else {

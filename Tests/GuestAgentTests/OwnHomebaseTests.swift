@@ -27,7 +27,7 @@ import Wire
     }
 
     func roster(_ version: UInt64, _ devices: [DeviceIdentity]) throws -> AppMessage.Roster {
-        var r = AppMessage.Roster(accountKey: Bytes32(unchecked: account.publicKey.bytes), version: version,
+        var r = AppMessage.Roster(accountKey: account.publicKey, version: version,
                                   deviceRecords: devices.map(\.record.encoded))
         r.signature = Bytes64(unchecked: account.sign(try r.signedBytes()))
         return r
@@ -36,7 +36,7 @@ import Wire
     func advert(_ host: DeviceIdentity, _ sequence: UInt64, models: Int = 1) throws -> AppMessage.Advert {
         let model = AppMessage.ModelInfo(tag: "tiny", family: "llama", parameterSize: "1M", quantization: "F32",
                                            contextLength: 2048, capabilities: .completion)
-        var a = AppMessage.Advert(hostKey: Bytes32(unchecked: host.signingKey.publicKey.bytes), sequence: sequence,
+        var a = AppMessage.Advert(hostKey: host.signingKey.publicKey, sequence: sequence,
                                   timestampMs: 1, models: Array(repeating: model, count: models))
         a.signature = Bytes64(unchecked: host.signingKey.sign(try a.signedBytes()))
         return a

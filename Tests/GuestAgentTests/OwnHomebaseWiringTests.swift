@@ -16,7 +16,7 @@ import Wire
         try context.account.write(host.publicKey)
         try context.settings.set(.modelSource, "external")
         try context.settings.set(.ollamaModel, "llama3.1:8b")
-        var advert = AppMessage.Advert(hostKey: Bytes32(unchecked: host.publicKey.bytes), sequence: 1,
+        var advert = AppMessage.Advert(hostKey: host.publicKey, sequence: 1,
                                        timestampMs: UInt64(SystemWallClock().nowMs()),
                                        models: [.init(tag: "llama3.1:8b", family: "llama", parameterSize: "8B",
                                                       quantization: "Q4_K_M", contextLength: 8192, capabilities: .completion)])

@@ -31,7 +31,7 @@ import Wire
 
         // With a roster and homebase.key (as pairing leaves them), the roster's record is the one.
         let renamed = try DeviceIdentity.generate(name: "renamed-host", now: 2)
-        var roster = AppMessage.Roster(accountKey: Bytes32(unchecked: account.publicKey.bytes), version: 2,
+        var roster = AppMessage.Roster(accountKey: account.publicKey, version: 2,
                                        deviceRecords: [renamed.record.encoded, me.record.encoded])
         roster.signature = Bytes64(unchecked: account.sign(try roster.signedBytes()))
         try RosterFile(path: paths.roster).write(roster)

@@ -12,7 +12,7 @@ import Wire
 @Suite struct JoinedRosterTests {
     /// A roster of `records` at `version`, signed by `key` (naming `key` as the account).
     static func roster(_ version: UInt64, _ records: [DeviceRecord], signedBy key: SigningKey) throws -> AppMessage.Roster {
-        var r = AppMessage.Roster(accountKey: Bytes32(unchecked: key.publicKey.bytes), version: version,
+        var r = AppMessage.Roster(accountKey: key.publicKey, version: version,
                                   deviceRecords: records.map(\.encoded))
         r.signature = Bytes64(unchecked: key.sign(try r.signedBytes()))
         return r

@@ -98,7 +98,7 @@ import Wire
         }
         let (first, roster) = try await runOnce()
         // Verified as a second identity would: the host key over signedBytes().
-        let hostKey = try #require(PublicKey(bytes: first.hostKey.bytes))
+        let hostKey = first.hostKey
         #expect(hostKey == hostRecord.signingKey)
         #expect(hostKey.isValidSignature(first.signature.bytes, for: try first.signedBytes()))
         #expect(first.models.map(\.tag) == ["tiny"])

@@ -19,7 +19,7 @@ import Wire
     func welcome(_ code: PairingCode, records: [DeviceRecord]? = nil, signer: SigningKey? = nil,
                  secret: Secret32? = nil) throws -> AppMessage.PairWelcome {
         let key = signer ?? account
-        var roster = AppMessage.Roster(accountKey: Bytes32(unchecked: account.publicKey.bytes), version: 2,
+        var roster = AppMessage.Roster(accountKey: account.publicKey, version: 2,
                                        deviceRecords: (records ?? [inviter.record, joiner.record]).map(\.encoded))
         roster.signature = Bytes64(unchecked: key.sign(try roster.signedBytes()))
         var w = AppMessage.PairWelcome(codeID: code.codeID, roster: roster)

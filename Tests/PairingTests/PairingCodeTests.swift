@@ -78,7 +78,7 @@ import Wire
 
     @Test func pairingMessagesRoundTrip() throws {
         let account = SigningKey.generate()
-        var roster = AppMessage.Roster(accountKey: Bytes32(unchecked: account.publicKey.bytes), version: 3,
+        var roster = AppMessage.Roster(accountKey: account.publicKey, version: 3,
                                        deviceRecords: [inviter.record.encoded, joiner.record.encoded])
         roster.signature = Bytes64(unchecked: account.sign(try roster.signedBytes()))
         let c = code()

@@ -30,14 +30,14 @@ struct ConnectTests {
         let loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
         let device = SigningKey.generate(), account = SigningKey.generate()
-        let proof = account.sign(RelayAuth.accountBinding(deviceKey: Bytes32(unchecked: device.publicKey.bytes)))
+        let proof = account.sign(RelayAuth.accountBinding(deviceKey: device.publicKey))
         let link = try PeerLink(configuration: fastConfiguration(relay.url), identity: device,
                                 accountProof: (account.publicKey, proof), admissionToken: Array("invite-token".utf8),
                                 loop: loop.loop)
         let rec = Recorder(link)
         link.start()
         try await rec.waitConnected()
-        #expect(relay.seen.accountKeys == [Bytes32(unchecked: account.publicKey.bytes)])
+        #expect(relay.seen.accountKeys == [account.publicKey])
         link.stop()
     }
 

@@ -20,7 +20,7 @@ struct SessionTests {
         // The relay writes its origin without the default port: still ours.
         let action = s.handle(.challenge(.init(nonce: nonce, origin: "wss://relay.example")))
         guard case .send(.auth(let auth)) = action else { Issue.record("\(action)"); return }
-        #expect(auth.deviceKey.bytes == key.publicKey.bytes)
+        #expect(auth.deviceKey == key.publicKey)
         #expect(auth.admissionToken == [1, 2])
         let transcript = try RelayAuth.transcript(origin: "wss://relay.example", challenge: nonce, deviceKey: auth.deviceKey)
         #expect(key.publicKey.isValidSignature(auth.signature.bytes, for: transcript))

@@ -15,7 +15,7 @@ struct FactoryTests {
         let lines = Mutex<[String]>([])
         let factory = HomebaseProviderFactory(courier: scene.guest, ledger: scene.ledger, limits: .relaxed,
                                               log: { line in lines.withLock { $0.append(line) } })
-        let advert = AppMessage.Advert(hostKey: Bytes32(unchecked: scene.host.record.signingKey.bytes), sequence: 1,
+        let advert = AppMessage.Advert(hostKey: scene.host.record.signingKey, sequence: 1,
                                        timestampMs: 0, models: [])
         let provider = factory.ownHomebase(advert: ReceivedAdvert(advert: advert, receiptMs: 0))
         let built = try #require(provider as? HomebaseProvider)

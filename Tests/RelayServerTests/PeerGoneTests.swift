@@ -83,7 +83,7 @@ func isGone(_ key: Bytes32, _ reason: PeerGoneReason) -> (RelayFrame) -> Bool {
         let payload = Array(repeating: UInt8(0x5A), count: 60_000)
         for _ in 0..<200 { host.live(to: guest.key!.publicKey, id: frameID(), payload) }
         _ = try framesUntilMarker(host)  // the relay has handled every frame (some were dropped)
-        #expect(try h.onRelay { $0.hub.byKey[Bytes32(unchecked: guest.key!.publicKey.bytes)]?.queue.count ?? 0 } > 0)
+        #expect(try h.onRelay { $0.hub.byKey[guest.key!.publicKey]?.queue.count ?? 0 } > 0)
         host.close()
         try waitUntilUnrouted(h, host.key!.publicKey)
         try h.clients.sync { ws.connection.resumeReading() }

@@ -56,7 +56,7 @@ import Wire
         #expect(record.capabilities.isEmpty)  // only the invite's tags: unknown
         #expect(!record.toolsGranted)  // until the host says so
         try s.setToolsGranted(host.publicKey, true)
-        var advert = AppMessage.Advert(hostKey: bytes32(host.publicKey), sequence: 1, timestampMs: 0,
+        var advert = AppMessage.Advert(hostKey: host.publicKey, sequence: 1, timestampMs: 0,
                                        models: [model("llava", [.completion, .vision]), model("llama3", [.completion, .tools])])
         advert.signature = Bytes64(host.sign(try advert.signedBytes()))!
         try s.acceptAdvert(advert, heldMs: 0)

@@ -128,12 +128,10 @@ func model(_ tag: String, _ capabilities: AppMessage.Capabilities = [.completion
                          contextLength: 8192, capabilities: capabilities)
 }
 
-func bytes32(_ key: PublicKey) -> Bytes32 { Bytes32(key.bytes)! }
-
 /// An advert signed by `key` (or by `signer` when given: a wrong signature).
 func signedAdvert(_ key: SigningKey, sequence: UInt64, timestampMs: UInt64 = 0, tags: [String] = ["llama3"],
                   signer: SigningKey? = nil) throws -> AppMessage.Advert {
-    var advert = AppMessage.Advert(hostKey: bytes32(key.publicKey), sequence: sequence, timestampMs: timestampMs,
+    var advert = AppMessage.Advert(hostKey: key.publicKey, sequence: sequence, timestampMs: timestampMs,
                                    models: tags.map { model($0) })
     advert.signature = Bytes64((signer ?? key).sign(try advert.signedBytes()))!
     return advert

@@ -47,7 +47,7 @@ func connectPeer(_ proto: Proto, port: UInt16, tls: Bool, name: String, source: 
 final class RelayPeer: Peer {
     let sock: Sock
     let key = SigningKey.generate()
-    var pub: Bytes32 { Bytes32(key.publicKey.bytes)! }
+    var pub: Bytes32 { key.publicKey }
     private(set) var drops = 0
     /// `stored` answers seen (the mail workload waits for each).
     private(set) var stored = 0

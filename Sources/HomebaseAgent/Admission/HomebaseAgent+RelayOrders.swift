@@ -29,13 +29,13 @@ extension HomebaseAgent {
                                notAfter: joined ? max(expires, keep) : expires, uses: UInt16(clamping: invite.maxUses)))
         }
         for j in joins where j.state == .revoked || j.state == .refused {
-            specs.append(.init(kind: RelayFrame.AccountOrder.revokeDevice, subject: Bytes32(unchecked: j.joiner.signingKey.bytes),
+            specs.append(.init(kind: RelayFrame.AccountOrder.revokeDevice, subject: j.joiner.signingKey,
                                rosterVersion: .max, notAfter: keep))
         }
         for r in RevocationLog(dataDir: files.dataDir).all() {
             let until = r.removedSeconds + relayAdmission.proofLifetimeSeconds
             guard until >= now else { continue }
-            specs.append(.init(kind: RelayFrame.AccountOrder.revokeDevice, subject: Bytes32(unchecked: r.device.bytes),
+            specs.append(.init(kind: RelayFrame.AccountOrder.revokeDevice, subject: r.device,
                                rosterVersion: r.rosterVersion, notAfter: RelayAdmission.roundUpToDay(until)))
         }
         if relayAdmission.update(specs) { courier.link.sendOrders() }

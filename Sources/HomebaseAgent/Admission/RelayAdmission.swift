@@ -52,7 +52,7 @@ final class RelayAdmission: Sendable {
     private func proof(origin: String, device: Bytes32) -> RelayFrame.DeviceProof? {
         if let accountKey {
             return relayProof(origin: origin, device: device, nowSeconds: Self.nowSeconds)?
-                .frame(accountKey: Bytes32(unchecked: accountKey.publicKey.bytes))
+                .frame(accountKey: accountKey.publicKey)
         }
         guard let s = storedProof, s.proof.origin == origin else { return nil }
         return s.proof.frame(accountKey: s.accountKey)

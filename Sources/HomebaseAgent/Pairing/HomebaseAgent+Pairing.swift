@@ -74,7 +74,7 @@ extension HomebaseAgent {
             welcome.proof = try PairingProofs.welcome(secret: code.secret, joiner: joiner.signingKey, welcome)
             relayAdmission.setRosterVersion(roster.version)
             welcome.relayProof = relayAdmission.relayProof(origin: configuration.link.relay.origin,
-                                                           device: Bytes32(unchecked: joiner.signingKey.bytes),
+                                                           device: joiner.signingKey,
                                                            nowSeconds: RelayAdmission.nowSeconds)
             let confirmation = PairingProofs.confirmation(secret: code.secret, inviter: identity.record, joiner: joiner)
             if code.state == .open {

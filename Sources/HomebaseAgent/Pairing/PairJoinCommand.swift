@@ -86,7 +86,7 @@ enum PairJoinCommand {
         let relayNote = try rememberRelay(code, c)
         // The account's proof for this Homebase at the relay (presented while it runs).
         if let proof = welcome.relayProof {
-            try? RelayProofFile(dataDir: c.files.dataDir).write(.init(accountKey: Bytes32(unchecked: welcome.accountKey.bytes), proof: proof))
+            try? RelayProofFile(dataDir: c.files.dataDir).write(.init(accountKey: welcome.accountKey, proof: proof))
         }
 
         let inviter = welcome.inviter

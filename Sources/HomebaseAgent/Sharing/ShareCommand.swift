@@ -71,7 +71,7 @@ enum ShareCommand {
                                               maxUses: uses, uses: 0, approval: f.switches.contains("approve"),
                                               createdMs: now, grantExpiresMs: grantFor == 0 ? 0 : now + grantFor,
                                               tools: f.switches.contains("tools"), budget: budget))
-        let invite = AppMessage.Invite(relayURL: relay, hostSigningKey: Bytes32(unchecked: identity.signingKey.publicKey.bytes),
+        let invite = AppMessage.Invite(relayURL: relay, hostSigningKey: identity.signingKey.publicKey,
                                        hostHPKEKey: Bytes32(unchecked: identity.hpkeKey.publicKey.bytes),
                                        inviteSecret: Secret32(unchecked: secret), models: models,
                                        ratePerMinute: rate, expiresMs: UInt64(now + expiresIn),

@@ -98,7 +98,7 @@ extension HostStore {
     /// Signs the devices now stored as roster `version` and stores it.
     private static func resign(_ tx: Transaction, accountKey: SigningKey, version: UInt64, bump: Bool = true) throws -> AppMessage.Roster {
         let rows = try tx.query("SELECT record FROM devices ORDER BY added_ms, signing_key")
-        var roster = AppMessage.Roster(accountKey: Bytes32(unchecked: accountKey.publicKey.bytes), version: version,
+        var roster = AppMessage.Roster(accountKey: accountKey.publicKey, version: version,
                                        deviceRecords: try rows.map { try $0.get(0, as: [UInt8].self) })
         roster.signature = Bytes64(unchecked: accountKey.sign(try roster.signedBytes()))
         try tx.execute("""
@@ -112,7 +112,7 @@ extension HostStore {
 extension AppMessage.Roster {
     /// True when the account key signed exactly these bytes.
     public func verifies() -> Bool {
-        guard let key = PublicKey(bytes: accountKey.bytes), let bytes = try? signedBytes() else { return false }
-        return key.isValidSignature(signature.bytes, for: bytes)
+        guard let bytes = try? signedBytes() else { return false }
+        return accountKey.isValidSignature(signature.bytes, for: bytes)
     }
 }

@@ -47,10 +47,10 @@ final class RelaySession {
         // Verify over OUR origin and OUR nonce, never anything taken from the frame.
         let transcript = try! RelayAuth.transcript(origin: relay.challengeOrigin, challenge: nonce, deviceKey: a.deviceKey)
         var reason: AuthRefusalReason?
-        if !PublicKey(bytes: a.deviceKey.bytes)!.isValidSignature(a.signature.bytes, for: transcript) {
+        if !a.deviceKey.isValidSignature(a.signature.bytes, for: transcript) {
             reason = .badSignature
         } else if let proof = a.account,
-                  !PublicKey(bytes: proof.accountKey.bytes)!.isValidSignature(
+                  !proof.accountKey.isValidSignature(
                       proof.signature.bytes, for: RelayAuth.accountBinding(deviceKey: a.deviceKey)) {
             reason = .badAccountProof
         } else if let need = script.requiredToken, a.admissionToken != need {

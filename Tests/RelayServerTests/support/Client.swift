@@ -8,7 +8,7 @@ import Wire
 struct SigningKeyBox: Sendable {
     let key: SigningKey
     init() { key = SigningKey.generate() }
-    var publicKey: Bytes32 { Bytes32(key.publicKey.bytes)! }
+    var publicKey: Bytes32 { key.publicKey }
 }
 
 enum ClientEvent: Sendable, Equatable {
