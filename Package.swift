@@ -81,7 +81,7 @@ let package = Package(
 
         // libFuzzer targets (make fuzz); a plain build of each replays saved inputs.
         .target(name: "FuzzReplay"),
-        .executableTarget(name: "fuzz-frames", dependencies: ["Wire", "FuzzReplay"]),
+        .executableTarget(name: "fuzz-frames", dependencies: ["RelayWire", "FuzzReplay"]),
         .executableTarget(name: "fuzz-messages", dependencies: ["Wire", "FuzzReplay"]),
         .executableTarget(name: "fuzz-envelope", dependencies: ["Sealing", "Signing", "FuzzReplay"]),
 
@@ -89,7 +89,7 @@ let package = Package(
         .executableTarget(name: "bench-foundation", dependencies: ["Sealing", "Signing", "Wire", "CSodium"],
                           path: "bench/foundation"),
         // make bench-relay: the relay beside Mosquitto, nats-server and raw TCP, thin blocking clients.
-        .executableTarget(name: "bench-relay", dependencies: ["Wire", "Signing", "COpenSSL", "CLinux", "Basics"],
+        .executableTarget(name: "bench-relay", dependencies: ["RelayWire", "Signing", "COpenSSL", "CLinux", "Basics"],
                           path: "bench/relay", exclude: ["README.md"]),
         // The pure test kit: seeded randomness, temp dirs, the setup error, polling waits. Links
         // nothing of the product, so codec tests build and run in seconds (make test-fast).

@@ -2,7 +2,7 @@
 // `make fuzz` builds it with -sanitize=fuzzer; a plain build gives a replayer:
 // `fuzz-frames FILE...` runs saved inputs (crash files) through the same code.
 import FuzzReplay
-import Wire
+import RelayWire
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFrames(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

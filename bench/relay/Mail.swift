@@ -1,6 +1,6 @@
 @preconcurrency import Glibc
 import Signing
-import Wire
+import RelayWire
 
 extension Workloads {
     /// Mail publish-to-stored: one sender sends `count` mails (after `warmup`), each to a fresh

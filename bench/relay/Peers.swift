@@ -1,5 +1,5 @@
 import Signing
-import Wire
+import RelayWire
 
 /// One client of one protocol: sends the prepared message to its partner, reads the next message
 /// addressed to it. Thin on purpose: blocking socket, the wire protocol spoken directly.
