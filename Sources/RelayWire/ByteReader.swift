@@ -69,13 +69,6 @@ package struct ByteReader {
         return s
     }
 
-    /// A name shown to people (`Printable`): a str16 of 1 to 64 bytes without unsafe scalars.
-    package mutating func name(_ field: String) throws(WireError) -> String {
-        let s = try string(2, limit: Printable.maxNameBytes, field)
-        try Printable.check(s, field)
-        return s
-    }
-
     /// A u16 item count, checked against the remaining bytes (each item takes at least
     /// `minItemSize`) so that a list can never reserve more than the input could hold.
     package mutating func count(minItemSize: Int, _ field: String) throws(WireError) -> Int {

@@ -31,12 +31,6 @@ package struct ByteWriter {
         try prefixed(prefix, s.utf8, limit: limit, field)
     }
 
-    /// A name (`ByteReader.name`): refused here too, so a sender learns before a receiver does.
-    package mutating func name(_ s: String, _ field: String) throws(WireError) {
-        try Printable.check(s, field)
-        try string(2, s, limit: Printable.maxNameBytes, field)
-    }
-
     /// A u16 item count.
     package mutating func count(_ n: Int, _ field: String) throws(WireError) {
         guard n <= Int(UInt16.max) else { throw .tooLarge(field: field, length: n, limit: Int(UInt16.max)) }

@@ -4,6 +4,8 @@
 // separators and the bidirectional overrides are refused in names at decode and escaped on
 // output (logs, listings), so a peer can neither forge a log line nor drive the terminal.
 
+import RelayWire
+
 public enum Printable {
     /// Longest account name in a `join` (UTF-8 bytes), as a device record's name.
     public static let maxNameBytes = 64
@@ -24,7 +26,7 @@ public enum Printable {
     }
 
     /// Throws `invalidValue` for an empty name (value 0) or one holding an unsafe scalar (its value).
-    package static func check(_ name: String, _ field: String) throws(WireError) {
+    static func check(_ name: String, _ field: String) throws(WireError) {
         guard !name.isEmpty else { throw .invalidValue(field: field + " length", value: 0) }
         if let bad = firstUnsafe(name) { throw .invalidValue(field: field, value: Int(bad.value)) }
     }
@@ -37,5 +39,22 @@ public enum Printable {
             if isUnsafe(s) { out += "\\u{\(String(s.value, radix: 16))}" } else { out.unicodeScalars.append(s) }
         }
         return out
+    }
+}
+
+extension ByteReader {
+    /// A name shown to people (`Printable`): a str16 of 1 to 64 bytes without unsafe scalars.
+    package mutating func name(_ field: String) throws(WireError) -> String {
+        let s = try string(2, limit: Printable.maxNameBytes, field)
+        try Printable.check(s, field)
+        return s
+    }
+}
+
+extension ByteWriter {
+    /// A name (`ByteReader.name`): refused here too, so a sender learns before a receiver does.
+    package mutating func name(_ s: String, _ field: String) throws(WireError) {
+        try Printable.check(s, field)
+        try string(2, s, limit: Printable.maxNameBytes, field)
     }
 }
