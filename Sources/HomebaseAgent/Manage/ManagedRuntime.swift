@@ -139,6 +139,15 @@ struct ManagedRuntime: Sendable {
         }
     }
 
+    /// After a pull or a delete: llama.cpp's router rescans its models folder on `GET
+    /// /v1/models?reload=1` (a running model whose file went is stopped). True when `model` is
+    /// then listed (`present`) or gone (not); an older router ignores the parameter and says false.
+    func rescan(_ model: String, present: Bool) async -> Bool {
+        guard kind == .llamaServer, await isRouter() else { return true }
+        let served = (try? await json("GET", "/v1/models?reload=1"))?["data"] as? [[String: Any]] ?? []
+        return served.contains { $0["id"] as? String == model } == present
+    }
+
     // MARK: HTTP
 
     /// The router loads and unloads in the background: wait (polling, bounded by the timeouts'
