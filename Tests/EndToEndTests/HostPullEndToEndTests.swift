@@ -5,7 +5,7 @@ import Testing
 /// `guest host pull` against a Hugging Face stand-in (Tests/ModelStoreTests/peers/hub.py: the
 /// tree API with each file's sha256, resolve answering 302 to a CDN on 127.0.0.2), through a real
 /// relay onto a router llama-server (#21): a corrupted download is refused by its sha256 and
-/// removed; a whole one lands; Ctrl-C on the laptop, or `pull --cancel` from another own device,
+/// removed; a whole one lands; one cut short resumes from its partial file; Ctrl-C on the laptop, or `pull --cancel` from another own device,
 /// stops a pull under way on the Homebase and removes its partial file.
 @Suite(.serialized) struct HostPullEndToEndTests {
     static let repoFile = "hbtest/Llama-Tiny-0.5M-Instruct-GGUF/Llama-Tiny-0.5M-Instruct-F32.gguf"
@@ -84,6 +84,28 @@ import Testing
         #expect(good.contains { ($0["progress"] as? [String: Any])?["status"] as? String == "verifying sha256" }, "\(good)")
         #expect(s.files() == [Self.fileName, "seed.gguf"], "\(s.files())")
         #expect(FileManager.default.contentsEqual(atPath: s.models + "/" + Self.fileName, andPath: s.lb.bin.model))
+    }
+
+    @Test func aDownloadCutShortResumesFromItsPartialFile() throws {
+        let s = try Scene()
+        defer { s.lb.stopAll() }
+        try s.mode("reset=1&cut=100000")
+        let cut = try s.lb.procs.capture(s.lb.bin.path("guest"), ["host", "pull", Self.repoFile] + s.laptop.globalFlags)
+        #expect(cut.status == 1 && cut.err.contains("pull again to resume"), "\(cut.err)\n\(s.logs)")
+        let part = s.models + "/." + Self.fileName + ".part"
+        let kept = ((try? FileManager.default.attributesOfItem(atPath: part)[.size]) as? NSNumber)?.intValue ?? 0
+        #expect(kept > 0 && kept <= 100_000, "the partial file: \(kept) bytes")
+
+        try s.mode("reset=1")
+        let done = HostManageEndToEndTests.lines(try s.laptop.run(["host", "pull", Self.repoFile, "--json"]))
+        #expect((done.last?["result"] as? String)?.contains("pulled Llama-Tiny-0.5M-Instruct-F32") == true, "\(done)\n\(s.logs)")
+        #expect(FileManager.default.contentsEqual(atPath: s.models + "/" + Self.fileName, andPath: s.lb.bin.model))
+        #expect(s.files() == [Self.fileName, "seed.gguf"], "\(s.files())")
+        // The second download asked the CDN for the rest only.
+        let log = try s.lb.procs.capture("/usr/bin/curl", ["-sf", "http://127.0.0.1:\(s.hubPort)/_log"])
+        let requests = (try JSONSerialization.jsonObject(with: Data(log.out.utf8)) as? [[String: Any]]) ?? []
+        let ranges = requests.compactMap { ($0["headers"] as? [String: Any])?.first { $0.key.lowercased() == "range" }?.value as? String }
+        #expect(ranges.contains("bytes=\(kept)-"), "\(ranges)")
     }
 
     @Test func ctrlCOrPullCancelStopsThePullOnTheHomebase() throws {

@@ -7,7 +7,8 @@ import Signing
 /// from `HUB/OWNER/REPO/resolve/main/FILE.gguf` (Hugging Face's layout; tests point `hubURL`
 /// at a stand-in) into a temporary file, renamed once whole and, where the hub gives the file's
 /// sha256 (its tree's `lfs.oid`, else an `X-Linked-Etag` of 64 hex digits), only when the bytes
-/// on disk hash to it. The model is then named `FILE`.
+/// on disk hash to it (then a download that ended early resumes from its partial file). The
+/// model is then named `FILE`.
 struct HubDownload: Sendable {
     let hubURL: String
     let folder: String
@@ -32,18 +33,30 @@ struct HubDownload: Sendable {
         while hub.hasSuffix("/") { hub.removeLast() }
         let url = "\(hub)/\(pieces[0])/\(pieces[1])/resolve/main/\(pieces[2])"
         var expected = await treeSHA256(hub: hub, owner: pieces[0], repo: pieces[1], file: pieces[2])
-        let (r, linkedEtag) = try await follow(url, hub: hub)
+        // A partial file left by a download that ended early resumes, only when the tree named the
+        // file's sha256: it is the If-Range (the CDN's ETag), and the whole is checked against it.
+        var kept = expected == nil ? 0 : ((try? FileManager.default.attributesOfItem(atPath: temp)[.size]) as? NSNumber)?.uint64Value ?? 0
+        let range = expected.map { kept == 0 ? [] : [HTTPHeader("Range", "bytes=\(kept)-"), HTTPHeader("If-Range", "\"\($0)\"")] } ?? []
+        var (r, linkedEtag) = try await follow(url, hub: hub, headers: range)
+        if r.status == 416 {  // the partial file is not a prefix of this one: start over
+            kept = 0
+            (r, linkedEtag) = try await follow(url, hub: hub)
+        }
         guard r.isSuccess else {
             throw .init(code: r.status == 404 ? .modelUnavailable : .hostError,
                         message: "the hub answered HTTP \(r.status) for \(model.prefix(200))")
         }
-        let total = UInt64(r.header("Content-Length") ?? "") ?? 0
+        let resumed = kept > 0 && r.status == 206
+        let length = UInt64(r.header("Content-Length") ?? "") ?? 0
+        let total = length == 0 ? 0 : (resumed ? kept : 0) + length
         if expected == nil { expected = linkedEtag }
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: temp, contents: nil), let file = FileHandle(forWritingAtPath: temp) else {
+        guard resumed || FileManager.default.createFile(atPath: temp, contents: nil), let file = FileHandle(forWritingAtPath: temp) else {
             throw .init(code: .hostError, message: "the models folder \(folder.prefix(200)) is not writable")
         }
-        var done: UInt64 = 0
+        if resumed { _ = try? file.seekToEnd() }
+        let resumable = expected != nil
+        var done: UInt64 = resumed ? kept : 0
         var last = monotonicNanos()
         let every = UInt64(progressEvery.components.seconds) * 1_000_000_000 + UInt64(progressEvery.components.attoseconds / 1_000_000_000)
         do {
@@ -57,8 +70,9 @@ struct HubDownload: Sendable {
                 }
             }
         } catch {
-            try? FileManager.default.removeItem(atPath: temp)
-            throw .init(code: .hostError, message: "the download of \(model.prefix(200)) ended early (\(done) bytes)")
+            if !resumable || Task.isCancelled { try? FileManager.default.removeItem(atPath: temp) }
+            throw .init(code: .hostError, message: "the download of \(model.prefix(200)) ended early (\(done) bytes)"
+                        + (resumable && !Task.isCancelled ? "; pull again to resume it" : ""))
         }
         // A cancel may end the body as if it were whole (the stream just stops).
         if Task.isCancelled {
@@ -66,8 +80,9 @@ struct HubDownload: Sendable {
             throw .init(code: .hostError, message: "the pull of \(model.prefix(200)) was cancelled")
         }
         guard total == 0 || done == total else {
-            try? FileManager.default.removeItem(atPath: temp)
-            throw .init(code: .hostError, message: "the hub sent \(done) of \(total) bytes of \(model.prefix(200))")
+            if !resumable { try? FileManager.default.removeItem(atPath: temp) }
+            throw .init(code: .hostError, message: "the hub sent \(done) of \(total) bytes of \(model.prefix(200))"
+                        + (resumable ? "; pull again to resume it" : ""))
         }
         if let expected {
             await progress(done, total == 0 ? done : total, "verifying sha256")
@@ -90,11 +105,11 @@ struct HubDownload: Sendable {
 
     /// GET `url`, following up to 5 redirects (Hugging Face sends LFS files to its CDN with a
     /// 302 whose `X-Linked-Etag` is the file's sha256: returned when it is one).
-    func follow(_ start: String, hub: String) async throws(ManagedRuntime.Failure) -> (HTTPStreamResponse, String?) {
+    func follow(_ start: String, hub: String, headers: [HTTPHeader] = []) async throws(ManagedRuntime.Failure) -> (HTTPStreamResponse, String?) {
         var url = start, etag: String?
         for _ in 0..<6 {
             let r: HTTPStreamResponse
-            do { r = try await HTTPStreamClient().send(HTTPStreamRequest(url: url, timeouts: timeouts)) } catch {
+            do { r = try await HTTPStreamClient().send(HTTPStreamRequest(url: url, headers: headers, timeouts: timeouts)) } catch {
                 throw .init(code: .hostError, message: "the hub at \(hub.prefix(200)) is not reachable")
             }
             if let e = r.header("X-Linked-Etag")?.trimmingCharacters(in: CharacterSet(charactersIn: "\" W/")).lowercased(),
