@@ -15,7 +15,9 @@ enum HostCommand {
             + "  on the hub, downloaded into the Homebase's models folder (homebase run --models-dir). Progress is shown\n"
             + "  as a bar on stderr; with --json one JSON line per progress step, then the result. Where the hub gives\n"
             + "  the file's sha256 the Homebase checks it (a mismatch: the file removed, an error). Ctrl-C cancels the\n"
-            + "  pull on the Homebase (its partial file removed); so does `pull --cancel MODEL` from another terminal.\n"
+            + "  pull on the Homebase (its partial file removed); so does `pull --cancel MODEL` from another of your\n"
+            + "  devices (from another terminal of this one it takes this device's relay link: the pull there then ends\n"
+            + "  at its --timeout). A download cut short is resumed by the next pull of it.\n"
             + "delete, load, unload: where the runtime can (llama-server loads and unloads only in router mode).\n"
             + "Only the account's own devices may manage its models: a friend's device is refused (not_owner).",
         flags: [Flag("--cancel", "pull: cancel the pull of MODEL under way on the Homebase"),
