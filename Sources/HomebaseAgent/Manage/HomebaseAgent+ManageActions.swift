@@ -68,6 +68,7 @@ extension HomebaseAgent {
         switch result {
         case .success(let name): return name
         case .failure where task.isCancelled:
+            runtime.removePartial(model)
             throw .init(code: .hostError, message: "the pull of \(model.prefix(200)) was cancelled"
                         + (runtime.kind == .ollama ? "" : "; its partial file is removed"))
         case .failure(let f): throw f

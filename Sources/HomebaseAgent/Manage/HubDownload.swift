@@ -22,13 +22,22 @@ struct HubDownload: Sendable {
             && s.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F }
     }
 
-    func fetch(_ model: String, progress: ManagedRuntime.Progress) async throws(ManagedRuntime.Failure) -> String {
+    /// OWNER, REPO, FILE of a pull's name; nil when it is not one we write.
+    static func pieces(_ model: String) -> [String]? {
         let pieces = model.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard pieces.count == 3, pieces.allSatisfy(Self.safeName), pieces[2].hasSuffix(".gguf") else {
+        guard pieces.count == 3, pieces.allSatisfy(Self.safeName), pieces[2].hasSuffix(".gguf") else { return nil }
+        return pieces
+    }
+
+    /// Where the download of `model` is written until whole (kept between pulls to resume).
+    func partPath(_ model: String) -> String? { Self.pieces(model).map { folder + "/." + $0[2] + ".part" } }
+
+    func fetch(_ model: String, progress: ManagedRuntime.Progress) async throws(ManagedRuntime.Failure) -> String {
+        guard let pieces = Self.pieces(model), let temp = partPath(model) else {
             throw .init(code: .badRequest, message: "a llama-server pull names OWNER/REPO/FILE.gguf (the file on the hub)")
         }
         let name = String(pieces[2].dropLast(5))
-        let final = folder + "/" + pieces[2], temp = folder + "/." + pieces[2] + ".part"
+        let final = folder + "/" + pieces[2]
         var hub = hubURL
         while hub.hasSuffix("/") { hub.removeLast() }
         let url = "\(hub)/\(pieces[0])/\(pieces[1])/resolve/main/\(pieces[2])"

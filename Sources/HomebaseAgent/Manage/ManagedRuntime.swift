@@ -103,6 +103,13 @@ struct ManagedRuntime: Sendable {
         }
     }
 
+    /// After a cancel: the pull's partial file goes too, even one kept from an earlier pull to resume.
+    func removePartial(_ model: String) {
+        guard kind == .llamaServer, let folder, let part = HubDownload(hubURL: hubURL, folder: folder, timeouts: timeouts).partPath(model)
+        else { return }
+        try? FileManager.default.removeItem(atPath: part)
+    }
+
     func delete(_ model: String) async throws(Failure) {
         switch kind {
         case .ollama: _ = try await call("DELETE", "/api/delete", ["model": model], what: "delete \(model)")
