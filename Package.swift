@@ -48,7 +48,7 @@ let package = Package(
         // The router: settings, advert stores, freshness gates; one decision per call.
         .target(name: "Routing", dependencies: ["Inference", "Storage", "Wire", "Signing", "Basics"]),
         // On-device models: hub catalog, honest sizes, resumable downloads, the model store.
-        .target(name: "ModelStore", dependencies: ["Storage", "CCurl", "CSodium", "Basics"]),
+        .target(name: "ModelStore", dependencies: ["Storage", "CCurl", "Signing", "Basics"]),
         // The one bridge between the inference vocabulary and the wire schema (both directions).
         .target(name: "InferenceWire", dependencies: ["Inference", "Wire", "Sealing"]),
         // The guest's relay-routed providers: own and joined Homebase, watchdog ladder, repairs.

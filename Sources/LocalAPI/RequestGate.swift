@@ -10,7 +10,9 @@ import Transport
 /// - `Origin`, when present, must be serve's own (`http://` + the `Host`) or one given with
 ///   `--allow-origin`; `null` never passes. Allowed origins get CORS headers and preflights.
 /// - A POST must say `Content-Type: application/json` (parameters allowed): no other type
-///   can be sent cross-site without a preflight.
+///   can be sent cross-site without a preflight. A POST with no type at all passes only without
+///   an `Origin`: browsers send `Origin` with every POST, and programs such as litellm's
+///   `ollama_chat` (aider's Ollama door) send JSON untyped, which Ollama accepts.
 ///
 /// Refusals are 403 (host, origin) and 415 (content type), with the API's JSON error.
 struct RequestGate: Sendable {
@@ -54,7 +56,9 @@ struct RequestGate: Sendable {
                 }
             }
         }
-        if request.method == "POST", !Self.isJSON(request.headers["content-type"]) {
+        let type = request.headers["content-type"]
+        let untypedProgram = type == nil && request.headers["origin"] == nil
+        if request.method == "POST", !Self.isJSON(type), !untypedProgram {
             return .refuse(status: Self.unsupportedType, message: "send the body as Content-Type: application/json "
                            + "(got \(request.headers["content-type"].map { "\"\($0.prefix(60))\"" } ?? "none"))")
         }

@@ -33,6 +33,8 @@ extension AppMessage {
         public init(rawValue: UInt8) { self.rawValue = rawValue }
         public static let list = Self(rawValue: 1), pull = Self(rawValue: 2), delete = Self(rawValue: 3)
         public static let load = Self(rawValue: 4), unload = Self(rawValue: 5)
+        /// Stops the pull of `model` under way on the host (its partial file removed).
+        public static let cancel = Self(rawValue: 6)
         public var name: String {
             switch self {
             case .list: "list"
@@ -40,6 +42,7 @@ extension AppMessage {
             case .delete: "delete"
             case .load: "load"
             case .unload: "unload"
+            case .cancel: "cancel"
             default: "action \(rawValue)"
             }
         }

@@ -19,13 +19,17 @@ struct HouseScene {
                                              "--alias", "tiny"], log: "engine\(i).log")
             let out = s.procs.work + "/tap\(i).jsonl"
             let tap = try s.procs.start(anyPython, [testsFile("EndToEndTests/peers/usage_tap.py"), "--port", "\(tapPort)",
-                                                    "--target", "\(enginePort)", "--out", out], log: "tap\(i).log")
+                                                    "--target", "\(enginePort)", "--out", out, "--fail-file", failFile(i)],
+                                        log: "tap\(i).log")
             try s.procs.waitUntil(60, "llama-server \(i)") { Processes.canConnect(enginePort) && Processes.canConnect(tapPort) }
             taps.append((tapPort, out, tap))
         }
     }
 
     var url: [String] { taps.map { "http://127.0.0.1:\($0.port)" } }
+
+    /// While this file exists, tap `i` answers every POST 503 (its engine failing).
+    func failFile(_ i: Int) -> String { s.procs.work + "/tap\(i).fail" }
 
     /// `homebase init`, every tap added as a runtime, `homebase run` with `flags`.
     mutating func startHost(_ flags: [String] = []) throws {

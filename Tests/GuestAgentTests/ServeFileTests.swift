@@ -36,6 +36,7 @@ import Testing
         let sleeper = Process()
         sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
         sleeper.arguments = ["30"]
+        sleeper.standardOutput = FileHandle.nullDevice  // a child must not hold the runner's stdout
         try sleeper.run()
         defer { sleeper.terminate() }
         try ServeFile(pid: sleeper.processIdentifier, host: "127.0.0.1", port: 1).write(paths)

@@ -26,4 +26,19 @@ import Testing
         #expect(asked.messages.contains { $0.content.contains("hello from homebase") && $0.role == .user })
         #expect(asked.messages.contains { $0.content.contains("def greet():") })
     }
+
+    /// aider's documented Ollama set-up (`ollama_chat/MODEL`, OLLAMA_API_BASE): litellm posts
+    /// /api/chat with no Content-Type, which Ollama accepts and serve refused with 415.
+    @Test func aiderEditsAFileThroughServesOllamaDoor() async throws {
+        let brain = FakeBrain(events: [.text(Self.edit), .done(finishReason: "stop", usage: Usage(promptTokens: 900, completionTokens: 20))])
+        let h = try DoorsHarness(brain: brain, models: [ListedModel(name: "fake-brain", details: ModelDetails(capabilities: ["completion"]))])
+        defer { h.stop() }
+        let work = NSTemporaryDirectory() + "aider-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let o = try await runClient("aider_edit.py", [h.base, "ollama_chat/fake-brain", work, "300"])
+        #expect(o["installed"] as? Bool == true, "aider-chat is missing: run scripts/setup.sh (\(o))")
+        #expect(o["status"] as? Int == 0, "\(o)")
+        #expect(o["file"] as? String == "def greet():\n    return \"hello from homebase\"\n", "\(o)")
+        #expect(brain.requests.last?.messages.contains { $0.content.contains("def greet():") } == true)
+    }
 }

@@ -70,16 +70,26 @@ import Testing
         let h = try ServeHarness(brain: brain)
         defer { h.stop() }
         let host = "127.0.0.1:\(h.port)"
-        for type in ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", nil] {
-            let r = try await ask(h.port, "POST", "/api/chat", host: host, headers: type.map { ["Content-Type: \($0)"] } ?? [], body: Self.chat)
-            #expect(r.status == 415, "\(type ?? "none"): \(r.head)")
+        for type in ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"] {
+            let r = try await ask(h.port, "POST", "/api/chat", host: host, headers: ["Content-Type: \(type)"], body: Self.chat)
+            #expect(r.status == 415, "\(type): \(r.head)")
             #expect(r.body.contains("Content-Type: application/json"), "\(r.body)")
         }
+        // Untyped with an Origin (any: a browser sent it, even from serve's own page) is refused.
+        for origin in ["http://\(host)", "https://evil.example"] {
+            let r = try await ask(h.port, "POST", "/api/chat", host: host, headers: ["Origin: \(origin)"], body: Self.chat)
+            #expect(r.status == (origin.hasPrefix("http://127") ? 415 : 403), "untyped from \(origin): \(r.head)")
+        }
         #expect(brain.requests.isEmpty)
+        // Untyped without an Origin is a program (litellm's ollama_chat sends JSON so): answered.
+        let untyped = try await ask(h.port, "POST", "/api/chat", host: host, headers: [],
+                                    body: #"{"model":"m","stream":false,"messages":[{"role":"user","content":"hi"}]}"#)
+        #expect(untyped.status == 200, "\(untyped.head)")
+        #expect(brain.requests.count == 1)
         let typed = try await ask(h.port, "POST", "/api/chat", host: host, headers: ["Content-Type: Application/JSON; charset=utf-8"],
                                   body: #"{"model":"m","stream":false,"messages":[{"role":"user","content":"hi"}]}"#)
         #expect(typed.status == 200, "\(typed.head)")
-        #expect(brain.requests.count == 1)
+        #expect(brain.requests.count == 2)
     }
 
     @Test func anAllowedOriginGetsCORSAndItsPreflight() async throws {

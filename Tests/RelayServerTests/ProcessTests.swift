@@ -147,6 +147,7 @@ func runRelay(_ args: [String], env: [String: String] = [:]) throws -> (Int32, S
             p.environment = env
             let err = Pipe()
             p.standardError = err
+            p.standardOutput = FileHandle.nullDevice  // never the test runner's stdout: see ProcessBox
             try p.run()
             var text = ""
             while !text.contains("admission=") {

@@ -176,8 +176,9 @@ extension HomebaseAgent {
             // The message names the failure kind, never the prompt; the engine's own text may
             // echo input, so only its class goes out.
             await refuse(writer, .init(requestID: r.requestID, code: Admission.code(for: e), message: Self.summary(e)), &rec)
-            // An engine that cannot be reached is skipped and verified again now, so adverts stop offering it.
-            if case .unreachable = e {
+            // An engine that fails (unreachable, 5xx, a timeout, a cut stream) is skipped and verified
+            // again now, so adverts stop offering it.
+            if Self.failsRuntime(e) {
                 runtimeFailed(runtimeURL)
                 Task { [weak self] in await self?.reverify() }
             }
@@ -254,6 +255,16 @@ extension HomebaseAgent {
     }
 
     func count(_ outcome: String) { state.withLock { $0.outcomes[outcome, default: 0] += 1 } }
+
+    /// Whether an engine failure says the runtime is at fault (vs. the request: a 4xx, a model it
+    /// does not serve, an option it cannot do, a cancel).
+    static func failsRuntime(_ e: InferenceError) -> Bool {
+        switch e {
+        case .unreachable, .timeout, .interrupted: true
+        case .http(let status, _): status >= 500
+        case .inBand, .modelUnavailable, .malformed, .unsupported, .remote, .cancelled: false
+        }
+    }
 
     static func summary(_ e: InferenceError) -> String {
         switch e {

@@ -45,6 +45,7 @@ extension HomebaseAgent {
     func tick() {
         do {
             if try reload() { publishAdvert(toGrantees: true) }
+            runtimesVerified()  // a verification by the CLI (`homebase runtime add`) ends a failure's skip too
         } catch {
             log("reload: \(error)")
         }

@@ -164,6 +164,8 @@ struct AgentState: Sendable {
     var noticesQueued: Set<Notice> = []
     /// Requests in flight per runtime, and the runtimes skipped after a failure (#21).
     var load = RuntimeLoad()
+    /// Pulls under way, by the model as the request named it (a cancel stops one).
+    var pulls: [String: Task<Result<String, ManagedRuntime.Failure>, Never>] = [:]
 }
 
 /// A grant (`grant`) or revocation/refusal notice for one join.

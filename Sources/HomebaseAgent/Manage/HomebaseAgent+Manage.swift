@@ -3,6 +3,9 @@ import Inference
 import Wire
 
 extension HomebaseAgent {
+    /// Said after a pull or delete a router did not pick up (a llama-server older than its `?reload=1`).
+    static let noRescan = "; this llama-server did not rescan its models folder: restart it, then homebase runtime add URL"
+
     /// What a grantee's CLI prints when it asks to manage models (SPEC: `not_owner`).
     static let notOwnerMessage = "model management is for the owner's own devices; this device joined under a share grant"
 
@@ -26,47 +29,21 @@ extension HomebaseAgent {
             guard !wanted.isEmpty, wanted.utf8.count <= Limits.maxManageText else {
                 return await fail(.badRequest, "a \(r.action.name) names a model")
             }
-            guard [.pull, .delete, .load, .unload].contains(r.action) else {
+            guard [.pull, .delete, .load, .unload, .cancel].contains(r.action) else {
                 return await fail(.unsupported, "this Homebase does not know \(r.action.name): upgrade homebase")
             }
-            let chosen: ManagedRuntime
-            if !r.runtime.isEmpty {
-                guard let c = runtimes.first(where: { $0.url == r.runtime }) else {
-                    return await fail(.badRequest, "no runtime \(r.runtime.prefix(200)) here (guest host models lists them)")
+            if r.action == .cancel {
+                guard let done = await cancelPull(wanted) else {
+                    return await fail(.modelUnavailable, "no pull of \(wanted.prefix(200)) is under way here")
                 }
-                chosen = c
-            } else if r.action == .pull {
-                var puller: ManagedRuntime?
-                for c in runtimes where await c.listing(advertised: []).abilities & AppMessage.HostRuntime.canPull != 0 { puller = c; break }
-                guard let puller else {
-                    return await fail(.unsupported, "no runtime here can pull models (an Ollama, or llama-server in router mode)")
-                }
-                chosen = puller
+                text = done
             } else {
-                var holder: ManagedRuntime?
-                for c in runtimes where await c.listing(advertised: []).models.contains(where: { $0.name == wanted }) { holder = c; break }
-                guard let holder else { return await fail(.modelUnavailable, "no runtime here holds \(wanted.prefix(200))") }
-                chosen = holder
-            }
-            let courier = self.courier, to = d.sender, id = r.requestID
-            do {
-                switch r.action {
-                case .pull:
-                    let name = try await chosen.pull(wanted) { done, total, status in
-                        _ = await courier.send(.manageProgress(.init(requestID: id, completed: done, total: total, status: status)), to: to)
-                    }
-                    text = "pulled \(name) onto \(chosen.url)"
-                case .delete: try await chosen.delete(wanted); text = "deleted \(wanted) from \(chosen.url)"
-                default:
-                    try await chosen.setLoaded(wanted, r.action == .load)
-                    text = "\(r.action.name)ed \(wanted) on \(chosen.url)"
+                switch await choose(r, among: runtimes) {
+                case .success(let chosen):
+                    if let f = await act(r, on: chosen, to: d.sender, text: &text) { return await fail(f.code, f.message) }
+                case .failure(let f): return await fail(f.code, f.message)
                 }
-            } catch {
-                return await fail(error.code, error.message)
             }
-            // Re-verifies every runtime and re-advertises when the models changed. Not after load
-            // or unload: they change no model list, and the probe's trial would load it again.
-            if r.action == .pull || r.action == .delete { await reverify() }
             log("manage: \(text)")
         }
         let advertised = Set(state.withLock { $0.catalog.models.map(\.tag) })

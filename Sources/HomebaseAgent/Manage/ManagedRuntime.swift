@@ -103,6 +103,13 @@ struct ManagedRuntime: Sendable {
         }
     }
 
+    /// After a cancel: the pull's partial file goes too, even one kept from an earlier pull to resume.
+    func removePartial(_ model: String) {
+        guard kind == .llamaServer, let folder, let part = HubDownload(hubURL: hubURL, folder: folder, timeouts: timeouts).partPath(model)
+        else { return }
+        try? FileManager.default.removeItem(atPath: part)
+    }
+
     func delete(_ model: String) async throws(Failure) {
         switch kind {
         case .ollama: _ = try await call("DELETE", "/api/delete", ["model": model], what: "delete \(model)")
@@ -137,6 +144,15 @@ struct ManagedRuntime: Sendable {
             try await settle(model, loaded: load)
         default: throw unsupported(verb)
         }
+    }
+
+    /// After a pull or a delete: llama.cpp's router rescans its models folder on `GET
+    /// /v1/models?reload=1` (a running model whose file went is stopped). True when `model` is
+    /// then listed (`present`) or gone (not); an older router ignores the parameter and says false.
+    func rescan(_ model: String, present: Bool) async -> Bool {
+        guard kind == .llamaServer, await isRouter() else { return true }
+        let served = (try? await json("GET", "/v1/models?reload=1"))?["data"] as? [[String: Any]] ?? []
+        return served.contains { $0["id"] as? String == model } == present
     }
 
     // MARK: HTTP

@@ -1,6 +1,7 @@
 import Foundation
 import GuestAgent
 import ModelStore
+import Synchronization
 import Wire
 
 /// `guest host models | pull MODEL | delete MODEL | load MODEL | unload MODEL`: the own
@@ -8,14 +9,19 @@ import Wire
 enum HostCommand {
     static let command = Command(
         name: "host", summary: "list, pull, delete, load or unload the Homebase's models (own account only)",
-        usage: "models | pull MODEL [--runtime URL] | delete MODEL | load MODEL | unload MODEL [--json]",
+        usage: "models | pull MODEL [--runtime URL] | pull --cancel MODEL | delete MODEL | load MODEL | unload MODEL [--json]",
         details: "models: the Homebase's runtimes, each model with its size, whether it is loaded and advertised.\n"
             + "pull: on an Ollama runtime MODEL is an Ollama name (llama3.2:1b); on llama-server it is OWNER/REPO/FILE.gguf\n"
             + "  on the hub, downloaded into the Homebase's models folder (homebase run --models-dir). Progress is shown\n"
-            + "  as a bar on stderr; with --json one JSON line per progress step, then the result.\n"
+            + "  as a bar on stderr; with --json one JSON line per progress step, then the result. Where the hub gives\n"
+            + "  the file's sha256 the Homebase checks it (a mismatch: the file removed, an error). Ctrl-C cancels the\n"
+            + "  pull on the Homebase (its partial file removed); so does `pull --cancel MODEL` from another of your\n"
+            + "  devices (from another terminal of this one it takes this device's relay link: the pull there then ends\n"
+            + "  at its --timeout). A download cut short is resumed by the next pull of it.\n"
             + "delete, load, unload: where the runtime can (llama-server loads and unloads only in router mode).\n"
             + "Only the account's own devices may manage its models: a friend's device is refused (not_owner).",
-        flags: [Flag("--runtime", "URL", "the runtime to act on (as `guest host models` lists it); default: the Homebase picks"),
+        flags: [Flag("--cancel", "pull: cancel the pull of MODEL under way on the Homebase"),
+                Flag("--runtime", "URL", "the runtime to act on (as `guest host models` lists it); default: the Homebase picks"),
                 Flag("--homebase", "KEY", "which Homebase (a hex prefix of its key), when there are several"),
                 Flag("--timeout", "TIME", "give up after TIME without a word from the Homebase (default 60s)"),
                 Flag("--json", "print JSON (pull: one line per progress step, then the result)")] + Flag.relayLink,
@@ -26,7 +32,7 @@ enum HostCommand {
         let action: AppMessage.ManageAction
         switch p.first {
         case "models": action = .list
-        case "pull": action = .pull
+        case "pull": action = inv.arguments.has("--cancel") ? .cancel : .pull
         case "delete": action = .delete
         case "load": action = .load
         case "unload": action = .unload
@@ -41,6 +47,7 @@ enum HostCommand {
             guard p.count == 2, !p[1].isEmpty else { throw inv.usageError("host \(p[0]) takes one MODEL") }
             model = p[1]
         }
+        if inv.arguments.has("--cancel"), action != .cancel { throw inv.usageError("--cancel goes with pull: guest host pull --cancel MODEL") }
         let runtime = inv.arguments.value("--runtime") ?? ""
         if !runtime.isEmpty, !(runtime.hasPrefix("http://") || runtime.hasPrefix("https://")) {
             throw inv.usageError("--runtime takes a runtime URL (http://HOST:PORT, as `guest host models` lists it)")
@@ -54,11 +61,18 @@ enum HostCommand {
             case .success(let m): manager = m
             }
             let bar = json ? nil : ProgressBar()
+            let interrupted = Mutex(false)
+            if action == .pull {
+                ShutdownSignals.onInterrupt.withLock { $0 = { interrupted.withLock { $0 = true }; await cancel(model, manager, json: json) } }
+            }
+            defer { ShutdownSignals.onInterrupt.withLock { $0 = nil } }
             let result = await manager.run(action, model: model, runtime: runtime) { step in
                 if json { Console.out(line(["progress": ["completed": step.completed, "total": step.total, "status": step.status]])) }
                 bar?.show(DownloadProgress(received: Int64(clamping: step.completed), total: step.total == 0 ? nil : Int64(clamping: step.total)))
             }
             bar?.finish()
+            // After Ctrl-C the links stay open for the cancel; the signal handler exits when it is answered.
+            while interrupted.withLock({ $0 }) { try? await Task.sleep(for: .seconds(1)) }
             switch result {
             case .failure(let f):
                 if json, case .host(let code, let message) = f { Console.out(line(["error": ["code": code, "message": message]])) }
@@ -70,6 +84,17 @@ enum HostCommand {
                 Console.out(text(r.runtimes))
                 return 0
             }
+        }
+    }
+
+    /// Ctrl-C during a pull: the Homebase stops it and removes the partial file before the guest exits.
+    static func cancel(_ model: String, _ manager: HostManager, json: Bool) async {
+        Console.err("\nguest host pull: cancelling the pull on the Homebase…\n")
+        switch await manager.run(.cancel, model: model) {
+        case .success(let r):
+            if json { Console.out(line(["cancelled": r.text])) }
+            Console.err("guest host pull: \(r.text)\n")
+        case .failure(let f): Console.err("guest host pull: the cancel did not go through: \(f)\n")
         }
     }
 

@@ -5,12 +5,14 @@ Forwards every request on --port to 127.0.0.1:--target unchanged and streams the
 (then closes the connection). For each chat completion it appends one JSON line to --out:
 {"max_tokens": N, "prompt_tokens": P, "completion_tokens": C} with the usage the engine itself
 reported in its stream (null when it reported none), so a test can sum the engine's own figures.
-Usage: usage_tap.py --port N --target PORT --out PATH. Runs until killed.
+Usage: usage_tap.py --port N --target PORT --out PATH [--fail-file PATH]. Runs until killed.
+While the --fail-file exists, every POST is answered 503 and not forwarded (an engine failing).
 """
 import argparse
 import http.client
 import http.server
 import json
+import os
 import threading
 
 ARGS = None
@@ -26,6 +28,16 @@ class Tap(http.server.BaseHTTPRequestHandler):
     def forward(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else None
+        if ARGS.fail_file and os.path.exists(ARGS.fail_file) and self.command == "POST":
+            # The engine "fails": 503 to every POST (chats and the probe's trial), nothing forwarded.
+            data = b'{"error":{"message":"tap told to fail","code":503}}'
+            self.send_response(503)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(data)
+            return
         up = http.client.HTTPConnection("127.0.0.1", ARGS.target, timeout=600)
         headers = {k: v for k, v in self.headers.items() if k.lower() not in ("connection", "keep-alive")}
         up.request(self.command, self.path, body=body, headers=headers)
@@ -72,6 +84,7 @@ def main():
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--target", type=int, required=True)
     p.add_argument("--out", required=True)
+    p.add_argument("--fail-file")
     ARGS = p.parse_args()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", ARGS.port), Tap)
     server.daemon_threads = True

@@ -2,6 +2,8 @@
 replace the project venv's) makes one non-interactive edit through guest serve.
 
 usage: aider_edit.py BASE MODEL WORKDIR TIMEOUT [MAX_TOKENS]
+MODEL `ollama_chat/NAME` takes the Ollama door instead (OLLAMA_API_BASE=BASE), as aider's docs
+tell Ollama users; litellm then posts JSON with no Content-Type.
 
 Writes WORKDIR/hello.py, runs `aider --message ... hello.py` against BASE/v1 (OpenAI API, the
 "whole" edit format, no git, no network look-ups), and prints one JSON line: aider's exit
@@ -26,7 +28,13 @@ if len(sys.argv) > 5:
     settings.write_text(f"- name: openai/{model}\n  edit_format: whole\n  extra_params:\n    max_tokens: {int(sys.argv[5])}\n")
 env = dict(os.environ, HOME=str(workdir), LITELLM_LOCAL_MODEL_COST_MAP="True", OPENAI_API_KEY="k",
            AIDER_ANALYTICS="false", NO_COLOR="1")
-args = [str(aider), "--model", "openai/" + model, "--openai-api-base", base + "/v1", "--edit-format", "whole",
+ollama = model.startswith("ollama_chat/")
+if settings and ollama:
+    settings.write_text(settings.read_text().replace("name: openai/ollama_chat/", "name: ollama_chat/"))
+door = (["--model", model] if ollama else ["--model", "openai/" + model, "--openai-api-base", base + "/v1"])
+if ollama:
+    env["OLLAMA_API_BASE"] = base
+args = [str(aider), *door, "--edit-format", "whole",
         "--no-git", "--yes-always", "--no-check-update", "--no-show-release-notes", "--analytics-disable",
         "--no-pretty", "--map-tokens", "0", "--no-show-model-warnings", "--no-auto-lint", "--no-auto-test",
         "--no-suggest-shell-commands", "--no-detect-urls", "--no-gitignore", "--no-fancy-input",
