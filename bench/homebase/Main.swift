@@ -96,10 +96,14 @@ import Foundation
         var rows: [Policy] = []
         for delay in delays {
             rows.append(try await Policy.measure(delayMs: delay, rounds: rounds, tokens: tokens, relayURL: relay.url,
-                                                 hostDataDir: host.dataDir, engineURL: engine.url, guest: guest))
+                                                 hostDataDir: host.dataDir, engineURL: engine.url, guest: guest,
+                                                 pids: .init(relay: started.child.pid, engine: engine.child.pid)))
         }
         Policy.print(rows, rounds: rounds, tokens: tokens)
+        HopCPU.print(rows)
         HostSteps.print(rows.map { ($0.delayMs, $0.steps) })
+        let trip = try await TripSteps.measure(guest: guest, hostDataDir: host.dataDir, relayURL: relay.url, work: procs.work)
+        trip.print(wayIn: rows[0].steps.wayIn)
         print("load average at end: \(Machine.loadAverage)  ")
         print("logs: \(procs.work)")
         guest.stop()
