@@ -11,7 +11,7 @@ public enum RequestShaping: String, Sendable, CaseIterable, Codable {
     /// many as a power of two (padding frames first).
     case padded
     /// Every frame of `cadenceBucket`; a longer message in parts that fill it, as many frames as
-    /// a power of two.
+    /// a power of two; past `cadenceFrames` of them (an image) the largest bucket, as `padded`.
     case cadence
 
     /// `padded`'s floor: the 2048 bucket (2,097 bytes on the wire) holds a prompt of about a page
@@ -19,6 +19,10 @@ public enum RequestShaping: String, Sendable, CaseIterable, Codable {
     public static let paddedFloor = 2048
     /// `cadence`'s one frame size: the 4096 bucket (4,145 bytes on the wire).
     public static let cadenceBucket = 4096
+    /// `cadence`'s frames of `cadenceBucket` per message at most (64 KiB): more would cost the
+    /// relay's per-device frame budget (4,000 at once by default) for a large image, and tell it
+    /// nothing the largest bucket does not (either way the size shows to within 2x).
+    public static let cadenceFrames = 16
 
     /// How one encoded message goes out.
     public struct Plan: Equatable, Sendable {
@@ -38,7 +42,11 @@ public enum RequestShaping: String, Sendable, CaseIterable, Codable {
         case .off:
             return Plan(partPayload: count > maxBody ? maxBody - Limits.partOverhead : nil, bucket: 0, paddingFrames: 0)
         case .padded: room = maxBody; bucket = count > maxBody ? maxBody + Envelope.innerHeaderBytes : Self.paddedFloor
-        case .cadence: bucket = Self.cadenceBucket; room = Envelope.bodyRoom(bucket: bucket)
+        case .cadence:
+            let small = Envelope.bodyRoom(bucket: Self.cadenceBucket)
+            let fits = count <= Self.cadenceFrames * (small - Limits.partOverhead)
+            room = fits ? small : maxBody
+            bucket = fits ? Self.cadenceBucket : maxBody + Envelope.innerHeaderBytes
         }
         guard count > room else { return Plan(partPayload: nil, bucket: bucket, paddingFrames: 0) }
         let piece = room - Limits.partOverhead
@@ -58,7 +66,7 @@ public enum RequestShaping: String, Sendable, CaseIterable, Codable {
         switch self {
         case .off: "off (each frame in the smallest bucket: a long request's or an image's size shows)"
         case .padded: "padded (frames of at least \(Self.paddedFloor + 49) bytes; a long request as a power of two of 32,817-byte frames)"
-        case .cadence: "cadence (every frame \(Self.cadenceBucket + 49) bytes, a power of two of them)"
+        case .cadence: "cadence (every frame \(Self.cadenceBucket + 49) bytes, a power of two of them; over 64 KiB 32,817-byte frames)"
         }
     }
 }

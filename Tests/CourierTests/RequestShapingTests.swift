@@ -1,4 +1,5 @@
 @testable import Courier
+import Foundation
 import PeerLink
 import Sealing
 import Signing
@@ -37,6 +38,12 @@ struct RequestLadderTests {
         #expect(RequestShaping.cadence.plan(encodedCount: 3 * 4011, maxBody: max).paddingFrames == 1)
         #expect(RequestShaping.cadence.plan(encodedCount: 9 * 4011, maxBody: max).paddingFrames == 7)
         #expect(Envelope.bodyRoom(bucket: 4096) - Limits.partOverhead == 4011)
+        // Past 16 frames of 4 KiB (an image): the largest bucket, a power of two of frames.
+        #expect(RequestShaping.cadence.plan(encodedCount: 16 * 4011, maxBody: max).paddingFrames == 0)
+        #expect(RequestShaping.cadence.plan(encodedCount: 16 * 4011 + 1, maxBody: max)
+            == .init(partPayload: 32_683, bucket: 32_768, paddingFrames: 0))
+        #expect(RequestShaping.cadence.plan(encodedCount: 70_000, maxBody: max)
+            == .init(partPayload: 32_683, bucket: 32_768, paddingFrames: 1))
     }
 }
 
@@ -52,7 +59,8 @@ struct RequestFramesTests {
                                       shaping: level)
         var replay = ReplayGuard(capacity: 64)
         let bodies = try sealed.map {
-            try AppMessage.decode(Envelope.open($0.bytes, by: host, from: guest.record, replay: &replay, now: 1_700_000_000_000).body)
+            try AppMessage.decode(Envelope.open($0.bytes, by: host, from: guest.record, replay: &replay,
+                                             now: UInt64(Date().timeIntervalSince1970 * 1000)).body)
         }
         return (sealed.map(\.bytes.count), bodies)
     }
@@ -96,7 +104,7 @@ struct RequestShapingDeliveryTests {
         let host = try Device(hi, knows: [gi.record], relay: relay, loop: loop)
         try await guest.start()
         try await host.start()
-        let long = String(repeating: "long prompt ", count: 6_000)  // 72 KB: 3 parts (padded), 18 (cadence)
+        let long = String(repeating: "long prompt ", count: 6_000)  // 72 KB: 3 parts and a padding frame
         let (outcome, stream) = await guest.courier.sendRequest(request(7, text: long), to: host.record)
         #expect(outcome == .sent)
         let w = try await writer(on: host, for: id16(7))

@@ -6,7 +6,8 @@ Starts the real relay, a capture proxy in front of it (capture.py), the STAND-IN
 defence setting restarts the Homebase with `--reply-shaping SETTING` and asks SAMPLES questions
 per topic with `guest chat`, keeping each answer's time window. classify.py turns the captured
 frames into features and reports AUPRC / accuracy. Usage: bench.py BIN_DIR WORK_DIR [--samples N]
-[--settings off,padded,cadence]."""
+[--settings off,padded,cadence] (a setting LEVEL:WINDOW, e.g. padded:100ms, also sets the
+coalescing window, `--batch-delay`)."""
 import argparse, json, os, random, socket, subprocess, sys, time
 from corpus import PROMPTS, prompt_for
 
@@ -69,7 +70,10 @@ def main():
         run(hb + ["runtime", "add", f"http://127.0.0.1:{engine_port}"])
         relay = f"ws://127.0.0.1:{proxy_port}"  # everyone dials the proxy, as a relay's clients would
         def start_homebase(setting):
-            p = start(hb + ["run", "--relay", relay, "--reply-shaping", setting], f"homebase-{setting}.log")
+            # LEVEL or LEVEL:WINDOW (e.g. padded:100ms: the coalescing window, --batch-delay, too).
+            level, _, window = setting.partition(":")
+            extra = ["--batch-delay", window] if window else []
+            p = start(hb + ["run", "--relay", relay, "--reply-shaping", level, *extra], f"homebase-{setting}.log")
             wait_for(lambda: "connected to the relay" in open(f"{a.work}/homebase-{setting}.log").read(), "the Homebase")
             return p
         h = start_homebase("padded")
@@ -92,7 +96,8 @@ def main():
         for setting in a.settings.split(","):
             h.terminate(); h.wait(10)
             h = start_homebase(setting)
-            shaped = subprocess.run(g("settings", "set", "request.shaping", setting), env=env, capture_output=True).returncode == 0
+            level = setting.partition(":")[0]
+            shaped = subprocess.run(g("settings", "set", "request.shaping", level), env=env, capture_output=True).returncode == 0
             time.sleep(1)
             jobs = [(t, prompt_for(t, rng)) for t in PROMPTS for _ in range(a.samples)]
             rng.shuffle(jobs)
@@ -104,7 +109,7 @@ def main():
                 t1 = time.monotonic()
                 brain = "homebase" if "[homebase" in out else "other"
                 samples.write(json.dumps({"setting": setting, "topic": topic, "t0": t0, "t1": t1, "brain": brain, "id": n,
-                                          "request_shaping": setting if shaped else "off", "prompt_chars": len(prompt), "stdout": out[:4000],
+                                          "request_shaping": level if shaped else "off", "prompt_chars": len(prompt), "stdout": out[:4000],
                                           "arrivals": arrivals}) + "\n")
                 print(f"{setting} {i + 1}/{len(jobs)} {topic} {brain} {t1 - t0:.2f}s", flush=True)
     finally:
