@@ -66,13 +66,16 @@ def score(X, y, seed=0):
     acc = accuracy_score(y, np.array(classes)[proba.argmax(1)])
     return auprc, acc, base, max(np.mean(y == c) for c in classes)
 
-rows = []
+rows, noise = [], {}
 for setting in dict.fromkeys(s["setting"] for s in samples):
     got = [(features(s), s["topic"]) for s in samples if s["setting"] == setting and s["brain"] == "homebase"]
     got = [(f, t) for f, t in got if f is not None]
     if len(got) < 10: print(f"{setting}: only {len(got)} answers"); continue
     X = np.array([f[0] for f, _ in got]); y = np.array([t for _, t in got]); cost = [f[1] for f, _ in got]
     all_ = score(X, y); rep = score(X[:, :10], y); req = score(X[:, 10:13], y)
+    # Noise: the same classifier on labels shuffled (no signal at all), 5 times.
+    shuffled = [score(X, np.random.default_rng(k).permutation(y), seed=k)[0] for k in range(5)]
+    noise[setting] = (np.mean(shuffled), np.std(shuffled))
     d = [c["delay"] for c in cost if c["delay"]]
     rows.append((setting, len(y), all_, rep, req, np.mean([c["bytes"] for c in cost]), np.mean([c["frames"] for c in cost]),
                  np.mean([c["time"] for c in cost]), np.mean([c["up"] for c in cost]), sorted(set(c["req"] for c in cost)),
@@ -81,3 +84,6 @@ print("| setting | answers | AUPRC all (chance) | accuracy all (base) | AUPRC re
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for s, n, a, rp, rq, b, fr, tm, up, sizes, dl, ft in rows:
     print(f"| {s} | {n} | {a[0]:.3f} ({a[2]:.3f}) | {a[1]:.3f} ({a[3]:.3f}) | {rp[0]:.3f} | {rq[0]:.3f} | {dl:.1f} | {ft:.0f} | {b:,.0f} | {up:,.0f} | {fr:.1f} | {tm:.2f} | {' '.join(map(str, sizes))} |")
+print()
+for s, (m, sd) in noise.items():
+    print(f"{s}: AUPRC with shuffled labels {m:.3f} +- {sd:.3f} (the noise a setting's AUPRC is within)")
