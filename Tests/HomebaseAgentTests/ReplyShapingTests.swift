@@ -109,4 +109,16 @@ struct ReplyShapingTests {
         #expect(b.take(upTo: 5 + 7) == [.text("€€")])  // 7 bytes of room hold 2, never half of one
         #expect(b.pendingBytes == 24)
     }
+
+    /// `homebase status` names the level and what it promises (from the running agent's file).
+    @Test(arguments: [(ReplyShaping.off, "reply shaping: off (coalescing only)"),
+                      (.padded, "reply shaping: padded (end quantised"),
+                      (.cadence, "reply shaping: cadence (one 280-byte chunk every 50 ms")])
+    func statusSaysTheLevel(_ level: ReplyShaping, _ line: String) async throws {
+        try await HostFixture.with(runtime: nil, configure: { $0.replyShaping = level }) { f in
+            try await eventually("status names the reply shaping") {
+                StatusText.render(try HostStatus.read(f.files), nowMs: nowMs()).contains(line)
+            }
+        }
+    }
 }
