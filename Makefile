@@ -87,9 +87,11 @@ bench-homebase: setup engine
 	.build/release/bench-homebase $(BENCH_HOMEBASE_FLAGS)
 
 # What the relay learns of an answer's topic from frame sizes and timing (bench/sidechannel):
-# the real relay, Homebase and guest, a STAND-IN engine streaming canned answers on 3 topics,
-# a capture proxy, a random forest per --reply-shaping setting. scikit-learn in a venv under
-# .build (made once). BENCH_SIDECHANNEL_FLAGS: --samples N (per topic), --settings off,padded,cadence.
+# the real relay, Homebase and guest, a STAND-IN engine streaming canned answers on 3 topics
+# (differing in rhythm, length and pasted context), a capture proxy, a random forest per setting
+# (the Homebase's reply-shaping and the guest's request.shaping, same level), then the request
+# ladders simulated (ladder.py). scikit-learn in a venv under .build (made once).
+# BENCH_SIDECHANNEL_FLAGS: --samples N (per topic), --settings off,padded,cadence (LEVEL:WINDOW too).
 SIDECHANNEL_VENV := .build/sidechannel-venv
 bench-sidechannel: setup
 	swift build -c release --product homebase-relay $(SWIFT_FLAGS)
@@ -100,3 +102,4 @@ bench-sidechannel: setup
 	rm -rf .build/sidechannel-run
 	$(SIDECHANNEL_VENV)/bin/python bench/sidechannel/bench.py $$(swift build -c release --show-bin-path) .build/sidechannel-run $(BENCH_SIDECHANNEL_FLAGS)
 	$(SIDECHANNEL_VENV)/bin/python bench/sidechannel/classify.py .build/sidechannel-run
+	$(SIDECHANNEL_VENV)/bin/python bench/sidechannel/ladder.py .build/sidechannel-run

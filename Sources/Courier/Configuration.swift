@@ -39,6 +39,9 @@ extension Courier {
         /// Mail frames from senders the directory does not know, held unacked (at most this many)
         /// until `retryHeld()` (a roster just named them) or `dropHeld()`. 0: dropped at once.
         public var holdUnknownMail = 0
+        /// How the frames of requests sent with `sendRequest` (and embed and manage requests) are
+        /// padded (`RequestShaping`, SPEC 7). Off here; the guest sets its `request.shaping`.
+        public var requestShaping: RequestShaping = .off
         /// Unix milliseconds: envelope timestamps and the replay window. Tests may pin it.
         public var now: @Sendable () -> UInt64 = { UInt64(clamping: wallClockMs()) }
 

@@ -105,7 +105,8 @@ extension Courier {
         let delivery = Delivery(message: message, sender: record, messageID: messageID, heldMs: frame.heldMs,
                                 receivedAtMs: frame.receivedAtWallMs, streamSecret: isRequest ? secret : nil,
                                 deliveryClass: frame.deliveryClass, frameID: frame.frameID,
-                                acker: frame.deliveryClass == .mail ? Acker(link: link, frames: frames) : nil)
+                                acker: frame.deliveryClass == .mail ? Acker(link: link, frames: frames) : nil,
+                                receivedAt: frame.receivedAt)
         if case .dropped = deliverySink.yield(delivery) { count(\.bufferOverflows, dropping: nil) }
     }
 

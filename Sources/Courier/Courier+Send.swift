@@ -58,8 +58,8 @@ extension Courier {
         let sealed: [SealedMessage]
         let stream: ReplyStream
         do {
-            sealed = try seal(message, to: host)
-            let last = sealed[sealed.count - 1]
+            sealed = try seal(message, to: host, shaping: configuration.requestShaping)
+            let last = sealed[sealed.count - 1]  // the message's own last frame: padding goes first
             stream = try replies.register(streamID: last.messageID, requestID: requestID,
                                           host: host.signingKey, secret: last.streamSecret)
         } catch {
@@ -80,28 +80,36 @@ extension Courier {
         return (outcome, stream)
     }
 
-    /// The envelopes for one message: one, or one per part.
-    func seal(_ message: AppMessage, to recipient: DeviceRecord) throws(CourierError) -> [SealedMessage] {
+    /// The envelopes for one message: one, or one per part, after the `padding` frames `shaping`
+    /// asks for (first, so a reply to the message follows them all: SPEC 7, "Request shaping").
+    func seal(_ message: AppMessage, to recipient: DeviceRecord,
+              shaping: RequestShaping = .off) throws(CourierError) -> [SealedMessage] {
         var encoded: [UInt8]
         do { encoded = try message.encode() } catch { throw .encoding(error) }
         defer { wipe(&encoded) }
-        guard encoded.count > Self.maxBodyPerFrame else { return [try sealBody(encoded, to: recipient)] }
+        let plan = shaping.plan(encodedCount: encoded.count, maxBody: Self.maxBodyPerFrame)
+        var out: [SealedMessage] = []
+        out.reserveCapacity(plan.paddingFrames + 1)
+        for _ in 0..<plan.paddingFrames {
+            out.append(try sealBody([AppMessage.paddingType], to: recipient, bucket: plan.bucket))
+        }
+        guard let piece = plan.partPayload else { return out + [try sealBody(encoded, to: recipient, bucket: plan.bucket)] }
         let parts: [AppMessage.Part]
         do {
-            parts = try Splitter(maxPartPayload: Self.maxPartPayload)
-                .split(encoded, messageID: Bytes16(unchecked: MessageID.random().bytes))
+            parts = try Splitter(maxPartPayload: piece).split(encoded, messageID: Bytes16(unchecked: MessageID.random().bytes))
         } catch { throw .encoding(error) }
-        return try parts.map { (part) throws(CourierError) -> SealedMessage in
+        for part in parts {
             var body: [UInt8]
             do throws(WireError) { body = try AppMessage.part(part).encode() } catch { throw .encoding(error) }
             defer { wipe(&body) }
-            return try sealBody(body, to: recipient)
+            out.append(try sealBody(body, to: recipient, bucket: plan.bucket))
         }
+        return out
     }
 
-    private func sealBody(_ body: [UInt8], to recipient: DeviceRecord) throws(CourierError) -> SealedMessage {
+    private func sealBody(_ body: [UInt8], to recipient: DeviceRecord, bucket: Int) throws(CourierError) -> SealedMessage {
         do {
-            return try Envelope.seal(body: body, from: identity, to: recipient, now: configuration.now())
+            return try Envelope.seal(body: body, from: identity, to: recipient, now: configuration.now(), bucket: bucket)
         } catch let e as SealingError {
             throw .sealing(e)
         } catch {

@@ -28,6 +28,9 @@ public struct Delivery: Sendable {
     /// itself with its own record, no directory did. Act on such a delivery only where first
     /// contact is expected (`join`, pairing); false for every envelope.
     public let introduced: Bool
+    /// Our monotonic clock when the link read the frame that completed the message (nil in a
+    /// delivery a test made): how long the Courier took before the consumer saw it.
+    public let receivedAt: ContinuousClock.Instant?
 
     let acker: Acker?
 
@@ -42,10 +45,10 @@ public struct Delivery: Sendable {
 
     init(message: AppMessage, sender: DeviceRecord, messageID: MessageID, heldMs: UInt64, receivedAtMs: UInt64,
          streamSecret: SecretBytes?, deliveryClass: DeliveryClass, frameID: Bytes16, acker: Acker?,
-         introduced: Bool = false) {
+         introduced: Bool = false, receivedAt: ContinuousClock.Instant? = nil) {
         self.message = message; self.sender = sender; self.messageID = messageID; self.heldMs = heldMs
         self.receivedAtMs = receivedAtMs; self.streamSecret = streamSecret; self.deliveryClass = deliveryClass
-        self.frameID = frameID; self.acker = acker; self.introduced = introduced
+        self.frameID = frameID; self.acker = acker; self.introduced = introduced; self.receivedAt = receivedAt
     }
 
     /// Acknowledges the mail frame(s) that carried this message so the relay deletes them.

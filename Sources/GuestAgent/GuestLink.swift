@@ -22,6 +22,8 @@ public final class GuestLink: Sendable {
         /// Mail frames from senders not (yet) in the directory held until the backlog's rosters
         /// are applied, then opened or dropped (`Courier.holdUnknownMail`). Default 256.
         public var heldMail = 256
+        /// How the frames of requests to a Homebase are padded (`request.shaping`, SPEC 7).
+        public var requestShaping: RequestShaping = .padded
 
         public init() {}
     }
@@ -71,6 +73,7 @@ public final class GuestLink: Sendable {
         var courierConfig = Courier.Configuration()
         courierConfig.holdUnknownMail = options.heldMail
         courierConfig.replayStore = replay
+        courierConfig.requestShaping = options.requestShaping
         let courier = Courier(link: try PeerLink(configuration: config, identity: identity.signingKey, admission: admission),
                               identity: identity, directory: peers, configuration: courierConfig)
         return GuestLink(setting: setting, role: role, courier: courier, directory: directory, mail: mail,

@@ -73,6 +73,8 @@ public final class GuestLinks: Sendable {
             return GuestLinks(account: nil, joined: [], failures: failures + ["\(error)"], hosts: [:],
                               replayFailure: "\(error)")
         }
+        var options = options
+        options.requestShaping = context.requestShaping
         let opener = Opener(context: context, accountURL: accountSetting?.url, identity: identity, directory: directory,
                             peers: peers, mail: mail, options: options, replay: replay)
         func make(_ setting: RelayFile.Setting, _ role: GuestLink.Role) -> GuestLink? {

@@ -1,4 +1,5 @@
 import Basics
+import Courier
 import Foundation
 import ModelStore
 import Routing
@@ -34,6 +35,8 @@ public struct GuestStatus: Sendable, Equatable, Codable {
     public var images: String = ""
     /// The on-device engine: warm (its pid) or cold, and whether the warm floor (`engine.warm`) is on.
     public var engine: String = ""
+    /// How the frames of requests to a Homebase are padded (`request.shaping`, SPEC 7).
+    public var requestShaping: String = ""
     /// The router's freshness windows in seconds (own advert 10 min, joined host 24 h): the page's bars.
     public var ownAdvertLimitSeconds: Int64 = 600
     public var joinedLimitSeconds: Int64 = 86_400
@@ -78,6 +81,7 @@ public struct GuestStatus: Sendable, Equatable, Codable {
             tools: Self.words(context.router.decide(RequestNeeds(tools: true))),
             images: Self.words(context.router.decide(RequestNeeds(images: true))),
             engine: engineWords(EngineFile.live(context.paths.engineState), warmFloor: settings.warmFloor),
+            requestShaping: context.requestShaping.summary + " (request.shaping)",
             ownAdvertLimitSeconds: context.configuration.freshness.ownAdvertMaxAgeMs / 1000,
             joinedLimitSeconds: context.configuration.freshness.joinedMaxSilenceMs / 1000,
             joined: ((try? context.joined.all()) ?? []).map {

@@ -36,6 +36,15 @@ struct OpenAIStreamDecoder {
     }
 
     private mutating func handleChunk(_ data: String, into out: inout [ChatEvent]) throws {
+        // The common text delta without JSONDecoder; anything else is decoded below as before.
+        if let fast = OpenAIChunkFastPath.textDelta(data) {
+            if let text = fast.text, !text.isEmpty { out.append(.text(text)) }
+            if let reason = fast.finishReason {
+                finishReason = reason
+                try flushTools(into: &out)
+            }
+            return
+        }
         let chunk: OpenAIChunk
         do {
             chunk = try json.decode(OpenAIChunk.self, from: Data(data.utf8))

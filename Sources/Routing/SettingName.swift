@@ -29,6 +29,9 @@ public enum SettingName: String, Sendable, CaseIterable {
     /// request that leaves for a Homebase, and `guest serve` keeps it running, so a fallback finds
     /// it warm; it holds the model in memory (about the GGUF file's size) | `off`: started on first use.
     case engineWarm = "engine.warm"
+    /// How the frames of requests to a Homebase are padded (SPEC 7, "Request shaping"; #22):
+    /// `off` | `padded` (the default when unset) | `cadence`.
+    case requestShaping = "request.shaping"
 
     /// What the setting takes, for help text and error messages.
     public var expected: String {
@@ -38,13 +41,20 @@ public enum SettingName: String, Sendable, CaseIterable {
         case .ollamaHost: "own, or a host key of 64 hex digits"
         case .toolsRemote: "one of on, off (default on)"
         case .engineWarm: "one of on, off (default on: the on-device engine runs beside Homebase requests, holding the model in memory)"
+        case .requestShaping: "one of off, padded, cadence (default padded: how much of a request's size the relay sees)"
         case .ollamaModel, .localModel, .openAIModel, .claudeModel:
             "a model name of 1 to \(SettingName.maxModelNameLength) characters, no spaces or control characters"
         }
     }
 
     /// What an unset value means, when it means a value (`guest settings get` shows it).
-    public var unsetMeans: String? { self == .toolsRemote || self == .engineWarm ? "on" : nil }
+    public var unsetMeans: String? {
+        switch self {
+        case .toolsRemote, .engineWarm: "on"
+        case .requestShaping: "padded"
+        default: nil
+        }
+    }
 
     /// Longest model name accepted from user input (Ollama tags are far shorter).
     public static let maxModelNameLength = 256
@@ -66,6 +76,8 @@ public enum SettingName: String, Sendable, CaseIterable {
             accepted = lower == "own" ? "own" : PublicKey(hex: trimmed)?.hex
         case .toolsRemote, .engineWarm:
             accepted = ["on", "off"].contains(lower) ? lower : nil
+        case .requestShaping:
+            accepted = ["off", "padded", "cadence"].contains(lower) ? lower : nil
         case .ollamaModel, .localModel, .openAIModel, .claudeModel:
             let ok = !trimmed.isEmpty && trimmed.count <= SettingName.maxModelNameLength
                 && trimmed.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7f }
@@ -79,6 +91,10 @@ public enum SettingName: String, Sendable, CaseIterable {
 extension RoutingSettings {
     /// `engine.warm`: anything but `off` (unset, a corrupt value) keeps the warm floor on.
     public var warmFloor: Bool { self[.engineWarm]?.trimmingWhitespace().lowercased() != "off" }
+
+    /// `request.shaping` as stored, lowercased; unset: `padded`. (The level is Courier's
+    /// `RequestShaping`: a value it does not know reads as `padded` there.)
+    public var requestShaping: String { self[.requestShaping]?.trimmingWhitespace().lowercased() ?? "padded" }
 }
 
 /// The routing settings as stored: raw text, nil when never set.

@@ -40,15 +40,23 @@ public enum Envelope {
     }
 
     /// Seals `body` from `sender` to `recipient`. `now` is milliseconds since the Unix epoch.
+    /// `bucket`: the padded plaintext is at least this (a bucket, else the next one up), for
+    /// request shaping; 0, the default: the smallest bucket that holds the body.
     public static func seal(body: some Collection<UInt8>, from sender: DeviceIdentity, to recipient: DeviceRecord,
-                            now: UInt64) throws -> SealedMessage {
-        try seal(body: body, from: sender, to: recipient, now: now, messageID: .random(), ikmE: nil)
+                            now: UInt64, bucket: Int = 0) throws -> SealedMessage {
+        try seal(body: body, from: sender, to: recipient, now: now, messageID: .random(), ikmE: nil, bucket: bucket)
     }
+
+    /// Bytes of the padded plaintext before the body (sender key, id, timestamp, length): 60.
+    public static let innerHeaderBytes = EnvelopeFormat.headerBytes
+
+    /// The largest body a padded plaintext of `bucket` bytes holds.
+    public static func bodyRoom(bucket: Int) -> Int { max(0, bucket - innerHeaderBytes) }
 
     /// Deterministic variant for vectors: a fixed message id and ephemeral key (never in production).
     package static func seal(body: some Collection<UInt8>, from sender: DeviceIdentity, to recipient: DeviceRecord,
-                             now: UInt64, messageID: MessageID, ikmE: [UInt8]?) throws -> SealedMessage {
-        guard let bucket = EnvelopeFormat.bucket(forBody: body.count) else { throw SealingError.tooLarge }
+                             now: UInt64, messageID: MessageID, ikmE: [UInt8]?, bucket floor: Int = 0) throws -> SealedMessage {
+        guard let bucket = EnvelopeFormat.bucket(forBody: body.count, atLeast: floor) else { throw SealingError.tooLarge }
         let context = try HPKE.Sender(recipientKey: recipient.hpkeKey,
                                       info: info(sender: sender.record.signingKey, recipient: recipient.signingKey),
                                       psk: nil, senderKey: sender.hpkeKey, ikmE: ikmE)

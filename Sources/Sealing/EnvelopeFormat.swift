@@ -5,7 +5,8 @@ import Signing
 ///     plaintext = sender signing key (32) | message id (16) | timestamp (8, u64 BE ms)
 ///               | body length b (4, u32 BE) | body (b) | zero padding
 ///     size      = a bucket: the smallest of 256, 512, ..., 65536 that holds 60 + b,
-///                 else the smallest multiple of 65536 that does, up to 1 MiB
+///                 else the smallest multiple of 65536 that does, up to 1 MiB (or, shaped,
+///                 any larger bucket: the receiver checks only that the body fits)
 ///
 /// The relay sees the bucket (envelope = 49 + bucket bytes), never the body length.
 enum EnvelopeFormat {
@@ -26,10 +27,11 @@ enum EnvelopeFormat {
     /// Every size a padded plaintext may take, ascending (24 of them).
     static let buckets = smallBuckets + Array(stride(from: 2 * largeStep, through: maxPadded, by: largeStep))
 
-    /// The bucket that holds `bodyCount` bytes of body, nil beyond `maxPadded`.
-    static func bucket(forBody bodyCount: Int) -> Int? {
+    /// The bucket that holds `bodyCount` bytes of body and is at least `floor` (request shaping:
+    /// a larger bucket than the body needs, which every receiver accepts), nil beyond `maxPadded`.
+    static func bucket(forBody bodyCount: Int, atLeast floor: Int = 0) -> Int? {
         guard bodyCount >= 0 else { return nil }
-        return buckets.first { $0 >= headerBytes + bodyCount }
+        return buckets.first { $0 >= headerBytes + bodyCount && $0 >= floor }
     }
 
     /// The padded plaintext. The caller checked that the body fits (`bucket(forBody:)`).

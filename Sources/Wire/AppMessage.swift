@@ -35,6 +35,7 @@
 //   0x52  manage-request   ManageMessages.swift: list, pull, delete, load, unload a host's model
 //   0x53  manage-progress  ManageMessages.swift
 //   0x54  manage-result    ManageMessages.swift (failure: `error` 0x14)
+//   0x60  padding       a frame that only takes room (request shaping): decoded as .unknown, skipped
 //   other unknown       skipped: decoded as .unknown(type:), never an error
 import RelayWire
 
@@ -78,6 +79,10 @@ public enum AppMessage: Equatable, Sendable {
     case manageResult(ManageResult)
     /// A type this version does not know; its body was skipped.
     case unknown(type: UInt8)
+
+    /// `padding` (SPEC 4, 7 "Request shaping"): skipped as an unknown type by every receiver,
+    /// old ones included, so it has no case of its own. Send it as `.unknown(type: paddingType)`.
+    public static let paddingType: UInt8 = 0x60
 
     enum TypeCode {
         static let advert: UInt8 = 0x01, away: UInt8 = 0x02

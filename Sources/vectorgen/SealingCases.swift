@@ -69,6 +69,9 @@ private func envelopeCases() throws -> [VectorCase] {
     let body512 = (0..<197).map { UInt8(truncatingIfNeeded: $0) }  // 60 + 197 > 256: the first body of bucket 512
     let sealed512 = try seal(body512, from: alice, to: bob.record, id: 13)
     let toCarol = try seal(body, from: alice, to: carol.record, id: 12)
+    // Request shaping: the same short body in the 2048 bucket (envelope 2,097 bytes), not 256.
+    let padded = try Envelope.seal(body: body, from: alice, to: bob.record, now: now,
+                                   messageID: MessageID(bytes: fixed(14, count: 16))!, ikmE: fixed(14 &+ 50), bucket: 2048)
     let fromBob = secrets("recipient", bob)
     func success(_ s: SealedMessage, _ body: [UInt8], id: UInt8) -> [(String, String)] {
         secrets("sender", alice) + fromBob + [
@@ -91,6 +94,9 @@ private func envelopeCases() throws -> [VectorCase] {
         VectorCase(name: "envelope-bucket-512", kind: "envelope", expect: "success",
                    comment: "a 197-byte body: 60 + 197 exceeds 256, so the plaintext pads to 512 (envelope 561 bytes)",
                    fields: success(sealed512, body512, id: 13), payload: sealed512.bytes),
+        VectorCase(name: "envelope-padded-bucket", kind: "envelope", expect: "success",
+                   comment: "a short body sealed in the 2048 bucket (request shaping): receivers accept any bucket that holds the body",
+                   fields: success(padded, body, id: 14), payload: padded.bytes),
         failure("bad-tag", "last byte of the AEAD tag flipped", badTag),
         failure("bad-version", "version byte 2 (only 1 exists)", badVersion),
         failure("truncated", "envelope cut one byte short", Array(good.bytes.dropLast())),

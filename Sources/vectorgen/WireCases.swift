@@ -242,6 +242,9 @@ private func messageCases() -> [VectorCase] {
     ]
     cases.append(VectorCase(name: "msg-unknown-type", kind: "app-message", expect: "skipped",
                             comment: "type 0x7f is unknown: skipped", fields: [("type", "7f")], payload: [0x7F, 1, 2]))
+    cases.append(VectorCase(name: "msg-padding", kind: "app-message", expect: "skipped",
+                            comment: "padding (0x60, request shaping): skipped as an unknown type, whatever follows",
+                            fields: [("type", "60")], payload: [0x60, 0, 0, 0]))
     let done = try! AppMessage.done(.init(requestID: rid, promptTokens: 1, completionTokens: 2, finishReason: "stop")).encode()
     cases.append(VectorCase(name: "msg-truncated", kind: "app-message", expect: "truncated",
                             comment: "a done cut inside its finish reason", payload: Array(done.dropLast())))

@@ -137,6 +137,16 @@ import Testing
         #expect(status.out.contains("A request with an image is refused: no brain that can see the image is available"), "\(status.out)")
     }
 
+    /// `request.shaping` (#22): listed with its default, set, refused when wrong, shown by `status`.
+    @Test func requestShapingIsASettingStatusShows() throws {
+        #expect(try guest("settings", "get", "--data-dir", dataDir).out.contains("request.shaping = (unset: padded)"))
+        #expect(try guest("status", "--data-dir", dataDir).out.contains("requests:      padded (frames of at least 2097 bytes"))
+        #expect(try guest("settings", "set", "request.shaping", "Cadence", "--data-dir", dataDir).out == "request.shaping = cadence\n")
+        let bad = try guest("settings", "set", "request.shaping", "loud", "--data-dir", dataDir)
+        #expect(bad.status == 2 && bad.err.contains("one of off, padded, cadence"), "\(bad.err)")
+        #expect(try guest("status", "--data-dir", dataDir).out.contains("requests:      cadence (every frame 4145 bytes"))
+    }
+
     @Test func statusJSONWithNothingConfigured() throws {
         let r = try guest("status", "--json", "--data-dir", dataDir)
         #expect(r.status == 0, "\(r.err)")

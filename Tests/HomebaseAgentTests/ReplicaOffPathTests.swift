@@ -85,6 +85,8 @@ import Wire
             let t = try #require(TimingTrace.parse(line))
             for step in TimingTrace.Step.allCases { #expect(t[step] != nil, "\(step.name) missing") }
             let at = { (s: TimingTrace.Step) in t[s] ?? 0 }
+            // The link read the frame before the Courier handed the opened request on.
+            #expect(at(.linkRead) <= at(.received))
             #expect(at(.received) <= at(.admitted))
             #expect(at(.admitted) <= at(.engineCalled))
             #expect(at(.engineCalled) <= at(.acceptPosted))

@@ -42,10 +42,7 @@ final class GuestDevice: Sendable {
     /// completion tokens; the time until the relay confirmed the request (`sendRequest` returned);
     /// and the send and the first chunk on the uptime clock of the agent's chunk probe.
     func ask(tokens: Int) async throws -> Answer {
-        let request = AppMessage.Request(
-            requestID: Bytes16(unchecked: (0..<16).map { _ in UInt8.random(in: 0...255) }), model: "tiny",
-            conversationID: Bytes16(unchecked: (0..<16).map { _ in UInt8.random(in: 0...255) }), prefixHash: .zero,
-            messages: [.init(role: .user, content: "Go")], inline: true, maxTokens: UInt32(tokens), temperaturePerMille: 0)
+        let request = Self.request(tokens: tokens)
         let start = ContinuousClock.now, startNs = DispatchTime.now().uptimeNanoseconds
         let (_, replies) = await courier.sendRequest(request, to: host)
         let confirmed = ContinuousClock.now
@@ -69,6 +66,16 @@ final class GuestDevice: Sendable {
             }
         }
         throw BenchError("the answer ended without done (relay.log says whether the relay closed a link)")
+    }
+}
+
+extension GuestDevice {
+    /// The request each relayed answer sends (fresh ids each time).
+    static func request(tokens: Int) -> AppMessage.Request {
+        AppMessage.Request(
+            requestID: Bytes16(unchecked: (0..<16).map { _ in UInt8.random(in: 0...255) }), model: "tiny",
+            conversationID: Bytes16(unchecked: (0..<16).map { _ in UInt8.random(in: 0...255) }), prefixHash: .zero,
+            messages: [.init(role: .user, content: "Go")], inline: true, maxTokens: UInt32(tokens), temperaturePerMille: 0)
     }
 }
 

@@ -8,6 +8,9 @@ struct HostSteps {
     /// Per step: µs after `received` (the way in: µs before it).
     var after: [TimingTrace.Step: Samples] = [:]
     var wayIn = Samples()
+    /// The way in split where the host's link read the frame (`link-read`): before it the seal,
+    /// the guest's link and the relay; after it the Courier (open, replay check, decode, hand-offs).
+    var toLinkRead = Samples(), linkReadToReceived = Samples()
 
     /// `lines` and `sends` in request order (one relayed request at a time); the first `skip`
     /// of both are the warm-up.
@@ -16,7 +19,11 @@ struct HostSteps {
         for (i, t) in traces.enumerated() where i >= skip {
             guard let r = t[.received] else { continue }
             if i < sends.count { wayIn.add(Double(Int64(r) - Int64(sends[i])) / 1000) }
-            for s in TimingTrace.Step.allCases where s != .received {
+            if let l = t[.linkRead] {
+                if i < sends.count { toLinkRead.add(Double(Int64(l) - Int64(sends[i])) / 1000) }
+                linkReadToReceived.add(Double(Int64(r) - Int64(l)) / 1000)
+            }
+            for s in TimingTrace.Step.allCases where s != .received && s != .linkRead {
                 if let at = t[s] { after[s, default: Samples()].add(Double(Int64(at) - Int64(r)) / 1000) }
             }
         }
@@ -36,7 +43,11 @@ struct HostSteps {
             """)
         for (delay, s) in rows {
             Swift.print("| \(delay) ms | send → received | \(fmt(s.wayIn.p50, 0)) | \(fmt(s.wayIn.p99, 0)) |")
-            let order = TimingTrace.Step.allCases.filter { $0 != .received }
+            if s.toLinkRead.count > 0 {
+                Swift.print("| \(delay) ms | send → host link read (seal, guest link, relay) | \(fmt(s.toLinkRead.p50, 0)) | \(fmt(s.toLinkRead.p99, 0)) |")
+                Swift.print("| \(delay) ms | host link read → received (Courier: open, replay check, decode, 2 task hand-offs) | \(fmt(s.linkReadToReceived.p50, 0)) | \(fmt(s.linkReadToReceived.p99, 0)) |")
+            }
+            let order = TimingTrace.Step.allCases.filter { $0 != .received && $0 != .linkRead }
                 .sorted { (s.after[$0]?.p50 ?? .infinity) < (s.after[$1]?.p50 ?? .infinity) }
             for step in order {
                 let v = s.after[step] ?? Samples()

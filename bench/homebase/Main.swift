@@ -8,7 +8,7 @@ import Foundation
 
 @main struct BenchHomebase {
     static let usage = """
-        usage: bench-homebase [--rounds N] [--tokens N] [--batch-delays MS,MS] [--relay-delay-ms MS]
+        usage: bench-homebase [--rounds N] [--tokens N] [--batch-delays MS,MS] [--relay-delay-ms MS] [--engine-poll 0-100]
 
         Starts a real relay and llama-server (tiny model) on loopback, runs a Homebase agent in this
         process against them and a guest device beside it; for each batch-delay policy (default 20,0)
@@ -16,13 +16,14 @@ import Foundation
         one through the Homebase and the relay, alternating which goes first. Prints a markdown table,
         then the host's steps before the engine per relayed answer (the agent's timing trace).
         --relay-delay-ms (default 0) puts the relay that far away, each way, for the Homebase and the
-        guest alike (a delaying TCP proxy in front of it on loopback).
+        guest alike (a delaying TCP proxy in front of it on loopback). --engine-poll passes llama-server's
+        `--poll` (how hard its idle threads spin for work; default: the engine's own, 50).
         BENCH_VERBOSE=1 also prints each round on stderr (the outliers of a loaded machine).
         """
 
     static func main() async {
         lineBufferedOutput()
-        var rounds = 8, tokens = 512, delays = [20, 0], relayDelay = 0
+        var rounds = 8, tokens = 512, delays = [20, 0], relayDelay = 0, poll: Int?
         var args = Array(CommandLine.arguments.dropFirst())
         func fail(_ m: String) -> Never {
             FileHandle.standardError.write(Data("bench-homebase: \(m)\n\(usage)\n".utf8))
@@ -47,18 +48,21 @@ import Foundation
             case "--relay-delay-ms":
                 guard let n = Int(value), (0...10_000).contains(n) else { fail("--relay-delay-ms takes 0-10000 milliseconds") }
                 relayDelay = n
+            case "--engine-poll":
+                guard let n = Int(value), (0...100).contains(n) else { fail("--engine-poll takes 0-100 (llama-server's --poll)") }
+                poll = n
             default: fail("unknown flag \(flag)")
             }
         }
         do {
-            try await run(rounds: rounds, tokens: tokens, delays: delays, relayDelayMs: relayDelay)
+            try await run(rounds: rounds, tokens: tokens, delays: delays, relayDelayMs: relayDelay, poll: poll)
         } catch {
             FileHandle.standardError.write(Data("bench-homebase: \(error)\n".utf8))
             exit(1)
         }
     }
 
-    static func run(rounds: Int, tokens: Int, delays: [Int], relayDelayMs: Int) async throws {
+    static func run(rounds: Int, tokens: Int, delays: [Int], relayDelayMs: Int, poll: Int?) async throws {
         let bin = try Binaries.locate(needs: ["homebase-relay", "homebase"])
         let procs = try Processes(prefix: "bench-homebase")
         defer { procs.stopAll() }
@@ -87,7 +91,8 @@ import Foundation
             p.upstream.set(port)
             relay.url = "ws://127.0.0.1:\(p.port)"
         }
-        let engine = try await world.startEngine(slots: 4, context: 4096)
+        let engine = try await world.startEngine(slots: 4, context: 4096, extra: poll.map { ["--poll", "\($0)"] } ?? [])
+        if let poll { print("engine: llama-server --poll \(poll)  ") }
         let host = try HomebaseSetup.create(world, engineURL: engine.url)
         let guest = try GuestDevice(relayURL: relay.url, hostRecordHex: host.recordHex)
         try host.addDevice(guest.recordHex)
@@ -96,10 +101,15 @@ import Foundation
         var rows: [Policy] = []
         for delay in delays {
             rows.append(try await Policy.measure(delayMs: delay, rounds: rounds, tokens: tokens, relayURL: relay.url,
-                                                 hostDataDir: host.dataDir, engineURL: engine.url, guest: guest))
+                                                 hostDataDir: host.dataDir, engineURL: engine.url, guest: guest,
+                                                 pids: .init(relay: started.child.pid, engine: engine.child.pid)))
         }
         Policy.print(rows, rounds: rounds, tokens: tokens)
+        HopCPU.print(rows)
         HostSteps.print(rows.map { ($0.delayMs, $0.steps) })
+        let trip = try await TripSteps.measure(guest: guest, hostDataDir: host.dataDir, relayURL: relay.url,
+                                               engineURL: engine.url, work: procs.work)
+        trip.print(wayIn: rows[0].steps.wayIn)
         print("load average at end: \(Machine.loadAverage)  ")
         print("logs: \(procs.work)")
         guest.stop()

@@ -25,13 +25,15 @@ struct Policy {
     var tokens = 0
     /// The host's steps before the engine (its timing trace).
     var steps = HostSteps(lines: [], sends: [], skip: 0)
+    /// CPU of each process over the relayed answers and, apart, over the direct ones (HopCPU.swift).
+    var cpu: HopCPU
 
     /// BENCH_VERBOSE=1: one line per round on stderr.
     static let verbose = ProcessInfo.processInfo.environment["BENCH_VERBOSE"] == "1"
 
     static func measure(delayMs: Int, rounds: Int, tokens: Int, relayURL: String, hostDataDir: String,
-                        engineURL: String, guest: GuestDevice) async throws -> Policy {
-        var p = Policy(delayMs: delayMs)
+                        engineURL: String, guest: GuestDevice, pids: HopCPU.Pids) async throws -> Policy {
+        var p = Policy(delayMs: delayMs, cpu: HopCPU(pids))
         let probe = Probe()
         let logged = Probe.Lines()
         var c = try HomebaseAgent.Configuration(relayURL: relayURL)
@@ -52,14 +54,24 @@ struct Policy {
         for round in -1..<rounds {  // one warm-up pair
             var d: (ttft: Double, total: Double)?, r: Answer?
             var before = 0
+            let counted = round >= 0
+            func straight() async throws {
+                if counted { p.cpu.direct.start() }
+                d = try await direct(client, tokens)
+                if counted { p.cpu.direct.stop(); p.cpu.directTokens += tokens }
+            }
+            func relayed() async throws {
+                before = probe.all.count
+                if counted { p.cpu.relayed.start() }
+                r = try await guest.ask(tokens: tokens)
+                if counted { p.cpu.relayed.stop(); p.cpu.relayedTokens += r?.completion ?? 0 }
+            }
             if round.isMultiple(of: 2) {
-                d = try await direct(client, tokens)
-                before = probe.all.count
-                r = try await guest.ask(tokens: tokens)
+                try await straight()
+                try await relayed()
             } else {
-                before = probe.all.count
-                r = try await guest.ask(tokens: tokens)
-                d = try await direct(client, tokens)
+                try await relayed()
+                try await straight()
             }
             if let r { sends.append(r.startNs) }
             if round < 0 { probe.reset(); continue }

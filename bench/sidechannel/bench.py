@@ -6,9 +6,10 @@ Starts the real relay, a capture proxy in front of it (capture.py), the STAND-IN
 defence setting restarts the Homebase with `--reply-shaping SETTING` and asks SAMPLES questions
 per topic with `guest chat`, keeping each answer's time window. classify.py turns the captured
 frames into features and reports AUPRC / accuracy. Usage: bench.py BIN_DIR WORK_DIR [--samples N]
-[--settings off,padded,cadence]."""
+[--settings off,padded,cadence] (a setting LEVEL:WINDOW, e.g. padded:100ms, also sets the
+coalescing window, `--batch-delay`)."""
 import argparse, json, os, random, socket, subprocess, sys, time
-from corpus import PROMPTS
+from corpus import PROMPTS, prompt_for
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -26,6 +27,18 @@ def wait_for(pred, what, secs=60):
 
 def port_open(p):
     socket.create_connection(("127.0.0.1", p), 1).close(); return True
+
+def read_chat(cmd, env):
+    """Runs `guest chat`; its stdout, and (monotonic time, characters of stdout so far) per read."""
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    out, arrivals = b"", []
+    while True:
+        b = os.read(p.stdout.fileno(), 65536)
+        if not b: break
+        out += b
+        arrivals.append((time.monotonic(), len(out)))
+    p.wait(120)
+    return out.decode(errors="replace"), arrivals
 
 def main():
     ap = argparse.ArgumentParser()
@@ -48,7 +61,7 @@ def main():
                f"{a.work}/relay", "--metrics-listen", "off",
                "--origin", f"ws://127.0.0.1:{proxy_port}"], "relay.log")
         start([sys.executable, f"{HERE}/capture.py", str(proxy_port), str(relay_port), trace], "capture.log")
-        start([sys.executable, f"{HERE}/standin_engine.py", str(engine_port)], "engine.log")
+        start([sys.executable, f"{HERE}/standin_engine.py", str(engine_port), "1", f"{a.work}/emits.jsonl"], "engine.log")
         for p in (relay_port, proxy_port, engine_port): wait_for(lambda: port_open(p), f"port {p}")
         hb = [f"{a.bin}/homebase", "--data-dir", f"{a.work}/host"]
         g = lambda *args: [f"{a.bin}/guest", args[0], "--data-dir", f"{a.work}/guest", *args[1:]]
@@ -57,7 +70,10 @@ def main():
         run(hb + ["runtime", "add", f"http://127.0.0.1:{engine_port}"])
         relay = f"ws://127.0.0.1:{proxy_port}"  # everyone dials the proxy, as a relay's clients would
         def start_homebase(setting):
-            p = start(hb + ["run", "--relay", relay, "--reply-shaping", setting], f"homebase-{setting}.log")
+            # LEVEL or LEVEL:WINDOW (e.g. padded:100ms: the coalescing window, --batch-delay, too).
+            level, _, window = setting.partition(":")
+            extra = ["--batch-delay", window] if window else []
+            p = start(hb + ["run", "--relay", relay, "--reply-shaping", level, *extra], f"homebase-{setting}.log")
             wait_for(lambda: "connected to the relay" in open(f"{a.work}/homebase-{setting}.log").read(), "the Homebase")
             return p
         h = start_homebase("padded")
@@ -75,21 +91,26 @@ def main():
         for k, v in (("model.source", "external"), ("ollama.model", "tiny"), ("engine.warm", "off")):
             run(g("settings", "set", k, v))
         samples = open(f"{a.work}/samples.jsonl", "w", buffering=1)
+        ids = iter(range(1, 1 << 30))
         rng = random.Random(7)
         for setting in a.settings.split(","):
             h.terminate(); h.wait(10)
             h = start_homebase(setting)
+            level = setting.partition(":")[0]
+            shaped = subprocess.run(g("settings", "set", "request.shaping", level), env=env, capture_output=True).returncode == 0
             time.sleep(1)
-            jobs = [(t, rng.choice(PROMPTS[t])) for t in PROMPTS for _ in range(a.samples)]
+            jobs = [(t, prompt_for(t, rng)) for t in PROMPTS for _ in range(a.samples)]
             rng.shuffle(jobs)
             for i, (topic, prompt) in enumerate(jobs):
+                n = next(ids)
                 t0 = time.monotonic()
-                r = subprocess.run(g("chat", "--max-tokens", str(a.max_tokens), "--waiting-after", "60s", prompt),
-                                   env=env, capture_output=True, text=True, timeout=120)
+                out, arrivals = read_chat(g("chat", "--max-tokens", str(a.max_tokens), "--waiting-after", "60s",
+                                            f"id:{n} {prompt}"), env)
                 t1 = time.monotonic()
-                brain = "homebase" if "[homebase" in r.stdout else "other"
-                samples.write(json.dumps({"setting": setting, "topic": topic, "t0": t0, "t1": t1, "brain": brain,
-                                          "chars": len(r.stdout)}) + "\n")
+                brain = "homebase" if "[homebase" in out else "other"
+                samples.write(json.dumps({"setting": setting, "topic": topic, "t0": t0, "t1": t1, "brain": brain, "id": n,
+                                          "request_shaping": level if shaped else "off", "prompt_chars": len(prompt), "stdout": out[:4000],
+                                          "arrivals": arrivals}) + "\n")
                 print(f"{setting} {i + 1}/{len(jobs)} {topic} {brain} {t1 - t0:.2f}s", flush=True)
     finally:
         for p in reversed(procs):

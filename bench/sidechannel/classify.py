@@ -3,7 +3,8 @@
 Per defence setting: 5-fold cross-validated random forest on features of the frames of each
 answer (sizes and times, both directions), reporting AUPRC (one topic against the rest,
 averaged over topics; chance = the topic's base rate), accuracy against the base rate, and the
-cost (down bytes, frames, stream time per answer). Usage: classify.py WORK_DIR."""
+cost (down bytes, frames, stream time per answer; the delay from the engine's emitting a
+token to the reader's getting it, with emits.jsonl from the stand-in). Usage: classify.py WORK_DIR."""
 import json, sys
 import numpy as np
 from sklearn.ensemble import RandomForestClassifier
@@ -17,6 +18,25 @@ samples = [json.loads(l) for l in open(f"{W}/samples.jsonl")]
 first_seen = {}
 for f in frames: first_seen.setdefault(f["c"], f["t"])
 SEQ = 40
+emits = {}
+try:
+    for l in open(f"{W}/emits.jsonl"):
+        e = json.loads(l); emits[e["id"]] = e
+except FileNotFoundError: pass
+
+def token_delay(s):
+    """Mean seconds from the engine's emitting a piece of text to `guest chat` printing it, and
+    the time to the first text: None without the stand-in's log for this answer."""
+    e, arr = emits.get(s.get("id")), s.get("arrivals")
+    if not e or not arr or not e["emits"]: return None
+    at = s["stdout"].find(e["text"][:12])
+    if at < 0: return None
+    delays = []
+    for t, c in e["emits"]:
+        got = next((ta for ta, n in arr if n >= at + c), None)
+        if got is not None: delays.append(got - t)
+    first = next((ta for ta, n in arr if n > at), None)
+    return (float(np.mean(delays)), first - s["t0"]) if delays and first else None
 
 def features(s):
     # The guest's connections (opened by this `guest chat`); the Homebase's link is older.
@@ -33,7 +53,8 @@ def features(s):
     reply = [len(down), n.sum(), t[-1], t[min(2, len(t) - 1)], gaps.mean(), gaps.std(), np.median(gaps),
              n.mean(), n.std(), len(set(n.tolist()))]
     request = [req["n"], len(up), sum(f["n"] for f in up)]
-    return np.array(reply + request + list(seq_n) + list(seq_g)), dict(bytes=int(n.sum()), frames=len(down), time=float(t[-1]))
+    return np.array(reply + request + list(seq_n) + list(seq_g)), dict(bytes=int(n.sum()), frames=len(down), time=float(t[-1]),
+                                                                    up=sum(f["n"] for f in up), req=req["n"], delay=token_delay(s))
 
 def score(X, y, seed=0):
     clf = RandomForestClassifier(n_estimators=300, random_state=seed)
@@ -45,16 +66,24 @@ def score(X, y, seed=0):
     acc = accuracy_score(y, np.array(classes)[proba.argmax(1)])
     return auprc, acc, base, max(np.mean(y == c) for c in classes)
 
-rows = []
+rows, noise = [], {}
 for setting in dict.fromkeys(s["setting"] for s in samples):
     got = [(features(s), s["topic"]) for s in samples if s["setting"] == setting and s["brain"] == "homebase"]
     got = [(f, t) for f, t in got if f is not None]
     if len(got) < 10: print(f"{setting}: only {len(got)} answers"); continue
     X = np.array([f[0] for f, _ in got]); y = np.array([t for _, t in got]); cost = [f[1] for f, _ in got]
     all_ = score(X, y); rep = score(X[:, :10], y); req = score(X[:, 10:13], y)
+    # Noise: the same classifier on labels shuffled (no signal at all), 5 times.
+    shuffled = [score(X, np.random.default_rng(k).permutation(y), seed=k)[0] for k in range(5)]
+    noise[setting] = (np.mean(shuffled), np.std(shuffled))
+    d = [c["delay"] for c in cost if c["delay"]]
     rows.append((setting, len(y), all_, rep, req, np.mean([c["bytes"] for c in cost]), np.mean([c["frames"] for c in cost]),
-                 np.mean([c["time"] for c in cost])))
-print("| setting | answers | AUPRC all (chance) | accuracy all (base) | AUPRC reply only | AUPRC request only | down bytes/answer | frames/answer | stream s/answer |")
-print("|---|---|---|---|---|---|---|---|---|")
-for s, n, a, rp, rq, b, fr, tm in rows:
-    print(f"| {s} | {n} | {a[0]:.3f} ({a[2]:.3f}) | {a[1]:.3f} ({a[3]:.3f}) | {rp[0]:.3f} | {rq[0]:.3f} | {b:,.0f} | {fr:.1f} | {tm:.2f} |")
+                 np.mean([c["time"] for c in cost]), np.mean([c["up"] for c in cost]), sorted(set(c["req"] for c in cost)),
+                 np.mean([x[0] for x in d]) * 1000 if d else float("nan"), np.mean([x[1] for x in d]) * 1000 if d else float("nan")))
+print("| setting | answers | AUPRC all (chance) | accuracy all (base) | AUPRC reply only | AUPRC request only | delay per token ms | first text ms | down bytes/answer | up bytes/answer | frames/answer | stream s/answer | request frame sizes |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+for s, n, a, rp, rq, b, fr, tm, up, sizes, dl, ft in rows:
+    print(f"| {s} | {n} | {a[0]:.3f} ({a[2]:.3f}) | {a[1]:.3f} ({a[3]:.3f}) | {rp[0]:.3f} | {rq[0]:.3f} | {dl:.1f} | {ft:.0f} | {b:,.0f} | {up:,.0f} | {fr:.1f} | {tm:.2f} | {' '.join(map(str, sizes))} |")
+print()
+for s, (m, sd) in noise.items():
+    print(f"{s}: AUPRC with shuffled labels {m:.3f} +- {sd:.3f} (the noise a setting's AUPRC is within)")

@@ -51,3 +51,18 @@ PROMPTS = {
  "law": ["topic: law Can my landlord keep my deposit?", "topic: law Is a verbal agreement binding?",
          "topic: law What happens if I break my contract early?", "topic: law How do small claims courts work?"],
 }
+
+# What a user pastes before the question, by topic (so the request's size differs by topic, as
+# an image or a contract would): characters of context drawn from this range per prompt.
+CONTEXT = {"cooking": (0, 150), "medicine": (150, 450), "law": (400, 1300)}
+FILLER = {
+ "cooking": "I have tomatoes, onions, garlic, basil, dried pasta, olive oil and some parmesan. ",
+ "medicine": "For two weeks I have had mild headaches in the afternoon, some dizziness when I stand up quickly, and my blood pressure reading at the pharmacy was 150 over 95. ",
+ "law": "Clause 14.2: Either party may terminate this agreement by giving not less than three months written notice, provided that the tenant shall remain liable for all rent and service charges accruing until the expiry of the notice period, and the deposit shall be returned within thirty days less any reasonable deductions for damage beyond fair wear and tear. ",
+}
+
+def prompt_for(topic, rng):
+    """A question of `topic` with pasted context of a topic-dependent length."""
+    n = rng.randint(*CONTEXT[topic])
+    context = (FILLER[topic] * (n // len(FILLER[topic]) + 1))[:n]
+    return context + rng.choice(PROMPTS[topic])

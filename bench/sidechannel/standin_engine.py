@@ -6,15 +6,20 @@ The answer's topic is the word after "topic:" in the last user message (cooking,
 law). Each answer is a number of sentences drawn at random from that topic's pool (corpus.py;
 how many depends on the topic, LENGTHS, as real answers' lengths do),
 tokenised by a regex (words, spaces, punctuation as separate tokens, words over 6 letters in
-two), sent one token per SSE event, DELAY_MS (20-40 ms, uniform jitter) apart, after a prefill
-of PREFILL_MS + 0.3 ms per prompt character. Usage: standin_engine.py PORT [SEED]."""
+two), streamed with a rhythm that differs by topic (RHYTHM: tokens per SSE event and the gap
+between events, uniform jitter; medicine comes in bursts as under speculative decoding), after a
+prefill of PREFILL_MS + 0.3 ms per prompt character. With EMIT_LOG, one JSON line per answer:
+the prompt's `id:N`, the text, and (monotonic time, characters so far) per event, so the bench
+can tell how long each token waited for the reader. Usage: standin_engine.py PORT [SEED] [EMIT_LOG]."""
 import json, random, re, sys, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from corpus import POOLS
 
 PORT = int(sys.argv[1])
 RNG = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 1)
-DELAY_MS = (20.0, 40.0)
+# topic -> (tokens per event (min, max), gap between events in ms (min, max))
+RHYTHM = {"cooking": ((1, 1), (20.0, 40.0)), "medicine": ((1, 4), (45.0, 110.0)), "law": ((1, 1), (30.0, 50.0))}
+EMIT = open(sys.argv[3], "a", buffering=1) if len(sys.argv) > 3 else None
 PREFILL_MS = 40.0
 TOKEN = re.compile(r"[A-Za-z]{1,6}|[0-9]+|\s+|[^\sA-Za-z0-9]")
 
@@ -23,7 +28,7 @@ LENGTHS = {"cooking": (3, 7), "medicine": (6, 11), "law": (4, 9)}
 def answer(prompt):
     m = re.search(r"topic:\s*(\w+)", prompt)
     topic = m.group(1) if m and m.group(1) in POOLS else "cooking"
-    return " ".join(RNG.sample(POOLS[topic], RNG.randint(*LENGTHS[topic])))
+    return topic, " ".join(RNG.sample(POOLS[topic], RNG.randint(*LENGTHS[topic])))
 
 class H(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -45,7 +50,7 @@ class H(BaseHTTPRequestHandler):
         msgs = body.get("messages", [])
         prompt = next((m.get("content") for m in reversed(msgs) if m.get("role") == "user"), "") or ""
         if not isinstance(prompt, str): prompt = json.dumps(prompt)
-        text = answer(prompt)
+        topic, text = answer(prompt)
         toks = TOKEN.findall(text)
         if body.get("max_tokens") is not None: toks = toks[: int(body["max_tokens"])]
         base = {"id": "standin", "object": "chat.completion.chunk", "created": int(time.time()), "model": "tiny"}
@@ -59,12 +64,20 @@ class H(BaseHTTPRequestHandler):
             self.wfile.write(b"%x\r\n%s\r\n" % (len(d), d)); self.wfile.flush()
         try:
             time.sleep((PREFILL_MS + 0.3 * len(prompt)) / 1000)
-            for t in toks:
-                ev({**base, "choices": [{"index": 0, "delta": {"content": t}, "finish_reason": None}]})
-                time.sleep(RNG.uniform(*DELAY_MS) / 1000)
+            (kmin, kmax), gap = RHYTHM[topic]
+            i, sent, emits = 0, 0, []
+            while i < len(toks):
+                k = RNG.randint(kmin, kmax)
+                piece = "".join(toks[i:i + k]); i += k
+                ev({**base, "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]})
+                sent += len(piece); emits.append((time.monotonic(), sent))
+                time.sleep(RNG.uniform(*gap) / 1000)
             ev({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
                 "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": len(toks)}})
             d = b"data: [DONE]\n\n"; self.wfile.write(b"%x\r\n%s\r\n0\r\n\r\n" % (len(d), d)); self.wfile.flush()
+            if EMIT:
+                m = re.search(r"id:(\d+)", prompt)
+                EMIT.write(json.dumps({"id": int(m.group(1)) if m else -1, "text": "".join(toks), "emits": emits}) + "\n")
         except (BrokenPipeError, ConnectionResetError):
             pass
 

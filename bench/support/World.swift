@@ -46,12 +46,12 @@ public struct World: Sendable {
     /// llama-server on the tiny model (alias `tiny`) with `slots` parallel slots sharing
     /// `context` tokens; returns once `/health` answers 200. `jinja`: the model's own chat
     /// template, which renders tools (plain chat is unchanged).
-    public func startEngine(slots: Int, context: Int, jinja: Bool = false,
+    public func startEngine(slots: Int, context: Int, jinja: Bool = false, extra: [String] = [],
                             log: String = "engine.log") async throws -> (url: String, child: Child) {
         let port = try Processes.freePort()
         let child = try procs.start(bin.engine, ["--model", bin.model, "--host", "127.0.0.1", "--port", "\(port)",
                                                  "--alias", "tiny", "--parallel", "\(slots)", "--ctx-size", "\(context)"]
-                                                + (jinja ? ["--jinja"] : []),
+                                                + (jinja ? ["--jinja"] : []) + extra,
                                     log: log)
         let url = "http://127.0.0.1:\(port)"
         let quick = HTTPTimeouts(connect: .seconds(1), firstByte: .seconds(5), idle: .seconds(5))

@@ -22,7 +22,7 @@ extension HomebaseAgent {
         switch d.message {
         case .request(let r):
             let key = ActiveRequest(sender: sender, requestID: r.requestID)
-            let trace = configuration.traceTimings ? TimingTrace() : nil
+            let trace = configuration.traceTimings ? TimingTrace(linkRead: d.receivedAt) : nil
             state.withLock { s in
                 guard s.active[key] == nil else { return }  // a duplicate: the first one answers
                 s.active[key] = Task { [weak self] in

@@ -117,9 +117,9 @@ extension HomebaseAgent {
         switch configuration.replyShaping {
         case .off: "off (coalescing only)"
         case .padded: configuration.shapingBoundary > .zero
-            ? "padded (first chunk on a \(configuration.shapingBoundary) boundary, end quantised)"
+            ? "padded (first chunk on a \(configuration.shapingBoundary.wholeMilliseconds) ms boundary, end quantised)"
             : "padded (end quantised; first chunk at once: shaping-boundary adds a release boundary)"
-        case .cadence: "cadence (one \(configuration.batchPolicy.shaping.frameBucket + 24)-byte chunk every \(configuration.cadenceInterval), end quantised)"
+        case .cadence: "cadence (one \(configuration.batchPolicy.shaping.frameBucket + 24)-byte chunk every \(configuration.cadenceInterval.wholeMilliseconds) ms, end quantised)"
         }
     }
 }

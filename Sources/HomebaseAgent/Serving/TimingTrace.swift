@@ -26,6 +26,9 @@ public final class TimingTrace: Sendable {
         case firstEngineText
         /// The first chunk was sealed and handed to the link.
         case firstChunkPosted
+        /// Before `received`: the link read the request's frame (the Courier opened, checked
+        /// and decoded it, and two tasks handed it on, between this and `received`).
+        case linkRead
 
         public var name: String {
             switch self {
@@ -36,13 +39,22 @@ public final class TimingTrace: Sendable {
             case .replicaWritten: "replica-written"
             case .firstEngineText: "first-engine-text"
             case .firstChunkPosted: "first-chunk-posted"
+            case .linkRead: "link-read"
             }
         }
     }
 
     private let marks = Mutex<[UInt64?]>(Array(repeating: nil, count: Step.allCases.count))
 
-    init() { mark(.received) }
+    /// `linkRead`: when the link read the request's frame (`Delivery.receivedAt`), put on the
+    /// uptime clock by its age now.
+    init(linkRead: ContinuousClock.Instant? = nil) {
+        mark(.received)
+        if let linkRead {
+            let age = UInt64(max(0, (ContinuousClock.now - linkRead).nanoseconds))
+            marks.withLock { $0[Step.linkRead.rawValue] = $0[Step.received.rawValue].map { $0 &- age } }
+        }
+    }
 
     /// Notes `step` now; only its first time counts.
     func mark(_ step: Step) {
@@ -55,7 +67,8 @@ public final class TimingTrace: Sendable {
         let start = m[0] ?? 0
         return "timing: " + Step.allCases.map { s in
             guard let t = m[s.rawValue] else { return "\(s.name)=-" }
-            return s == .received ? "\(s.name)=\(t)" : "\(s.name)=+\(Int64(bitPattern: t &- start))"
+            let d = Int64(bitPattern: t &- start)
+            return s == .received ? "\(s.name)=\(t)" : "\(s.name)=\(d < 0 ? "" : "+")\(d)"
         }.joined(separator: " ")
     }
 
@@ -70,7 +83,8 @@ public final class TimingTrace: Sendable {
         guard let r = fields[Step.received.name].flatMap({ UInt64($0) }) else { return nil }
         var out: [Step: UInt64] = [.received: r]
         for s in Step.allCases where s != .received {
-            if let v = fields[s.name], v.hasPrefix("+"), let d = Int64(v.dropFirst()) { out[s] = UInt64(Int64(r) + d) }
+            guard let v = fields[s.name], v.hasPrefix("+") || v.hasPrefix("-") else { continue }
+            if let d = Int64(v.hasPrefix("+") ? v.dropFirst() : v) { out[s] = UInt64(Int64(r) + d) }
         }
         return out
     }

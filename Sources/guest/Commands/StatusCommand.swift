@@ -40,6 +40,7 @@ enum StatusCommand {
         Console.out("local model:   \(s.isFloor ? Console.red(s.localModel) : s.localModel)\n")
         Console.out("llama-server:  \(s.llamaServer ?? "not found (scripts/engine/install.sh)")\n")
         if !s.engine.isEmpty { Console.out("engine:        \(s.engine)\n") }
+        if !s.requestShaping.isEmpty { Console.out("requests:      \(s.requestShaping)\n") }
         Console.out("own advert:    \(s.ownAdvertAgeSeconds.map { "\($0) s old" } ?? "none received")\n")
         Console.out("host:          \(s.host)\n")
         Console.out("local runtime: \(s.localEndpoint ?? "none")\n")

@@ -13,13 +13,16 @@ final class GuestSide: @unchecked Sendable {
     let courier: Courier
     let directory: StaticDirectory
 
-    init(relayURL: String, host: DeviceRecord, name: String = "laptop") throws {
+    /// `requestShaping`: how its requests' frames are padded (the guest's `request.shaping`).
+    init(relayURL: String, host: DeviceRecord, name: String = "laptop", requestShaping: RequestShaping = .off) throws {
         identity = try DeviceIdentity.generate(name: name, now: UInt64(Date().timeIntervalSince1970 * 1000))
         directory = StaticDirectory([host])
         var link = try PeerLink.Configuration(relayURL: relayURL)
         link.backoff = .init(initial: .milliseconds(20), maximum: .milliseconds(200))
+        var c = Courier.Configuration()
+        c.requestShaping = requestShaping
         courier = Courier(link: try PeerLink(configuration: link, identity: identity.signingKey), identity: identity,
-                          directory: directory)
+                          directory: directory, configuration: c)
     }
 
     func start() async throws {
