@@ -16,7 +16,7 @@ extension HomebaseAgent {
             for c in runtimes where await c.listing(advertised: []).abilities & AppMessage.HostRuntime.canPull != 0 { return .success(c) }
             return .failure(.init(code: .unsupported, message: "no runtime here can pull models (an Ollama, or llama-server in router mode)"))
         }
-        for c in runtimes where await c.listing(advertised: []).models.contains(where: { $0.name == r.model }) { return .success(c) }
+        for c in runtimes where await c.listing(advertised: []).models.contains(where: { $0.name == c.canonical(r.model) }) { return .success(c) }
         return .failure(.init(code: .modelUnavailable, message: "no runtime here holds \(r.model.prefix(200))"))
     }
 
@@ -35,11 +35,11 @@ extension HomebaseAgent {
                 if await !chosen.rescan(name, present: true) { text += Self.noRescan }
             case .delete:
                 try await chosen.delete(wanted)
-                text = "deleted \(wanted) from \(chosen.url)"
+                text = "deleted \(chosen.canonical(wanted)) from \(chosen.url)"
                 if await !chosen.rescan(wanted, present: false) { text += Self.noRescan }
             default:
                 try await chosen.setLoaded(wanted, r.action == .load)
-                text = "\(r.action.name)ed \(wanted) on \(chosen.url)"
+                text = "\(r.action.name)ed \(chosen.canonical(wanted)) on \(chosen.url)"
                 return nil
             }
         } catch {

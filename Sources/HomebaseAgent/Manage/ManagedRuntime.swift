@@ -94,7 +94,7 @@ struct ManagedRuntime: Sendable {
     /// Pulls `model`; returns the name it is known by afterwards.
     func pull(_ model: String, progress: Progress) async throws(Failure) -> String {
         switch kind {
-        case .ollama: try await ollamaPull(model, progress: progress); return model
+        case .ollama: try await ollamaPull(model, progress: progress); return canonical(model)
         case .llamaServer:
             try await requireRouter("pull")
             return try await HubDownload(hubURL: hubURL, folder: try requireFolder(), timeouts: timeouts)
@@ -191,25 +191,6 @@ struct ManagedRuntime: Sendable {
         Failure(code: .unsupported, message: "a \(kind.rawValue) runtime cannot \(action) models from here")
     }
 
-    private func ollamaPull(_ model: String, progress: Progress) async throws(Failure) {
-        let r = try await open("POST", "/api/pull", ["model": model, "stream": true], what: "pull \(model)")
-        var buffer: [UInt8] = []
-        do {
-            for try await piece in r.body {
-                buffer += piece
-                while let nl = buffer.firstIndex(of: 0x0A) {
-                    let line = Array(buffer[..<nl]); buffer.removeSubrange(...nl)
-                    guard let o = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { continue }
-                    if o["error"] != nil { throw Failure(code: .modelUnavailable, message: "Ollama could not pull \(model.prefix(80))") }
-                    await progress(UInt64((o["completed"] as? NSNumber)?.int64Value ?? 0),
-                                   UInt64((o["total"] as? NSNumber)?.int64Value ?? 0), String((o["status"] as? String ?? "").prefix(200)))
-                }
-            }
-        } catch let f as Failure { throw f } catch {
-            throw Failure(code: .hostError, message: "Ollama's pull stream ended early")
-        }
-    }
-
     private func call(_ method: String, _ path: String, _ body: [String: Any], what: String) async throws(Failure) -> [UInt8] {
         let r = try await open(method, path, body, what: what)
         do { return try await r.collect(limit: 1 << 20) } catch {
@@ -217,7 +198,7 @@ struct ManagedRuntime: Sendable {
         }
     }
 
-    private func open(_ method: String, _ path: String, _ body: [String: Any], what: String) async throws(Failure) -> HTTPStreamResponse {
+    func open(_ method: String, _ path: String, _ body: [String: Any], what: String) async throws(Failure) -> HTTPStreamResponse {
         let data = (try? JSONSerialization.data(withJSONObject: body)).map { [UInt8]($0) } ?? []
         let r: HTTPStreamResponse
         do {
