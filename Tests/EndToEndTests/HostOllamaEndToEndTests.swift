@@ -30,11 +30,11 @@ import Testing
                 return found > 0
             }
             ollamaPort = found
-            let home = lb, url = "http://127.0.0.1:\(found)"
+            let url = "http://127.0.0.1:\(found)"
             let add = try lb.procs.run(lb.bin.path("homebase"), lb.hostArgs + ["runtime", "add", url])
             guard add.status == 0 else { throw Failure("homebase runtime add of the stand-in Ollama: \(add.out)") }
-            laptop = try home.addGuest("laptop")
-            desktop = try home.addGuest("desktop")
+            laptop = try lb.addGuest("laptop")
+            desktop = try lb.addGuest("desktop")
             try lb.startHomebase(devices: 2)
             try laptop.waitForAdvert()
             try desktop.waitForAdvert()
@@ -90,6 +90,8 @@ import Testing
         let progress = pulled.compactMap { $0["progress"] as? [String: Any] }
         #expect(progress.contains { $0["status"] as? String == "pulling manifest" }, "\(pulled)\n\(s.logs)")
         #expect(progress.contains { $0["completed"] as? Int == 654321 && $0["total"] as? Int == 654321 }, "\(progress)")
+        let done = progress.map { $0["completed"] as? Int ?? -1 }
+        #expect(done == done.sorted() && progress.last?["status"] as? String == "success", "the bar only grows: \(progress)")
         let result = try #require(pulled.last)
         #expect((result["result"] as? String)?.contains("pulled standin-pulled:q4") == true, "\(result)")
         #expect(s.models(result)["standin-pulled:q4"]?["size"] as? Int == 654321, "\(result)")
@@ -112,6 +114,10 @@ import Testing
             let m = try s.advertModels()
             return !m.contains("standin-pulled:q4") && m.contains("standin-chat:latest")
         }
+
+        // Pulled again, without --json: the bar on stderr (a line per tenth when it is not a terminal).
+        let again = try s.lb.procs.capture(s.lb.bin.path("guest"), ["host", "pull", "standin-pulled:q4"] + s.laptop.globalFlags)
+        #expect(again.status == 0 && again.err.contains("100%") && again.out.contains("pulled standin-pulled:q4"), "\(again.out)\(again.err)")
     }
 
     @Test func ctrlCOrCancelClosesThePullStream() throws {
