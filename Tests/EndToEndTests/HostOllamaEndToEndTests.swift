@@ -105,6 +105,8 @@ import Testing
         #expect(unknown.status == 1 && unknown.err.contains("no-such-model:latest") && unknown.err.contains("library"),
                 "\(unknown.err)\n\(s.logs)")
         #expect(try s.pulls().last?["outcome"] as? String == "error")
+        let missing = try s.lb.procs.capture(s.lb.bin.path("guest"), ["host", "delete", "no-such-model", "--runtime", s.url] + s.laptop.globalFlags)
+        #expect(missing.status == 1 && missing.err.contains("has no model no-such-model:latest"), "\(missing.err)")
 
         // Delete: gone from the stand-in, the result and the advert.
         let deleted = try s.host(["delete", "standin-pulled:q4"])
@@ -141,7 +143,8 @@ import Testing
         try clientGone(1)
 
         let second = try held("pull2.log")
-        let cancel = try s.lb.procs.capture(s.lb.bin.path("guest"), ["host", "pull", "--cancel", "standin-slow"] + s.desktop.globalFlags)
+        // Named in full from the desktop: the same Ollama pull as the laptop's `standin-slow`.
+        let cancel = try s.lb.procs.capture(s.lb.bin.path("guest"), ["host", "pull", "--cancel", "standin-slow:latest"] + s.desktop.globalFlags)
         #expect(cancel.status == 0 && cancel.out.contains("cancelled the pull of"), "\(cancel.out)\(cancel.err)\n\(s.logs)")
         try s.lb.procs.waitUntil(60, "the pull to end") { !second.isRunning }
         #expect(second.terminationStatus == 1 && s.lb.procs.read("pull2.log").contains("was cancelled"), "\(s.lb.procs.read("pull2.log"))")

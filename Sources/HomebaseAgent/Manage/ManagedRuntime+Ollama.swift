@@ -4,9 +4,18 @@ import Inference
 extension ManagedRuntime {
     /// The name the runtime lists `model` by: Ollama's tag is `latest` when none is given
     /// (docs/api.md "Model names"), so `llama3.2` is listed as `llama3.2:latest`.
-    func canonical(_ model: String) -> String {
-        guard kind == .ollama, !(model.split(separator: "/").last ?? "").contains(":") else { return model }
-        return model + ":latest"
+    func canonical(_ model: String) -> String { kind == .ollama ? Self.ollamaName(model) : model }
+
+    static func ollamaName(_ model: String) -> String {
+        (model.split(separator: "/").last ?? "").contains(":") ? model : model + ":latest"
+    }
+
+    /// Ollama answers 404 to a model it does not have: said in our words, with the full name.
+    func ollamaCall(_ method: String, _ path: String, _ body: [String: Any], what verb: String, _ model: String) async throws(Failure) {
+        do { _ = try await call(method, path, body, what: "\(verb) \(model)") } catch where error.code == .modelUnavailable {
+            throw Failure(code: .modelUnavailable, message: "the Ollama at \(url) has no model \(canonical(model).prefix(80)) to \(verb) "
+                          + "(guest host models lists its models)")
+        }
     }
 
     /// `POST /api/pull`, streamed: NDJSON lines `{status, digest, total, completed}` (one
