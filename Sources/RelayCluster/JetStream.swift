@@ -71,6 +71,12 @@ extension NatsConnection {
 
     /// Messages stored under `filter` (one per subject in the mail stream).
     public func count(stream: String, filter: String) throws(ClusterError) -> Int {
+        try subjects(stream: stream, filter: filter).reduce(0) { $0 + $1.msgs }
+    }
+
+    /// The subjects holding messages under `filter`, with their counts (2.9's subject-filtered
+    /// stream info: counts only, no bytes).
+    public func subjects(stream: String, filter: String) throws(ClusterError) -> [(subject: String, msgs: Int)] {
         var opts = jsOptions()
         jsOptions_Init(&opts)
         opts.Wait = settings.timeoutMs
@@ -82,10 +88,21 @@ extension NatsConnection {
         }
         try ClusterError.checkJS(st, code, "stream info")
         defer { jsStreamInfo_Destroy(info) }
-        guard let subjects = info?.pointee.State.Subjects?.pointee else { return 0 }
-        var n = 0
-        for i in 0..<Int(subjects.Count) { n += Int(subjects.List[i].Msgs) }
-        return n
+        guard let list = info?.pointee.State.Subjects?.pointee else { return [] }
+        return (0..<Int(list.Count)).map { (String(cString: list.List[$0].Subject), Int(list.List[$0].Msgs)) }
+    }
+
+    /// Deletes every message on `subject` (a collapsed frame the sender's newer one replaced).
+    public func purge(stream: String, subject: String) throws(ClusterError) {
+        var opts = jsOptions()
+        jsOptions_Init(&opts)
+        opts.Wait = settings.timeoutMs
+        var code = jsErrCode(rawValue: 0)
+        let st = subject.withCString { f in
+            opts.Stream.Purge.Subject = f
+            return js_PurgeStream(js, stream, &opts, &code)
+        }
+        try ClusterError.checkJS(st, code, "purge")
     }
 
     /// A durable pull consumer on `filter` (created or bound: nodes share it, one per recipient).
