@@ -105,7 +105,7 @@ extension Hub {
         case .live(let frame):
             let answer: ClusterMessage.Answer?
             if d.joining {
-                guard d.early.count >= config.sendQueueFrames else { d.early.append((frame, m.reply)); return }
+                guard d.early.count >= config.sendQueueFrames else { d.early.append((frame, m.reply)); c.metrics.liveHeld += 1; return }
                 answer = .dropped
             } else if byKey[d.key] !== s { answer = .notHere }
             else { answer = clusterDeliverLive(c, s, frame) ? nil : .dropped }

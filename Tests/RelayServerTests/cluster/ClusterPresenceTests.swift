@@ -101,6 +101,34 @@ import Wire
         print("cluster: frame sent at auth-ok on another node: \(rounds - notHere) delivered, \(notHere) not-here of \(rounds)")
     }
 
+    /// Live frames sent from relay-1 all through a device's join on relay-2 (before its
+    /// subscription, during the settle, after auth-ok): each is delivered or answered not-here,
+    /// never both, never neither. Those that came during the settle are held and delivered.
+    @Test func framesSentThroughoutAJoinAreEachDeliveredOrAnsweredNeverLost() throws {
+        let f = try ClusterFixture(relays: 2)
+        defer { f.stop() }
+        let (a, _) = try f.device(0)
+        let key = SigningKeyBox()
+        let ids = (0..<150).map { _ in frameID() }
+        let sending = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            for id in ids { a.live(to: key.publicKey, id: id, [1]); usleep(500) }
+            sending.signal()
+        }
+        usleep(10_000)
+        let b = try f.authenticated(1, key)
+        sending.wait()
+        var delivered: Set<Bytes16> = [], notHere: Set<Bytes16> = []
+        while let e = try? b.event(timeout: .seconds(2)) { if case .frame(.receive(let r)) = e { delivered.insert(r.frameID) } }
+        while let e = try? a.event(timeout: .seconds(2)) { if case .frame(.notHere(let id)) = e { notHere.insert(id) } }
+        #expect(delivered.isDisjoint(with: notHere))
+        #expect(delivered.union(notHere) == Set(ids), "\(ids.count - delivered.union(notHere).count) lost")
+        #expect(!delivered.isEmpty)
+        let metrics = try f.metrics(1)
+        let held = metrics.split(separator: "\n").first { $0.hasPrefix("homebase_relay_cluster_live_total{event=\"held-while-joining\"}") } ?? "?"
+        print("cluster: 150 frames sent through a join on another node: \(delivered.count) delivered, \(notHere.count) not-here; \(held)")
+    }
+
     /// Prints the window itself (a figure, no assertion): a subscription flushed on NATS node 2,
     /// then requests from NATS node 1 until one is not "no responders".
     @Test func interestPropagationWindowIsPrinted() throws {
