@@ -5,11 +5,12 @@ import Wire
 /// The cluster's subjects and the bytes nodes exchange over NATS. Pure: no I/O.
 ///
 ///   hb.d.<kh>                        a device's live subject (kh: 32 hex digits of SHA-256(key); never the key)
-///   hb.m.<kh>.<sh>.<size>.u.<id>     one mail frame from sender <sh> (its sealed size; id: hash of sender and frame id)
-///   hb.m.<kh>.<sh>.<size>.c.<ck>     a collapsed mail frame (ck: hash of sender and collapse key)
+///   hb.m.<kh>.<sh>.<size>.<exp>.u.<id>  one mail frame from sender <sh> (sealed size; exp: expiry, unix
+///                                    seconds; id: hash of sender and frame id)
+///   hb.m.<kh>.<sh>.<size>.<exp>.c.<ck>  a collapsed mail frame (ck: hash of sender and collapse key)
 ///   hb.m.<kh>.u.<id>, hb.m.<kh>.c.<ck>  the layout before the quotas (still delivered: same consumer filter)
 ///   hbr.<node>.<serial>.<fid>        answers to live frames a device of <node> sent (<fid>: frame id in hex)
-/// The sender and size ride in the subject because 2.9's subject-filtered stream info lists
+/// The sender, size and expiry ride in the subject because 2.9's subject-filtered stream info lists
 /// subjects and counts, not bytes: the quotas are read from one call (ClusterQuota.swift).
 enum ClusterSubjects {
     static func keyHash(_ key: Bytes32) -> String { hex16(sha256(key.bytes)) }
@@ -17,10 +18,11 @@ enum ClusterSubjects {
     static func mailbox(_ key: Bytes32) -> String { "hb.m." + keyHash(key) + ".>" }
     /// Every frame `sender` holds, across recipients (new layout only).
     static func sentBy(_ sender: Bytes32) -> String { "hb.m.*.\(keyHash(sender)).>" }
-    static func mail(to r: Bytes32, from s: Bytes32, frameID: Bytes16, collapseKey: [UInt8], size: Int) -> String {
-        "hb.m.\(keyHash(r)).\(keyHash(s)).\(size)." + tail(from: s, frameID: frameID, collapseKey: collapseKey)
+    static func mail(to r: Bytes32, from s: Bytes32, frameID: Bytes16, collapseKey: [UInt8], size: Int, expiresMs: Int64) -> String {
+        let exp = (expiresMs + 999) / 1000
+        return "hb.m.\(keyHash(r)).\(keyHash(s)).\(size).\(exp)." + tail(from: s, frameID: frameID, collapseKey: collapseKey)
     }
-    /// The last two tokens: `u.<id>` or `c.<ck>` (the same collapse key matches whatever the size).
+    /// The last two tokens: `u.<id>` or `c.<ck>` (the same collapse key matches whatever the size and expiry).
     static func tail(from s: Bytes32, frameID: Bytes16, collapseKey: [UInt8]) -> String {
         if collapseKey.isEmpty { return "u." + hex16(sha256(s.bytes + frameID.bytes)) }
         return "c." + hex16(sha256(s.bytes + [UInt8(collapseKey.count)] + collapseKey))

@@ -23,7 +23,7 @@ extension Hub {
         let now = wallClockMs()
         let ttlMs = v.ttlSeconds == 0 ? config.mailTTL.milliseconds : min(Int64(v.ttlSeconds) * 1000, config.maxTTL.milliseconds)
         let collapse = Array(m[v.collapseKey]), size = v.sealed.count
-        let subject = ClusterSubjects.mail(to: v.recipient, from: sender, frameID: v.frameID, collapseKey: collapse, size: size)
+        let subject = ClusterSubjects.mail(to: v.recipient, from: sender, frameID: v.frameID, collapseKey: collapse, size: size, expiresMs: now + ttlMs)
         let tail = ClusterSubjects.tail(from: sender, frameID: v.frameID, collapseKey: collapse)
         let payload = StoredMail.encode(expiresMs: now + ttlMs, storedMs: now, sender: sender, frameID: v.frameID, sealed: m[v.sealed])
         let id = ClusterSubjects.messageID(to: v.recipient, from: sender, frameID: v.frameID)
@@ -35,8 +35,8 @@ extension Hub {
             let outcome: Result<ClusterStoreOutcome, ClusterError> = Result { () throws(ClusterError) in
                 // The quotas, read before publishing (concurrent senders may overshoot by their number in flight).
                 let sh = ClusterSubjects.keyHash(sender)
-                let use = ClusterMailboxUse(try nats.subjects(stream: stream, filter: ClusterSubjects.mailbox(recipient)), sender: sh, tail: tail)
-                let sent = use.collapsed.isEmpty ? ClusterMailboxUse(try nats.subjects(stream: stream, filter: ClusterSubjects.sentBy(sender)), sender: sh, tail: nil) : nil
+                let use = ClusterMailboxUse(try nats.subjects(stream: stream, filter: ClusterSubjects.mailbox(recipient)), sender: sh, tail: tail, nowMs: now)
+                let sent = use.collapsed.isEmpty ? ClusterMailboxUse(try nats.subjects(stream: stream, filter: ClusterSubjects.sentBy(sender)), sender: sh, tail: nil, nowMs: now) : nil
                 if let why = use.refusal(size: size, sent: sent, quotas: quotas) { return .refused(why) }
                 let o = try nats.publishDurable(subject, payload, messageID: id, maxWaitMs: waitMs)
                 // Collapse: the sender's older frame under this key (another size, another subject) goes.

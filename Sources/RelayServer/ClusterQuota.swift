@@ -3,8 +3,8 @@ import Wire
 
 /// The single node's mail quotas (MailQuota.swift) in the cluster, read from the stream before
 /// publishing: each stored frame's subject names its sender and sealed size
-/// (`hb.m.<kh>.<sh>.<size>.…`, ClusterCodec.swift), so one subject-filtered stream info gives a
-/// mailbox's frames and bytes, and the sender's share of them.
+/// and expiry (`hb.m.<kh>.<sh>.<size>.<exp>.…`, ClusterCodec.swift), so one subject-filtered
+/// stream info gives a mailbox's unexpired frames and bytes, and the sender's share of them.
 struct ClusterMailboxUse: Equatable {
     var frames = 0, bytes = 0
     var senderFrames = 0, senderBytes = 0
@@ -13,16 +13,18 @@ struct ClusterMailboxUse: Equatable {
 
     /// `subjects` of one mailbox (or of one sender's mail, `hb.m.*.<sh>.>`). Old-layout subjects
     /// (`hb.m.<kh>.u.<id>`) count as frames of unknown size and sender.
-    init(_ subjects: [(subject: String, msgs: Int)], sender: String, tail: String?) {
+    /// Expired frames (2.9 keeps them until delivery or MaxAge) count for nothing, as on one node.
+    init(_ subjects: [(subject: String, msgs: Int)], sender: String, tail: String?, nowMs: Int64) {
         for (subject, n) in subjects {
             let p = subject.split(separator: ".", omittingEmptySubsequences: false)
+            guard p.count == 8, let size = Int(p[4]), let exp = Int64(p[5]) else { frames += n; continue }
+            if p[3] == sender, let tail, p[6] + "." + p[7] == tail { collapsed.append(subject) }
+            guard exp * 1000 > nowMs else { continue }
             frames += n
-            guard p.count == 7, let size = Int(p[4]) else { continue }
             bytes += size * n
             guard p[3] == sender else { continue }
             senderFrames += n
             senderBytes += size * n
-            if let tail, p[5] + "." + p[6] == tail { collapsed.append(subject) }
         }
     }
 

@@ -56,6 +56,24 @@ import Wire
         #expect(room)
     }
 
+    /// Expired frames take no room (as on one node), though 2.9 keeps them until delivery.
+    @Test func expiredMailTakesNoRoom() throws {
+        let f = try ClusterFixture(relays: 2, extra: Self.caps)
+        defer { f.stop() }
+        let rKey = SigningKeyBox(), r = rKey.publicKey
+        let (a, _) = try f.device(0)
+        for i in 0..<4 {
+            let id = frameID()
+            a.mail(to: r, id: id, ttl: 1, [UInt8(i)])
+            #expect(try a.next() == .stored(frameID: id))
+        }
+        #expect(try !stored(a, to: r, [9])) // the share is used up
+        Thread.sleep(forTimeInterval: 2.1) // past the 1 s TTL, rounded up to whole seconds (not a speed assertion)
+        #expect(try (0..<4).map { i in try stored(a, to: r, [UInt8(10 + i)]) } == [true, true, true, true])
+        let (_, got) = try f.device(1, rKey)
+        #expect(got.map(\.sealed) == [[10], [11], [12], [13]]) // the expired ones are not delivered
+    }
+
     /// Mail stored by a relay of the layout before the quotas (`hb.m.<kh>.u.<id>`) is still
     /// delivered and ack-deleted: the consumer's filter `hb.m.<kh>.>` covers both layouts.
     @Test func mailStoredInTheOldLayoutIsDeliveredAfterTheUpgrade() throws {
