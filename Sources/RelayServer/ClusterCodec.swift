@@ -9,6 +9,7 @@ import Wire
 ///                                    seconds; id: hash of sender and frame id)
 ///   hb.m.<kh>.<sh>.<size>.<exp>.c.<ck>  a collapsed mail frame (ck: hash of sender and collapse key)
 ///   hb.m.<kh>.u.<id>, hb.m.<kh>.c.<ck>  the layout before the quotas (still delivered: same consumer filter)
+///   hb.s.<kh>                        the key authenticated within max-ttl (data: its account's hash, or empty)
 ///   hbr.<node>.<serial>.<fid>        answers to live frames a device of <node> sent (<fid>: frame id in hex)
 /// The sender, size and expiry ride in the subject because 2.9's subject-filtered stream info lists
 /// subjects and counts, not bytes: the quotas are read from one call (ClusterQuota.swift).
@@ -16,6 +17,9 @@ enum ClusterSubjects {
     static func keyHash(_ key: Bytes32) -> String { hex16(sha256(key.bytes)) }
     static func device(_ key: Bytes32) -> String { "hb.d." + keyHash(key) }
     static func mailbox(_ key: Bytes32) -> String { "hb.m." + keyHash(key) + ".>" }
+    /// The key's seen record: empty, or the hash of its verified account key (ClusterQuota.swift).
+    static func seen(_ key: Bytes32) -> String { "hb.s." + keyHash(key) }
+    static func accountHash(_ account: Bytes32?) -> [UInt8] { account.map { Array(sha256($0.bytes).prefix(16)) } ?? [] }
     /// Every frame `sender` holds, across recipients (new layout only).
     static func sentBy(_ sender: Bytes32) -> String { "hb.m.*.\(keyHash(sender)).>" }
     static func mail(to r: Bytes32, from s: Bytes32, frameID: Bytes16, collapseKey: [UInt8], size: Int, expiresMs: Int64) -> String {

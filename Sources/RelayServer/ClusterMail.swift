@@ -22,22 +22,33 @@ extension Hub {
         }
         let now = wallClockMs()
         let ttlMs = v.ttlSeconds == 0 ? config.mailTTL.milliseconds : min(Int64(v.ttlSeconds) * 1000, config.maxTTL.milliseconds)
-        let collapse = Array(m[v.collapseKey]), size = v.sealed.count
-        let subject = ClusterSubjects.mail(to: v.recipient, from: sender, frameID: v.frameID, collapseKey: collapse, size: size, expiresMs: now + ttlMs)
+        let collapse = Array(m[v.collapseKey]), size = v.sealed.count, sealed = m[v.sealed]
         let tail = ClusterSubjects.tail(from: sender, frameID: v.frameID, collapseKey: collapse)
-        let payload = StoredMail.encode(expiresMs: now + ttlMs, storedMs: now, sender: sender, frameID: v.frameID, sealed: m[v.sealed])
         let id = ClusterSubjects.messageID(to: v.recipient, from: sender, frameID: v.frameID)
-        let nats = c.nats, stream = c.config.mailStream, quotas = mailbox.quotas, recipient = v.recipient
+        let nats = c.nats, stream = c.config.mailStream, seenStream = c.seenStream, quotas = mailbox.quotas, recipient = v.recipient
         let waitMs = c.config.publishTimeout.milliseconds, frameID = v.frameID, serial = c.serial(of: s)
+        var account: Bytes32?
+        if case .authenticated(let p) = s.state { account = p.account }
+        let senderAccount = ClusterSubjects.accountHash(account)
         let ref = HubRef(self)
         c.work.async {
             let started = monotonicNanos()
             let outcome: Result<ClusterStoreOutcome, ClusterError> = Result { () throws(ClusterError) in
                 // The quotas, read before publishing (concurrent senders may overshoot by their number in flight).
+                var expires = now + ttlMs
+                let seen = try nats.lastMessage(stream: seenStream, subject: ClusterSubjects.seen(recipient))
+                if seen == nil {
+                    guard quotas.unseenTTLMs > 0 else { return .refused(.unseenRecipient) }
+                    expires = min(expires, now + quotas.unseenTTLMs)
+                }
+                let recipientAccount = seen.flatMap { $0.isEmpty ? nil : $0 }
+                let subject = ClusterSubjects.mail(to: recipient, from: sender, frameID: frameID, collapseKey: collapse, size: size, expiresMs: expires)
                 let sh = ClusterSubjects.keyHash(sender)
                 let use = ClusterMailboxUse(try nats.subjects(stream: stream, filter: ClusterSubjects.mailbox(recipient)), sender: sh, tail: tail, nowMs: now)
                 let sent = use.collapsed.isEmpty ? ClusterMailboxUse(try nats.subjects(stream: stream, filter: ClusterSubjects.sentBy(sender)), sender: sh, tail: nil, nowMs: now) : nil
-                if let why = use.refusal(size: size, sent: sent, quotas: quotas) { return .refused(why) }
+                if let why = use.refusal(size: size, sent: sent, quotas: quotas, ownAccount: recipientAccount != nil && recipientAccount == senderAccount,
+                                         recipientHasAccount: recipientAccount != nil) { return .refused(why) }
+                let payload = StoredMail.encode(expiresMs: expires, storedMs: now, sender: sender, frameID: frameID, sealed: sealed)
                 let o = try nats.publishDurable(subject, payload, messageID: id, maxWaitMs: waitMs)
                 // Collapse: the sender's older frame under this key (another size, another subject) goes.
                 // A failed purge leaves it: both delivered, the newer last (the sender was told stored either way).

@@ -41,6 +41,9 @@ final class ClusterNode {
     private var nextSerial: UInt64 = 1
     var replies: NatsSubscription?
     var metrics = ClusterMetrics()
+    /// The stream of seen records, `hb.s.<kh>` (one per key, kept for max-ttl): the cluster's
+    /// `seen` table of the SQLite mailbox.
+    var seenStream: String { config.mailStream + "_SEEN" }
 
     init(nats: NatsConnection, config: ClusterConfig) {
         self.nats = nats

@@ -30,12 +30,14 @@ struct ClusterMailboxUse: Equatable {
 
     /// The first cap a new frame of `size` bytes would pass (the single node's order); nil: it fits.
     /// `sent`: all the sender holds across recipients. A frame that replaces the sender's own
-    /// collapsed one takes no new room: always admitted, as on one node.
-    func refusal(size: Int, sent: ClusterMailboxUse?, quotas q: MailQuotas) -> MailRefusal? {
+    /// collapsed one takes no new room: always admitted, as on one node. `ownAccount` and
+    /// `recipientHasAccount` as in `MailQuotas.refusal` (from the recipient's seen record).
+    func refusal(size: Int, sent: ClusterMailboxUse?, quotas q: MailQuotas, ownAccount: Bool = false,
+                 recipientHasAccount: Bool = false) -> MailRefusal? {
         if !collapsed.isEmpty { return nil }
         func over(_ c: Mailbox.Caps, _ n: Int, _ b: Int) -> Bool { n + 1 > c.frames || b + size > c.bytes }
-        if over(q.recipient, frames, bytes) { return .recipientFull }
-        if over(q.senderShare, senderFrames, senderBytes) { return .senderShare }
+        if over(q.room(ownAccount: ownAccount, recipientHasAccount: recipientHasAccount), frames, bytes) { return .recipientFull }
+        if !ownAccount, over(q.senderShare, senderFrames, senderBytes) { return .senderShare }
         if let sent, over(q.sender, sent.senderFrames, sent.senderBytes) { return .senderQuota }
         return nil
     }

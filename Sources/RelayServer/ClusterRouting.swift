@@ -53,6 +53,8 @@ extension Hub {
     private func clusterJoined(_ c: ClusterNode, _ s: Session, _ d: ClusterNode.Device, key: Bytes32, account: Bytes32?) {
         d.joining = false
         register(s, key: key, account: account)
+        // The cluster's seen record (the SQLite mailbox's `seen` row): mail quotas read it.
+        try? c.nats.publish(ClusterSubjects.seen(key), ClusterSubjects.accountHash(account))
         let early = d.early
         d.early = []
         for (frame, reply) in early where !clusterDeliverLive(c, s, frame) {
