@@ -25,14 +25,9 @@ extension Hub {
             clusterRefuse(s, error)
             return
         }
-        let nats = c.nats, again = ClusterMessage.claim(authMs: authMs, node: c.node).encode()
+        let nats = c.nats
         c.work.async {
-            // Claimed again once this NATS server holds the interest: a node that authenticated the
-            // key at the same moment (its claim and ours crossing the routes) hears it now.
-            let result: Result<Void, ClusterError> = Result { () throws(ClusterError) in
-                try nats.flush()
-                try nats.publish(ClusterSubjects.device(key), again)
-            }
+            let result: Result<Void, ClusterError> = Result { () throws(ClusterError) in try nats.flush() }
             ref.onLoop { hub in
                 guard let c = hub.cluster, let s = c.session(serial: serial), let d = c.device(s), d.joining else { return }
                 switch result {
@@ -52,6 +47,9 @@ extension Hub {
     /// The join settled: `auth-ok` as on one node, then the live frames that came meanwhile.
     private func clusterJoined(_ c: ClusterNode, _ s: Session, _ d: ClusterNode.Device, key: Bytes32, account: Bytes32?) {
         d.joining = false
+        // Claimed again now that the interests had the settle to cross the routes: a node that
+        // authenticated the key at the same moment (its first claim and ours crossed) hears it.
+        try? c.nats.publish(ClusterSubjects.device(key), ClusterMessage.claim(authMs: d.authMs, node: c.node).encode())
         register(s, key: key, account: account)
         // The cluster's seen record (the SQLite mailbox's `seen` row): mail quotas read it.
         try? c.nats.publish(ClusterSubjects.seen(key), ClusterSubjects.accountHash(account))

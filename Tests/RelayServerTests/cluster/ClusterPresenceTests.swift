@@ -9,7 +9,7 @@ import Wire
 @Suite(.serialized) struct ClusterPresenceTests {
     /// The same device key authenticating on relay-1 and relay-2 at the same moment, many times:
     /// exactly one connection stays, the other is told `replaced` (the claims cross the routes;
-    /// each node claims again after its flush and answers an older claim with its own).
+    /// each node claims again when its join settles and answers an older claim with its own).
     @Test func theSameKeyOnTwoNodesAtOnceLeavesExactlyOne() throws {
         let f = try ClusterFixture()
         defer { f.stop() }
