@@ -1,4 +1,5 @@
 import Foundation
+import NatsFixture
 
 /// `bench-relay --cluster`: device → relay node A → NATS → relay node B → device beside the
 /// single-node relay and NATS alone (publish on one nats-server, subscribe on another), and mail
@@ -85,32 +86,18 @@ struct ClusterBench {
                 "--cluster-nats-password-file", s.dir + "/nats-password"] + Self.mailLimits
     }
 
-    /// Three nats-servers, one cluster, JetStream: the configuration of the tests' NatsCluster
-    /// (Tests/RelayServerTests/cluster/NatsCluster.swift; a test target cannot be imported here).
+    /// Three nats-servers, one cluster, JetStream: the tests' configuration (`NatsConfig`).
     func startNats(_ s: ServerSet) throws {
         for i in 0..<3 {
             let dir = s.dir + "/nats-\(i + 1)"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            let routes = [0, 1, 2].filter { $0 != i }.map { "nats-route://route:route-password@127.0.0.1:\(s.natsClusterPort($0))" }
-            let conf = """
-                server_name: n\(i + 1)
-                listen: 127.0.0.1:\(s.natsClientPort(i))
-                http: 127.0.0.1:\(s.natsMonitorPort(i))
-                jetstream { store_dir: "\(dir)/js", max_memory_store: 64MB, max_file_store: 1GB }
-                accounts {
-                  RELAY { jetstream: enabled, users: [ { user: \(Self.natsUser), password: "\(Self.natsPassword)" } ] }
-                  SYS { users: [ { user: sys, password: "sys-password" } ] }
-                }
-                system_account: SYS
-                cluster {
-                  name: homebase-bench
-                  listen: 127.0.0.1:\(s.natsClusterPort(i))
-                  authorization { user: route, password: "route-password", timeout: 2 }
-                  routes: [ \(routes.joined(separator: ", ")) ]
-                }
-                """
-            try conf.write(toFile: dir + "/nats.conf", atomically: true, encoding: .utf8)
-            try s.start("nats-\(i + 1)", "/usr/sbin/nats-server", ["-c", dir + "/nats.conf"], port: s.natsClientPort(i))
+            let conf = NatsConfig(name: "n\(i + 1)", clientPort: Int(s.natsClientPort(i)), clusterPort: Int(s.natsClusterPort(i)),
+                                  monitorPort: Int(s.natsMonitorPort(i)), storeDirectory: dir + "/js",
+                                  routePorts: [0, 1, 2].filter { $0 != i }.map { Int(s.natsClusterPort($0)) },
+                                  user: Self.natsUser, password: Self.natsPassword, clusterName: "homebase-bench",
+                                  routePassword: "route-password", systemPassword: "sys-password")
+            try conf.text.write(toFile: dir + "/nats.conf", atomically: true, encoding: .utf8)
+            try s.start("nats-\(i + 1)", NatsConfig.binary, ["-c", dir + "/nats.conf"], port: s.natsClientPort(i))
         }
         for i in 0..<3 { try waitHealthy(s.natsMonitorPort(i)) }
     }
@@ -120,7 +107,7 @@ struct ClusterBench {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             if let sock = try? Sock(port: port, tls: false) {
-                try? sock.write(Array("GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+                try? sock.write(Array(NatsConfig.healthRequest.utf8))
                 if let line = try? sock.readLine(), line.contains("200") { return }
             }
             usleep(100_000)
