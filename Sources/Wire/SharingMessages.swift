@@ -55,7 +55,12 @@ extension AppMessage {
             if try r.bool("token present") {
                 invite.admissionToken = try r.prefixed(2, limit: Limits.maxAdmissionToken, "admission token")
             }
-            if r.remaining > 0 { invite.alternates = try r.alternates() }
+            if r.remaining > 0 {
+                // 1 to 8: an empty list is no field at all, so it reads as what it is, extra bytes.
+                let rest = r.remaining
+                invite.alternates = try r.alternates()
+                guard !invite.alternates.isEmpty else { throw .trailingBytes(count: rest) }
+            }
             return invite
         }
     }

@@ -3,7 +3,8 @@ import Pairing
 import Testing
 
 /// A Homebase configured with other nodes of its relay's cluster (`relay-alternates`) names them
-/// in its pairing codes, and the paired guest keeps them in relay.json (docs/CLUSTER.md "Devices").
+/// in its pairing codes and invites; the paired guest keeps them in relay.json, a friend's guest
+/// beside the joined host (docs/CLUSTER.md "Devices").
 @Suite(.serialized) struct PairAlternatesEndToEndTests {
     @Test func aCodeFromAHomebaseWithAlternatesLeavesThemInTheGuestsRelayFile() throws {
         let s = try PairScene(engine: false)
@@ -31,5 +32,27 @@ import Testing
         // `--relay` naming another relay than the config's: the config's alternates are not its nodes.
         let other = try s.code(try s.homebase(["pair", "--no-wait", "--relay", "ws://127.0.0.3:9"]))
         #expect(try PairingCode(parsing: other).alternates.isEmpty)
+    }
+
+    /// `homebase share` puts them in the invite; `guest join` keeps them beside the joined host.
+    @Test func anInviteFromAHomebaseWithAlternatesLeavesThemBesideTheJoinedHost() throws {
+        let s = try PairScene(engine: false)
+        defer { s.stop() }
+        _ = try s.initHost()
+        let nodes = ["ws://localhost:\(try Processes.freePort())/v1/connect"]
+        let config = s.procs.work + "/config/homebase"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        try "relay = \(s.relay)\nrelay-alternates = \(nodes[0])\n".write(toFile: config + "/homebase.conf", atomically: true, encoding: .utf8)
+        try s.startHost()
+        let invite = String(try s.homebase(["share", "--models", "tiny"]).prefix { $0 != "\n" })
+        let join = try s.guestRun("friend", ["join", invite, "--as", "friend", "--wait", "30s", "--relay-wait", "3s", "--connect-timeout", "2s"])
+        #expect(join.status == 0 && join.out.contains("joined"), "\(join.out)\(join.err)")
+        let dir = s.procs.work + "/friend/joined"
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".alternates") }
+        #expect(files.count == 1, "\(files)")
+        let text = try files.first.map { try String(contentsOfFile: dir + "/" + $0, encoding: .utf8) }
+        #expect(text == nodes[0] + "\n", "\(text ?? "none")")
+        // The account's relay.json is not the friend's Homebase's: none written.
+        #expect(!FileManager.default.fileExists(atPath: s.procs.work + "/friend/relay.json"))
     }
 }

@@ -81,5 +81,7 @@ import Testing
         var b = try AppMessage.invite(invite).encode()
         b += [0, 9] + (0..<9).flatMap { _ in [UInt8(0), 1, 0x61] }
         #expect(throws: WireError.self) { try AppMessage.decode(b) }
+        // An empty list is not the field: trailing bytes, as before alternates.
+        #expect(throws: WireError.trailingBytes(count: 2)) { try AppMessage.decode(try AppMessage.invite(invite).encode() + [0, 0]) }
     }
 }
