@@ -29,6 +29,16 @@ import Testing
         #expect(relay["alternates"] as? [String] == nodes, "\(relay)")
         #expect(try s.guest("laptop", ["relay", "show"]).contains("also:     \(nodes.joined(separator: ", "))"))
 
+        // A second workstation (`homebase pair CODE`) writes them to its config with the relay.
+        let conf = s.procs.work + "/second.conf"
+        let second = ["--data-dir", s.procs.work + "/second", "--config", conf]
+        let paired = try s.run(s.bin.path("homebase"), second + ["pair", try s.code(try s.homebase(["pair", "--no-wait"])),
+                                                               "--name", "second", "--wait", "30s"])
+        #expect(paired.status == 0, "\(paired.err)")
+        let written = (try? String(contentsOfFile: conf, encoding: .utf8)) ?? ""
+        #expect(written.contains("relay = \(s.relay)\nrelay-alternates = \(nodes.joined(separator: ","))"), "\(written)")
+        #expect(try s.run(s.bin.path("homebase"), second + ["status"]).status == 0)  // the config reads back
+
         // `--relay` naming another relay than the config's: the config's alternates are not its nodes.
         let other = try s.code(try s.homebase(["pair", "--no-wait", "--relay", "ws://127.0.0.3:9"]))
         #expect(try PairingCode(parsing: other).alternates.isEmpty)
