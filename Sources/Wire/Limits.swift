@@ -14,6 +14,10 @@ public enum Limits {
     public static let maxCollapseKey = 64
     /// Longest relay origin string in a `challenge` (UTF-8 bytes).
     public static let maxOrigin = 512
+    /// Other nodes of one relay cluster an `invite` or a pairing code may name beside its relay
+    /// URL, and the longest of each (UTF-8 bytes).
+    public static let maxAlternates = 8
+    public static let maxAlternateURL = 512
     /// Longest admission token in an `auth` or an `invite`.
     public static let maxAdmissionToken = 1024
     /// Longest reason text of `auth-refused` and `error` frames (UTF-8 bytes).
