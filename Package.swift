@@ -89,12 +89,15 @@ let package = Package(
         .executableTarget(name: "bench-foundation", dependencies: ["Sealing", "Signing", "Wire", "CSodium"],
                           path: "bench/foundation"),
         // make bench-relay: the relay beside Mosquitto, nats-server and raw TCP, thin blocking clients.
-        .executableTarget(name: "bench-relay", dependencies: ["RelayWire", "Signing", "COpenSSL", "CLinux", "Basics"],
+        .executableTarget(name: "bench-relay", dependencies: ["RelayWire", "Signing", "COpenSSL", "CLinux", "Basics", "NatsFixture"],
                           path: "bench/relay", exclude: ["README.md"]),
         // The pure test kit: seeded randomness, temp dirs, the setup error, polling waits. Links
         // nothing of the product, so codec tests build and run in seconds (make test-fast).
         // A plain target: SwiftPM lets nothing depend on a test target.
         .target(name: "TestKit", path: "Tests/TestKit"),
+        // One nats-server node's configuration, for the cluster tests and bench-relay --cluster.
+        // Links nothing (a fixture, never a product module's dependency).
+        .target(name: "NatsFixture", path: "Tests/NatsFixture"),
         // The process kit tests and benches share (live relay, child processes, certs, ports,
         // Python peers); re-exports TestKit.
         .target(name: "TestSupport", dependencies: ["TestKit", "RelayServer", "Courier", "PeerLink", "Sealing", "Signing", "Transport", "Basics"], path: "Tests/TestSupport",
@@ -126,7 +129,8 @@ let package = Package(
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "Inference", "Storage", "Wire", "Signing"]),
         .testTarget(name: "PeerLinkTests", dependencies: ["TestSupport", "PeerLink", "Transport", "Wire", "Signing", "Basics"]),
         // cluster/: three nats-server and three `homebase-relay serve` processes on loopback.
-        .testTarget(name: "RelayServerTests", dependencies: ["TestSupport", "RelayServer", "RelayCluster", "Transport", "Wire", "Signing"]),
+        .testTarget(name: "RelayServerTests", dependencies: ["TestSupport", "RelayServer", "RelayCluster", "Transport", "Wire", "Signing",
+                                                            "NatsFixture"]),
         .testTarget(name: "CourierTests", dependencies: ["TestSupport", "Courier", "PeerLink", "Sealing", "Wire", "Signing", "Transport", "RelayServer", "Basics"]),
         .testTarget(name: "RelayRoutingTests", dependencies: ["TestSupport", "RelayRouting", "InferenceWire", "Courier", "Routing", "Inference", "Sealing", "Wire", "Signing", "PeerLink", "Transport"]),
         .testTarget(name: "RelayProbeTests", dependencies: ["TestSupport", "RelayProbe", "RelayServer", "PeerLink", "Transport", "Wire", "Signing"]),

@@ -43,6 +43,11 @@ FORBIDDEN = [
     (["TestKit"], "*",
      "TestKit is the pure test kit: codec tests that use it must build without the relay, processes "
      "or sockets, so it depends on no other module"),
+    (["NatsFixture"], "*",
+     "NatsFixture is a test and bench fixture (a nats-server configuration): it depends on no other "
+     "module, and only tests and benches use it"),
+    (RELAY + ["RelayCluster"] + HOST_ROLE + GUEST_ROLE, ["NatsFixture"],
+     "a fixture is not shipped: no product module links the tests' nats-server configuration"),
     (["Sealing"], ["Transport", "PeerLink", "Courier", "CLinux", "COpenSSL", "CCurl"],
      "Sealing knows no sockets: it seals and opens bytes, and what carries them is another layer's "
      "business"),

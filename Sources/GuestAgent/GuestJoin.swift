@@ -38,8 +38,12 @@ public enum GuestJoin {
         guard host.signingKey == invite.hostSigningKey, host.hpkeKey.bytes == invite.hostHPKEKey.bytes else {
             throw .join("mangled invite: the host's record names other keys than the invite")
         }
-        do { _ = try RelayURL(parsing: invite.relayURL) } catch {
-            throw .join("mangled invite: its relay \(invite.relayURL) is not a ws:// or wss:// URL")
+        do {
+            var link = try PeerLink.Configuration(relayURL: invite.relayURL)
+            try link.addAlternates(invite.alternates)
+        } catch {
+            throw .join("mangled invite: its relay \(([invite.relayURL] + invite.alternates).joined(separator: ", ")) "
+                        + "is not a ws:// or wss:// URL (every node of one cluster with one scheme): \(error)")
         }
         guard UInt64(max(0, nowMs)) < invite.expiresMs else {
             let when = Date(timeIntervalSince1970: Double(invite.expiresMs) / 1000)
@@ -76,6 +80,7 @@ public enum GuestJoin {
         files.setNote(checked.host.signingKey, nil)
         try files.setPin(checked.host.signingKey, pin)
         try files.setToken(checked.host.signingKey, checked.invite.admissionToken)
+        try files.setAlternates(checked.host.signingKey, checked.invite.alternates)
         return (identity, created)
     }
 

@@ -56,7 +56,7 @@ extension GuestLinks {
         var added: [GuestLink] = []
         for r in missing {
             do {
-                added.append(try opener.make(RelayFile.Setting(url: r.url, pin: r.pin), .joined))
+                added.append(try opener.make(r.setting, .joined))
             } catch {
                 opener.context.log.write("relay: not linked: \(r.url): \(error)")
             }

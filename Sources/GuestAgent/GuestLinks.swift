@@ -84,7 +84,7 @@ public final class GuestLinks: Sendable {
             }
         }
         let account = accountSetting.flatMap { make($0, .account) }
-        let joined = relays.compactMap { make(RelayFile.Setting(url: $0.url, pin: $0.pin), .joined) }
+        let joined = relays.compactMap { make($0.setting, .joined) }
         let links = GuestLinks(account: account, joined: joined, failures: failures,
                                hosts: Dictionary(relays.map { (relayKey($0.url), $0.hosts) }, uniquingKeysWith: { a, _ in a }),
                                opener: opener)
@@ -137,6 +137,13 @@ struct JoinedRelay: Equatable {
     var hosts: [String]
     /// An admission token one of its invites carried (the relay binds it to this device).
     var token: [UInt8]?
+    /// Other nodes of that relay's cluster its invites named (`<host key hex>.alternates`).
+    var alternates: [String] = []
+
+    /// What its link dials: the URL, then the alternates, with the pin.
+    var setting: RelayFile.Setting {
+        RelayFile.Setting(url: url, pin: pin, alternates: alternates.isEmpty ? nil : alternates)
+    }
 
     static func all(_ context: GuestContext) -> [JoinedRelay] {
         let files = JoinedHostFiles(paths: context.paths)
@@ -146,12 +153,14 @@ struct JoinedRelay: Equatable {
         for record in records.sorted(by: { $0.relayURL < $1.relayURL }) {
             let name = "\"\(names[record.hostKey] ?? "?")\" \(record.hostKey.hex.prefix(8))…"
             let pin = files.pin(record.hostKey), token = files.token(record.hostKey)
+            let more = files.alternates(record.hostKey)
             if let i = relays.firstIndex(where: { GuestJoin.sameRelay($0.url, record.relayURL) }) {
                 relays[i].hosts.append(name)
                 relays[i].pin = relays[i].pin ?? pin
                 relays[i].token = relays[i].token ?? token
+                relays[i].alternates += more.filter { a in !relays[i].alternates.contains { GuestJoin.sameRelay($0, a) } }
             } else {
-                relays.append(JoinedRelay(url: record.relayURL, pin: pin, hosts: [name], token: token))
+                relays.append(JoinedRelay(url: record.relayURL, pin: pin, hosts: [name], token: token, alternates: more))
             }
         }
         return relays

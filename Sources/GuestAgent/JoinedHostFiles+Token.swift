@@ -27,3 +27,25 @@ extension JoinedHostFiles {
         }
     }
 }
+
+/// `<host key hex>.alternates`: the other nodes of the host's relay cluster its invite named, one
+/// URL a line (docs/CLUSTER.md "Devices"); absent: the invite named one URL.
+extension JoinedHostFiles {
+    public func alternates(_ key: PublicKey) -> [String] {
+        guard let text = try? String(contentsOfFile: path(key, "alternates"), encoding: .utf8) else { return [] }
+        return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    public func setAlternates(_ key: PublicKey, _ urls: [String]) throws(GuestError) {
+        let file = path(key, "alternates")
+        do {
+            if !urls.isEmpty {
+                try Data(urls.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+            } else if FileManager.default.fileExists(atPath: file) {
+                try FileManager.default.removeItem(atPath: file)
+            }
+        } catch {
+            throw .dataDirectory(path: directory, detail: "cannot write the relay alternates of \(key.hex.prefix(8))…")
+        }
+    }
+}

@@ -48,7 +48,8 @@ public struct PairJoin: Sendable {
             try HomebaseKeyFile(path: paths.homebaseKey).write(homebase.signingKey)
             try RelayFile(path: paths.relaySetting).write(.init(
                 url: code.relayURL, pin: code.pin.map { hexString($0) }, homebase: hexString(homebase.encoded),
-                proof: try w.relayProof.map { hexString(try $0.encode()) }))
+                proof: try w.relayProof.map { hexString(try $0.encode()) },
+                alternates: code.alternates.isEmpty ? nil : code.alternates))
         } catch {
             throw .link("cannot write the account files in \(paths.dataDirectory): \(error)")
         }

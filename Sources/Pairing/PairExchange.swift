@@ -51,6 +51,7 @@ public struct PairExchange: Sendable {
         do {
             let trust: PeerLink.Trust = code.pin.map { .pinnedSHA256($0) } ?? .systemRoots
             config = try PeerLink.Configuration(relayURL: code.relayURL, trust: trust)
+            try config.addAlternates(code.alternates)  // another node of the cluster when the first is down
         } catch {
             throw .link("\(code.relayURL): \(error)")
         }

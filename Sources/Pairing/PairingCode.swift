@@ -8,8 +8,9 @@ import Wire
 /// relay, in one line a person pastes (or types: Crockford base32, case-insensitive).
 ///
 ///     hbpair1-<base32 of:>
-///     version u8 (1) | flags u8 (bit 0: pin follows) | expires ms u64 | code id 8 | secret 32
-///     | inviter signing key 32 | inviter hpke key 32 | [pin 32] | relay url str16 | checksum 4
+///     version u8 (1) | flags u8 (bit 0: pin follows, bit 1: alternates follow) | expires ms u64
+///     | code id 8 | secret 32 | inviter signing key 32 | inviter hpke key 32 | [pin 32]
+///     | relay url str16 | [alternates: list<str16>, <= 8 URLs] | checksum 4
 ///
 /// checksum = SHA-256("homebase-pair-code-v1" || 0x00 || every byte before it), first 4 bytes:
 /// a mistyped code fails here, before any network. The secret (256 bits) is what the relay
@@ -27,31 +28,43 @@ public struct PairingCode: Sendable, Equatable, CustomStringConvertible {
     public var secret: Secret32
     public var inviterSigningKey: PublicKey
     public var inviterHPKEKey: HPKE.PublicKey
+    /// Other nodes of the relay's cluster (docs/CLUSTER.md "Devices"); none: flag bit 1 clear,
+    /// the code is the single-URL format byte for byte.
+    public var alternates: [String]
 
     public init(relayURL: String, pin: [UInt8]? = nil, expiresMs: Int64, codeID: Bytes8, secret: Secret32,
-                inviterSigningKey: PublicKey, inviterHPKEKey: HPKE.PublicKey) {
+                inviterSigningKey: PublicKey, inviterHPKEKey: HPKE.PublicKey, alternates: [String] = []) {
         self.relayURL = relayURL; self.pin = pin; self.expiresMs = expiresMs; self.codeID = codeID
         self.secret = secret; self.inviterSigningKey = inviterSigningKey; self.inviterHPKEKey = inviterHPKEKey
+        self.alternates = Array(alternates.prefix(Limits.maxAlternates))
     }
 
     /// A fresh code: random id and secret.
-    public static func issue(relayURL: String, pin: [UInt8]? = nil, expiresMs: Int64,
+    public static func issue(relayURL: String, alternates: [String] = [], pin: [UInt8]? = nil, expiresMs: Int64,
                              inviter: DeviceRecord) -> PairingCode {
         PairingCode(relayURL: relayURL, pin: pin, expiresMs: expiresMs, codeID: Bytes8(unchecked: randomBytes(count: 8)),
                     secret: Secret32(unchecked: randomBytes(count: 32)), inviterSigningKey: inviter.signingKey,
-                    inviterHPKEKey: inviter.hpkeKey)
+                    inviterHPKEKey: inviter.hpkeKey, alternates: alternates)
     }
 
     public var description: String { "pairing code \(codeID.hex) for \(relayURL) (secret redacted)" }
 
     /// The code as a person sees it.
     public var text: String {
-        var b: [UInt8] = [Self.version, pin == nil ? 0 : 1]
+        var b: [UInt8] = [Self.version, (pin == nil ? 0 : 1) | (alternates.isEmpty ? 0 : 2)]
         b += bigEndian(UInt64(bitPattern: expiresMs))
         b += codeID.bytes + secret.bytes + inviterSigningKey.bytes + inviterHPKEKey.bytes
         if let pin { b += pin }
-        let url = Array(relayURL.utf8)
-        b += [UInt8(url.count >> 8), UInt8(url.count & 0xff)] + url
+        func str16(_ s: String) {
+            let u = Array(s.utf8.prefix(Int(UInt16.max)))
+            b += [UInt8(u.count >> 8), UInt8(u.count & 0xff)] + u
+        }
+        str16(relayURL)
+        let more = alternates.prefix(Limits.maxAlternates)
+        if !more.isEmpty {
+            b += [0, UInt8(more.count)]
+            for a in more { str16(a) }
+        }
         b += Self.checksum(b)
         return Self.prefix + Base32.encode(b)
     }
@@ -83,9 +96,20 @@ public struct PairingCode: Sendable, Equatable, CustomStringConvertible {
         inviterSigningKey = signing
         inviterHPKEKey = hpke
         pin = body[1] & 1 == 1 ? try take(32) : nil
-        let len = try take(2).reduce(0) { $0 << 8 | Int($1) }
-        guard let url = String(validating: try take(len), as: UTF8.self), at == body.count else { throw .mistyped }
-        relayURL = url
+        func str16(limit: Int) throws(PairingError) -> String {
+            let len = try take(2).reduce(0) { $0 << 8 | Int($1) }
+            guard len <= limit, let s = String(validating: try take(len), as: UTF8.self) else { throw .mistyped }
+            return s
+        }
+        relayURL = try str16(limit: Int(UInt16.max))
+        var more: [String] = []
+        if body[1] & 2 == 2 {
+            let n = try take(2).reduce(0) { $0 << 8 | Int($1) }
+            guard (1...Limits.maxAlternates).contains(n) else { throw .mistyped }
+            for _ in 0..<n { more.append(try str16(limit: Limits.maxAlternateURL)) }
+        }
+        guard at == body.count else { throw .mistyped }
+        alternates = more
         expiresMs = Int64(bitPattern: expires)
     }
 

@@ -13,9 +13,11 @@ extension NatsConnection {
         public var maxAgeMs: Int64
         /// Nats-Msg-Id dedupe window.
         public var duplicateWindowMs: Int64
-        public init(name: String, subjects: [String], replicas: Int, maxAgeMs: Int64, duplicateWindowMs: Int64) {
+        /// Work-queue retention (an ack deletes: the mail); false: limits (a record per subject).
+        public var workQueue: Bool
+        public init(name: String, subjects: [String], replicas: Int, maxAgeMs: Int64, duplicateWindowMs: Int64, workQueue: Bool = true) {
             self.name = name; self.subjects = subjects; self.replicas = replicas
-            self.maxAgeMs = maxAgeMs; self.duplicateWindowMs = duplicateWindowMs
+            self.maxAgeMs = maxAgeMs; self.duplicateWindowMs = duplicateWindowMs; self.workQueue = workQueue
         }
     }
 
@@ -27,7 +29,7 @@ extension NatsConnection {
         cfg.Name = strings.keep(shape.name)
         var subjects: [UnsafePointer<CChar>?] = shape.subjects.map { strings.keep($0) }
         cfg.SubjectsLen = Int32(subjects.count)
-        cfg.Retention = js_WorkQueuePolicy
+        cfg.Retention = shape.workQueue ? js_WorkQueuePolicy : js_LimitsPolicy
         cfg.Storage = js_FileStorage
         cfg.Replicas = Int64(shape.replicas)
         cfg.MaxAge = shape.maxAgeMs * 1_000_000
@@ -71,6 +73,12 @@ extension NatsConnection {
 
     /// Messages stored under `filter` (one per subject in the mail stream).
     public func count(stream: String, filter: String) throws(ClusterError) -> Int {
+        try subjects(stream: stream, filter: filter).reduce(0) { $0 + $1.msgs }
+    }
+
+    /// The subjects holding messages under `filter`, with their counts (2.9's subject-filtered
+    /// stream info: counts only, no bytes).
+    public func subjects(stream: String, filter: String) throws(ClusterError) -> [(subject: String, msgs: Int)] {
         var opts = jsOptions()
         jsOptions_Init(&opts)
         opts.Wait = settings.timeoutMs
@@ -82,10 +90,37 @@ extension NatsConnection {
         }
         try ClusterError.checkJS(st, code, "stream info")
         defer { jsStreamInfo_Destroy(info) }
-        guard let subjects = info?.pointee.State.Subjects?.pointee else { return 0 }
-        var n = 0
-        for i in 0..<Int(subjects.Count) { n += Int(subjects.List[i].Msgs) }
-        return n
+        guard let list = info?.pointee.State.Subjects?.pointee else { return [] }
+        return (0..<Int(list.Count)).map { (String(cString: list.List[$0].Subject), Int(list.List[$0].Msgs)) }
+    }
+
+    /// The data of the last message on `subject`; nil when there is none.
+    public func lastMessage(stream: String, subject: String) throws(ClusterError) -> [UInt8]? {
+        var opts = jsOptions()
+        jsOptions_Init(&opts)
+        opts.Wait = settings.timeoutMs
+        var msg: OpaquePointer?
+        var code = jsErrCode(rawValue: 0)
+        let st = js_GetLastMsg(&msg, js, stream, subject, &opts, &code)
+        if st != NATS_OK, code == JSNoMessageFoundErr { return nil }
+        try ClusterError.checkJS(st, code, "last message")
+        defer { natsMsg_Destroy(msg) }
+        let n = Int(natsMsg_GetDataLength(msg))
+        guard n > 0, let p = natsMsg_GetData(msg) else { return [] }
+        return p.withMemoryRebound(to: UInt8.self, capacity: n) { Array(UnsafeBufferPointer(start: $0, count: n)) }
+    }
+
+    /// Deletes every message on `subject` (a collapsed frame the sender's newer one replaced).
+    public func purge(stream: String, subject: String) throws(ClusterError) {
+        var opts = jsOptions()
+        jsOptions_Init(&opts)
+        opts.Wait = settings.timeoutMs
+        var code = jsErrCode(rawValue: 0)
+        let st = subject.withCString { f in
+            opts.Stream.Purge.Subject = f
+            return js_PurgeStream(js, stream, &opts, &code)
+        }
+        try ClusterError.checkJS(st, code, "purge")
     }
 
     /// A durable pull consumer on `filter` (created or bound: nodes share it, one per recipient).

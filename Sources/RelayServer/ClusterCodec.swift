@@ -4,17 +4,32 @@ import RelayWire
 
 /// The cluster's subjects and the bytes nodes exchange over NATS. Pure: no I/O.
 ///
-///   hb.d.<kh>                  a device's live subject (kh: 32 hex digits of SHA-256(key); never the key)
-///   hb.m.<kh>.u.<id>           one mail frame (id: hash of sender and frame id)
-///   hb.m.<kh>.c.<ck>           a collapsed mail frame (ck: hash of sender and collapse key): one per subject
-///   hbr.<node>.<serial>.<fid>  answers to live frames a device of <node> sent (<fid>: frame id in hex)
+///   hb.d.<kh>                        a device's live subject (kh: 32 hex digits of SHA-256(key); never the key)
+///   hb.m.<kh>.<sh>.<size>.<exp>.u.<id>  one mail frame from sender <sh> (sealed size; exp: expiry, unix
+///                                    seconds; id: hash of sender and frame id)
+///   hb.m.<kh>.<sh>.<size>.<exp>.c.<ck>  a collapsed mail frame (ck: hash of sender and collapse key)
+///   hb.m.<kh>.u.<id>, hb.m.<kh>.c.<ck>  the layout before the quotas (still delivered: same consumer filter)
+///   hb.s.<kh>                        the key authenticated within max-ttl (data: its account's hash, or empty)
+///   hbr.<node>.<serial>.<fid>        answers to live frames a device of <node> sent (<fid>: frame id in hex)
+/// The sender, size and expiry ride in the subject because 2.9's subject-filtered stream info lists
+/// subjects and counts, not bytes: the quotas are read from one call (ClusterQuota.swift).
 enum ClusterSubjects {
     static func keyHash(_ key: Bytes32) -> String { hex16(sha256(key.bytes)) }
     static func device(_ key: Bytes32) -> String { "hb.d." + keyHash(key) }
     static func mailbox(_ key: Bytes32) -> String { "hb.m." + keyHash(key) + ".>" }
-    static func mail(to r: Bytes32, from s: Bytes32, frameID: Bytes16, collapseKey: [UInt8]) -> String {
-        if collapseKey.isEmpty { return "hb.m.\(keyHash(r)).u." + hex16(sha256(s.bytes + frameID.bytes)) }
-        return "hb.m.\(keyHash(r)).c." + hex16(sha256(s.bytes + [UInt8(collapseKey.count)] + collapseKey))
+    /// The key's seen record: empty, or the hash of its verified account key (ClusterQuota.swift).
+    static func seen(_ key: Bytes32) -> String { "hb.s." + keyHash(key) }
+    static func accountHash(_ account: Bytes32?) -> [UInt8] { account.map { Array(sha256($0.bytes).prefix(16)) } ?? [] }
+    /// Every frame `sender` holds, across recipients (new layout only).
+    static func sentBy(_ sender: Bytes32) -> String { "hb.m.*.\(keyHash(sender)).>" }
+    static func mail(to r: Bytes32, from s: Bytes32, frameID: Bytes16, collapseKey: [UInt8], size: Int, expiresMs: Int64) -> String {
+        let exp = (expiresMs + 999) / 1000
+        return "hb.m.\(keyHash(r)).\(keyHash(s)).\(size).\(exp)." + tail(from: s, frameID: frameID, collapseKey: collapseKey)
+    }
+    /// The last two tokens: `u.<id>` or `c.<ck>` (the same collapse key matches whatever the size and expiry).
+    static func tail(from s: Bytes32, frameID: Bytes16, collapseKey: [UInt8]) -> String {
+        if collapseKey.isEmpty { return "u." + hex16(sha256(s.bytes + frameID.bytes)) }
+        return "c." + hex16(sha256(s.bytes + [UInt8(collapseKey.count)] + collapseKey))
     }
     /// Nats-Msg-Id: the same (recipient, sender, frame id) is stored once (the SQLite mailbox's rule).
     static func messageID(to r: Bytes32, from s: Bytes32, frameID: Bytes16) -> String {
@@ -43,14 +58,17 @@ enum ClusterMessage: Equatable {
     case claim(authMs: Int64, node: String)
     /// Mail was stored for the device: fetch it.
     case mailWaiting
+    /// `peer`, a device it exchanged live frames with on another node, left (its `peer-gone`).
+    case gone(peer: Bytes32, reason: PeerGoneReason)
 
-    static let liveTag: UInt8 = 0x4c, claimTag: UInt8 = 0x43, mailTag: UInt8 = 0x4d
+    static let liveTag: UInt8 = 0x4c, claimTag: UInt8 = 0x43, mailTag: UInt8 = 0x4d, goneTag: UInt8 = 0x47
 
     func encode() -> [UInt8] {
         switch self {
         case .live(let f): return [Self.liveTag] + f
         case let .claim(ms, node): return [Self.claimTag] + be64(UInt64(bitPattern: ms)) + Array(node.utf8)
         case .mailWaiting: return [Self.mailTag]
+        case let .gone(peer, reason): return [Self.goneTag, reason.rawValue] + peer.bytes
         }
     }
 
@@ -62,6 +80,9 @@ enum ClusterMessage: Equatable {
             guard b.count > 9 else { return nil }
             return .claim(authMs: Int64(bitPattern: readBE64(b, 1)), node: String(decoding: b[9...], as: UTF8.self))
         case mailTag: return b.count == 1 ? .mailWaiting : nil
+        case goneTag:
+            guard b.count == 34 else { return nil }
+            return .gone(peer: Bytes32(unchecked: Array(b[2...])), reason: PeerGoneReason(rawValue: b[1]))
         default: return nil
         }
     }

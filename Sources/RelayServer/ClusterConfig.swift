@@ -32,6 +32,9 @@ public struct ClusterConfig: Sendable, Equatable {
     public var consumerInactive: Duration = .seconds(3_600)
     /// Nats-Msg-Id dedupe window of the mail stream.
     public var duplicateWindow: Duration = .seconds(120)
+    /// Between a joining device's flush and its `auth-ok`: its interest reaches the other NATS
+    /// servers (routes carry it asynchronously; docs/CLUSTER.md has the measured window).
+    public var joinSettle: Duration = .milliseconds(50)
 
     public init() {}
 

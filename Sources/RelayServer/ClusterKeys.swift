@@ -36,5 +36,7 @@ extension Settings {
         durationSetting("cluster-ack-wait", "mail handed to a device and not acked within this is delivered again", \.cluster.ackWait),
         durationSetting("cluster-consumer-inactive", "a recipient's unused consumer is deleted after this (its mail stays)", \.cluster.consumerInactive),
         durationSetting("cluster-duplicate-window", "mail frame id dedupe window of the stream", \.cluster.duplicateWindow),
+        durationSetting("cluster-join-settle", "wait after a joining device's NATS flush before auth-ok, for its interest to reach the other NATS servers (0: none)",
+                        \.cluster.joinSettle),
     ] }
 }

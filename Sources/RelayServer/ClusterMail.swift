@@ -6,6 +6,11 @@ import RelayWire
 /// `stored` is answered only after the stream's ack. A refused, failed or timed-out publish is
 /// `mailbox-full`: the sender keeps the frame. Delivery: the recipient's durable pull consumer,
 /// fetched when it connects to any node and whenever a node stores mail for it.
+enum ClusterStoreOutcome {
+    case published(NatsConnection.PublishOutcome)
+    case refused(MailRefusal)
+}
+
 extension Hub {
     func clusterStoreMail(_ c: ClusterNode, _ m: [UInt8], _ v: SendView, from s: Session, sender: Bytes32) {
         // Fails closed while the link is down: never published to libnats' reconnect buffer.
@@ -17,25 +22,40 @@ extension Hub {
         }
         let now = wallClockMs()
         let ttlMs = v.ttlSeconds == 0 ? config.mailTTL.milliseconds : min(Int64(v.ttlSeconds) * 1000, config.maxTTL.milliseconds)
-        let collapse = Array(m[v.collapseKey])
-        let subject = ClusterSubjects.mail(to: v.recipient, from: sender, frameID: v.frameID, collapseKey: collapse)
-        let payload = StoredMail.encode(expiresMs: now + ttlMs, storedMs: now, sender: sender, frameID: v.frameID, sealed: m[v.sealed])
+        let collapse = Array(m[v.collapseKey]), size = v.sealed.count, sealed = m[v.sealed]
+        let tail = ClusterSubjects.tail(from: sender, frameID: v.frameID, collapseKey: collapse)
         let id = ClusterSubjects.messageID(to: v.recipient, from: sender, frameID: v.frameID)
-        let nats = c.nats, stream = c.config.mailStream, cap = config.mailboxMaxFrames, recipient = v.recipient
+        let nats = c.nats, stream = c.config.mailStream, seenStream = c.seenStream, quotas = mailbox.quotas, recipient = v.recipient
         let waitMs = c.config.publishTimeout.milliseconds, frameID = v.frameID, serial = c.serial(of: s)
+        var account: Bytes32?
+        if case .authenticated(let p) = s.state { account = p.account }
+        let senderAccount = ClusterSubjects.accountHash(account)
         let ref = HubRef(self)
         c.work.async {
             let started = monotonicNanos()
-            let outcome: Result<NatsConnection.PublishOutcome?, ClusterError> = Result { () throws(ClusterError) in
-                // The per-recipient cap, checked before publishing (a collapse that replaces takes no room).
-                let held = try nats.count(stream: stream, filter: ClusterSubjects.mailbox(recipient))
-                if held >= cap {
-                    guard !collapse.isEmpty else { return nil }
-                    guard try nats.count(stream: stream, filter: subject) > 0 else { return nil }
+            let outcome: Result<ClusterStoreOutcome, ClusterError> = Result { () throws(ClusterError) in
+                // The quotas, read before publishing (concurrent senders may overshoot by their number in flight).
+                var expires = now + ttlMs
+                let seen = try nats.lastMessage(stream: seenStream, subject: ClusterSubjects.seen(recipient))
+                if seen == nil {
+                    guard quotas.unseenTTLMs > 0 else { return .refused(.unseenRecipient) }
+                    expires = min(expires, now + quotas.unseenTTLMs)
                 }
-                return try nats.publishDurable(subject, payload, messageID: id, maxWaitMs: waitMs)
+                let recipientAccount = seen.flatMap { $0.isEmpty ? nil : $0 }
+                let subject = ClusterSubjects.mail(to: recipient, from: sender, frameID: frameID, collapseKey: collapse, size: size, expiresMs: expires)
+                let sh = ClusterSubjects.keyHash(sender)
+                let use = ClusterMailboxUse(try nats.subjects(stream: stream, filter: ClusterSubjects.mailbox(recipient)), sender: sh, tail: tail, nowMs: now)
+                let sent = use.collapsed.isEmpty ? ClusterMailboxUse(try nats.subjects(stream: stream, filter: ClusterSubjects.sentBy(sender)), sender: sh, tail: nil, nowMs: now) : nil
+                if let why = use.refusal(size: size, sent: sent, quotas: quotas, ownAccount: recipientAccount != nil && recipientAccount == senderAccount,
+                                         recipientHasAccount: recipientAccount != nil) { return .refused(why) }
+                let payload = StoredMail.encode(expiresMs: expires, storedMs: now, sender: sender, frameID: frameID, sealed: sealed)
+                let o = try nats.publishDurable(subject, payload, messageID: id, maxWaitMs: waitMs)
+                // Collapse: the sender's older frame under this key (another size, another subject) goes.
+                // A failed purge leaves it: both delivered, the newer last (the sender was told stored either way).
+                if o == .stored { for old in use.collapsed where old != subject { try? nats.purge(stream: stream, subject: old) } }
+                return .published(o)
             }
-            if case .success(.some(.stored)) = outcome {
+            if case .success(.published(.stored)) = outcome {
                 try? nats.publish(ClusterSubjects.device(recipient), ClusterMessage.mailWaiting.encode())
             }
             let ms = Double(monotonicNanos() - started) / 1e6
@@ -43,18 +63,18 @@ extension Hub {
         }
     }
 
-    private func clusterStored(_ outcome: Result<NatsConnection.PublishOutcome?, ClusterError>, frameID: Bytes16, serial: UInt64, ms: Double) {
+    private func clusterStored(_ outcome: Result<ClusterStoreOutcome, ClusterError>, frameID: Bytes16, serial: UInt64, ms: Double) {
         guard let c = cluster else { return }
         let s = c.session(serial: serial)
         switch outcome {
-        case .success(.some(let o)):
+        case .success(.published(let o)):
             c.metrics.publishMsSum += ms
             c.metrics.publishCount += 1
             if o == .duplicate { c.metrics.mailDuplicate += 1; metrics.mail(.duplicate) } else { c.metrics.mailPublished += 1; metrics.mail(.stored) }
             s?.control(.stored(frameID: frameID))
-        case .success(.none):
+        case .success(.refused(let why)):
             metrics.mail(.refusedFull)
-            metrics.mailRefused[.recipientFull, default: 0] += 1
+            metrics.mailRefused[why, default: 0] += 1
             s?.control(.mailboxFull(frameID: frameID))
         case .failure(let e):
             c.metrics.mailRefused += 1

@@ -2,6 +2,8 @@
 struct ClusterMetrics {
     var livePublished = 0
     var liveDelivered = 0
+    /// Live frames that came while their device joined (held until its auth-ok).
+    var liveHeld = 0
     var noResponders = 0
     var claimsReplaced = 0
     var mailPublished = 0
@@ -34,7 +36,7 @@ extension ClusterNode {
                [("", "\(devices.values.reduce(0) { $0 + $1.acks.count })")])
         metric("live_total", "counter", "Live frames across nodes, by event.",
                [("event=\"published\"", "\(m.livePublished)"), ("event=\"delivered\"", "\(m.liveDelivered)"),
-                ("event=\"no-responders\"", "\(m.noResponders)")])
+                ("event=\"no-responders\"", "\(m.noResponders)"), ("event=\"held-while-joining\"", "\(m.liveHeld)")])
         metric("replaced_total", "counter", "Connections replaced by the same key on another node.", [("", "\(m.claimsReplaced)")])
         metric("mail_total", "counter", "Mail through JetStream, by event.",
                [("event=\"stored\"", "\(m.mailPublished)"), ("event=\"duplicate\"", "\(m.mailDuplicate)"),

@@ -18,6 +18,9 @@ final class ClusterNode {
         var joining = true
         var fetching = false
         var fetchAgain = false
+        /// Live frames that came while joining (the sender saw the interest): handed over after
+        /// `auth-ok`, or answered `not-here` if the join fails. Up to the send queue's frames.
+        var early: [(frame: [UInt8], reply: String?)] = []
         /// Frame id → the stream's ack subject of mail handed to this connection.
         var acks: [Bytes16: String] = [:]
 
@@ -38,6 +41,9 @@ final class ClusterNode {
     private var nextSerial: UInt64 = 1
     var replies: NatsSubscription?
     var metrics = ClusterMetrics()
+    /// The stream of seen records, `hb.s.<kh>` (one per key, kept for max-ttl): the cluster's
+    /// `seen` table of the SQLite mailbox.
+    var seenStream: String { config.mailStream + "_SEEN" }
 
     init(nats: NatsConnection, config: ClusterConfig) {
         self.nats = nats
@@ -60,6 +66,9 @@ final class ClusterNode {
     func remove(_ s: Session) {
         guard let d = devices.removeValue(forKey: ObjectIdentifier(s)) else { return }
         bySerial[d.serial] = nil
+        // Frames that came while it joined: their senders hear not-here, never nothing.
+        for case let (_, reply?) in d.early { try? nats.publish(reply, [ClusterMessage.Answer.notHere.rawValue]) }
+        d.early = []
         d.subscription?.cancel()
         d.subscription = nil
         let slot = d.mail

@@ -30,13 +30,47 @@ extension Hub {
             let result: Result<Void, ClusterError> = Result { () throws(ClusterError) in try nats.flush() }
             ref.onLoop { hub in
                 guard let c = hub.cluster, let s = c.session(serial: serial), let d = c.device(s), d.joining else { return }
-                d.joining = false
                 switch result {
-                case .success: hub.register(s, key: key, account: account)
+                case .success:
+                    let settle = c.config.joinSettle
+                    guard settle > .zero else { hub.clusterJoined(c, s, d, key: key, account: account); return }
+                    _ = hub.loop.schedule(after: settle) { [weak hub] in
+                        guard let hub, let c = hub.cluster, let s = c.session(serial: serial), let d = c.device(s), d.joining else { return }
+                        hub.clusterJoined(c, s, d, key: key, account: account)
+                    }
                 case .failure(let e): hub.clusterRefuse(s, e)
                 }
             }
         }
+    }
+
+    /// The join settled: `auth-ok` as on one node, then the live frames that came meanwhile.
+    private func clusterJoined(_ c: ClusterNode, _ s: Session, _ d: ClusterNode.Device, key: Bytes32, account: Bytes32?) {
+        d.joining = false
+        // Claimed again now that the interests had the settle to cross the routes: a node that
+        // authenticated the key at the same moment (its first claim and ours crossed) hears it.
+        try? c.nats.publish(ClusterSubjects.device(key), ClusterMessage.claim(authMs: d.authMs, node: c.node).encode())
+        register(s, key: key, account: account)
+        // The cluster's seen record (the SQLite mailbox's `seen` row): mail quotas read it.
+        try? c.nats.publish(ClusterSubjects.seen(key), ClusterSubjects.accountHash(account))
+        let early = d.early
+        d.early = []
+        for (frame, reply) in early where !clusterDeliverLive(c, s, frame) {
+            if let reply { try? c.nats.publish(reply, [ClusterMessage.Answer.dropped.rawValue]) }
+        }
+    }
+
+    /// A live frame from another node to device `s`: delivered (its sender noted for `peer-gone`)
+    /// or false (the send queue is full).
+    private func clusterDeliverLive(_ c: ClusterNode, _ s: Session, _ frame: [UInt8]) -> Bool {
+        guard deliver(frame, to: s) else { metrics.drop(.receiverSlow); return false }
+        c.metrics.liveDelivered += 1
+        metrics.frame(.out, .live, bytes: frame.count)
+        let h = RelayFrame.headerSize
+        if frame.count >= h + 32, config.peerGoneMemory > 0 {
+            s.correspondents.note(Bytes32(unchecked: Array(frame[h..<h + 32])), now: monotonicNanos(), capacity: config.peerGoneMemory)
+        }
+        return true
     }
 
     /// The cluster is out of reach: this device is told so and closed (it may try another node).
@@ -57,6 +91,7 @@ extension Hub {
         do {
             try c.nats.publish(ClusterSubjects.device(v.recipient), ClusterMessage.live(frame).encode(), reply: reply)
             c.metrics.livePublished += 1
+            if config.peerGoneMemory > 0 { s.correspondents.note(v.recipient, now: s.lastHeard, capacity: config.peerGoneMemory) }
         } catch {
             metrics.notHere += 1
             s.control(.notHere(frameID: v.frameID))
@@ -69,20 +104,21 @@ extension Hub {
         switch ClusterMessage.decode(m.data) {
         case .live(let frame):
             let answer: ClusterMessage.Answer?
-            if d.joining || byKey[d.key] !== s { answer = .notHere }
-            else if deliver(frame, to: s) {
-                answer = nil
-                c.metrics.liveDelivered += 1
-                metrics.frame(.out, .live, bytes: frame.count)
-            } else {
-                metrics.drop(.receiverSlow)
+            if d.joining {
+                guard d.early.count >= config.sendQueueFrames else { d.early.append((frame, m.reply)); c.metrics.liveHeld += 1; return }
                 answer = .dropped
-            }
+            } else if byKey[d.key] !== s { answer = .notHere }
+            else { answer = clusterDeliverLive(c, s, frame) ? nil : .dropped }
             if let answer, let reply = m.reply { try? c.nats.publish(reply, [answer.rawValue]) }
         case let .claim(authMs, node):
             // Our own claim comes back (echo); on this node the hub's table settles it.
-            // Elsewhere: the newer authentication stays (node name breaks a tie).
-            guard node != c.node, authMs > d.authMs || (authMs == d.authMs && node > c.node) else { return }
+            // Elsewhere: the newer authentication stays (node name breaks a tie). An older one
+            // heard here is answered with our claim: that node may have missed it (crossed routes).
+            guard node != c.node else { return }
+            guard authMs > d.authMs || (authMs == d.authMs && node > c.node) else {
+                try? c.nats.publish(ClusterSubjects.device(d.key), ClusterMessage.claim(authMs: d.authMs, node: c.node).encode())
+                return
+            }
             c.metrics.claimsReplaced += 1
             metrics.replaced += 1
             log.info("replaced key=\(shortKey(d.key)) by node \(node)")
@@ -90,6 +126,10 @@ extension Hub {
             fail(s, .replaced, "a newer connection authenticated with this device key on another relay node")
         case .mailWaiting:
             clusterPump(c, s)
+        case let .gone(peer, reason):
+            guard !d.joining, byKey[d.key] === s, !s.isClosing else { return }
+            deliver(ForwardCodec.control(.peerGone(.init(peer: peer, reason: reason))), to: s, force: true)
+            metrics.peerGone[reason.description, default: 0] += 1
         case nil:
             log.warn("cluster: unreadable message on a device subject (\(m.data.count) bytes)")
         }

@@ -33,9 +33,14 @@ extension ClusterNode {
                                                       maxAgeMs: c.maxTTL.milliseconds, duplicateWindowMs: cc.duplicateWindow.milliseconds)
                 // A NATS cluster that boots with the relays may take a few timeouts to place an
                 // R3 stream: retried on timeout (`startAttempts` times), any other error at once.
-                for attempt in 1... {
-                    do { try nats.ensureStream(shape); break } catch where error.isTimeout && attempt < Self.startAttempts {
-                        hub.log.warn("cluster: \(error); retrying (\(attempt) of \(Self.startAttempts))")
+                // The seen records (mail quotas: the recipient's account, the unseen-recipient TTL).
+                let seen = NatsConnection.StreamShape(name: node.seenStream, subjects: ["hb.s.>"], replicas: cc.replicas,
+                                                     maxAgeMs: c.maxTTL.milliseconds, duplicateWindowMs: 1_000, workQueue: false)
+                for s in [shape, seen] {
+                    for attempt in 1... {
+                        do { try nats.ensureStream(s); break } catch where error.isTimeout && attempt < Self.startAttempts {
+                            hub.log.warn("cluster: \(error); retrying (\(attempt) of \(Self.startAttempts))")
+                        }
                     }
                 }
                 node.replies = try nats.subscribe(ClusterSubjects.replies(node: node.node)) { m in ref.onLoop { $0.clusterReply(m) } }

@@ -39,6 +39,12 @@ struct MailQuotas: Equatable {
         ownReserve = .init(frames: l.mailboxOwnReserveFrames, bytes: l.mailboxOwnReserveBytes)
     }
 
+    /// The recipient's room for this sender: short of `ownReserve` unless it is the recipient's own account.
+    func room(ownAccount: Bool, recipientHasAccount: Bool) -> Mailbox.Caps {
+        guard recipientHasAccount && !ownAccount else { return recipient }
+        return .init(frames: max(0, recipient.frames - ownReserve.frames), bytes: max(0, recipient.bytes - ownReserve.bytes))
+    }
+
     /// The first cap a new frame of `size` bytes would pass, or nil when it fits them all.
     /// `ownAccount`: the sender and the recipient proved the same account key; `recipientHasAccount`:
     /// the recipient proved one (then other senders leave `ownReserve` free for its account).
@@ -50,11 +56,7 @@ struct MailQuotas: Equatable {
             let (n, b): (Int, Int) = (try row[0].get(0), try row[0].get(1))
             return n + 1 > caps.frames || b + size > caps.bytes
         }
-        var room = recipient
-        if recipientHasAccount && !ownAccount {
-            room = .init(frames: max(0, recipient.frames - ownReserve.frames), bytes: max(0, recipient.bytes - ownReserve.bytes))
-        }
-        if try over(room, "recipient = ? AND expires_ms > ?", r, nowMs) { return .recipientFull }
+        if try over(room(ownAccount: ownAccount, recipientHasAccount: recipientHasAccount), "recipient = ? AND expires_ms > ?", r, nowMs) { return .recipientFull }
         if !ownAccount, try over(senderShare, "recipient = ? AND sender = ? AND expires_ms > ?", r, s, nowMs) { return .senderShare }
         if try over(sender, "sender = ?", s) { return .senderQuota }
         if try over(self.source, "source = ?", source) { return .ipQuota }

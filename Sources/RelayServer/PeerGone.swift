@@ -39,7 +39,12 @@ extension Hub {
         let now = monotonicNanos()
         let window = UInt64(config.peerGoneWindow.milliseconds) * 1_000_000
         for k in s.correspondents.recent(now: now, window: window) {
-            guard let other = byKey[k], other !== s, !other.isClosing else { continue }
+            guard let other = byKey[k] else {
+                // On another node (or nowhere): the node holding it tells it (ClusterRouting.swift).
+                if let c = cluster { try? c.nats.publish(ClusterSubjects.device(k), ClusterMessage.gone(peer: key, reason: reason).encode()) }
+                continue
+            }
+            guard other !== s, !other.isClosing else { continue }
             deliver(ForwardCodec.control(.peerGone(.init(peer: key, reason: reason))), to: other, force: true)
             metrics.peerGone[reason.description, default: 0] += 1
         }

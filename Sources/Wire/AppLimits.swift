@@ -3,6 +3,10 @@
 import RelayWire
 
 extension Limits {
+    /// Other nodes of one relay cluster an `invite` or a pairing code may name beside its relay
+    /// URL, and the longest of each (UTF-8 bytes).
+    public static let maxAlternates = 8
+    public static let maxAlternateURL = 512
     /// Bytes an encoded `part` message adds to its payload: type 1, id 16, index 2, count 2, total 4.
     public static let partOverhead = 25
     /// Largest encoded inference request (`request`, `sync-delta`): 16 MiB, the bound a host's

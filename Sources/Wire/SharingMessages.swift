@@ -3,6 +3,7 @@
 // invite       (0x30): relay url str16 | host signing key 32 | host hpke key 32 | invite secret 32
 //                      | model count u16 | model tags str16 | rate per minute u32 | expires ms u64
 //                      | token present u8 (0 or 1) | [admission token bytes16 (<= 1024)]
+//                      | [alternates: list<str16> (<= 8 URLs of <= 512 bytes), present when bytes follow]
 // join         (0x31): secret proof 32 | device record bytes32 | account name str16 (1...64 bytes,
 //                      no control characters: `Printable`)
 // grant        (0x32): grant id 16 | model count u16 | model tags str16 | rate per minute u32 | expires ms u64
@@ -26,11 +27,15 @@ extension AppMessage {
         public var ratePerMinute: UInt32
         public var expiresMs: UInt64
         public var admissionToken: [UInt8]?
+        /// Other nodes of the relay's cluster (docs/CLUSTER.md "Devices"). Written only when
+        /// there are some, so an invite without them is the old encoding byte for byte.
+        public var alternates: [String]
         public init(relayURL: String, hostSigningKey: Bytes32, hostHPKEKey: Bytes32, inviteSecret: Secret32,
-                    models: [String], ratePerMinute: UInt32, expiresMs: UInt64, admissionToken: [UInt8]? = nil) {
+                    models: [String], ratePerMinute: UInt32, expiresMs: UInt64, admissionToken: [UInt8]? = nil,
+                    alternates: [String] = []) {
             self.relayURL = relayURL; self.hostSigningKey = hostSigningKey; self.hostHPKEKey = hostHPKEKey
             self.inviteSecret = inviteSecret; self.models = models; self.ratePerMinute = ratePerMinute
-            self.expiresMs = expiresMs; self.admissionToken = admissionToken
+            self.expiresMs = expiresMs; self.admissionToken = admissionToken; self.alternates = alternates
         }
 
         func write(to w: inout ByteWriter) throws(WireError) {
@@ -40,6 +45,7 @@ extension AppMessage {
             w.u32(ratePerMinute); w.u64(expiresMs)
             w.bool(admissionToken != nil)
             if let t = admissionToken { try w.prefixed(2, t, limit: Limits.maxAdmissionToken, "admission token") }
+            if !alternates.isEmpty { try w.alternates(alternates) }
         }
 
         static func read(_ r: inout ByteReader) throws(WireError) -> Invite {
@@ -49,6 +55,12 @@ extension AppMessage {
                                 expiresMs: try r.u64("expires"))
             if try r.bool("token present") {
                 invite.admissionToken = try r.prefixed(2, limit: Limits.maxAdmissionToken, "admission token")
+            }
+            if r.remaining > 0 {
+                // 1 to 8: an empty list is no field at all, so it reads as what it is, extra bytes.
+                let rest = r.remaining
+                invite.alternates = try r.alternates()
+                guard !invite.alternates.isEmpty else { throw .trailingBytes(count: rest) }
             }
             return invite
         }
@@ -143,5 +155,26 @@ extension AppMessage {
             ModelChoice(modelID: try r.string(2, "model id"), vision: try r.u8("choice options") & 1 != 0,
                         sequence: try r.u64("sequence"), originDevice: try r.fixed("origin device"))
         }
+    }
+}
+
+extension ByteReader {
+    /// An invite's alternates: at most `Limits.maxAlternates` URLs, each at most `maxAlternateURL` bytes.
+    mutating func alternates() throws(WireError) -> [String] {
+        let n = try count(minItemSize: 2, "alternates")
+        guard n <= Limits.maxAlternates else { throw .tooLarge(field: "alternates", length: n, limit: Limits.maxAlternates) }
+        var out: [String] = []
+        for _ in 0..<n { out.append(try string(2, limit: Limits.maxAlternateURL, "alternate")) }
+        return out
+    }
+}
+
+extension ByteWriter {
+    mutating func alternates(_ list: [String]) throws(WireError) {
+        guard list.count <= Limits.maxAlternates else {
+            throw .tooLarge(field: "alternates", length: list.count, limit: Limits.maxAlternates)
+        }
+        try count(list.count, "alternates")
+        for s in list { try string(2, s, limit: Limits.maxAlternateURL, "alternate") }
     }
 }

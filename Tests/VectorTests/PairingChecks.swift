@@ -31,7 +31,9 @@ private func base32(_ text: Substring) -> [UInt8]? {
 }
 
 @Sendable private func checkPairingCode(_ v: VectorFile) throws {
-    try v.requireOnly(["expires-ms", "code-id", "secret", "inviter-signing-key", "inviter-hpke-key", "pin", "relay-url", "text"])
+    let alternateKeys = (0..<8).map { "alternate.\($0)" }
+    try v.requireOnly(Set(["expires-ms", "code-id", "secret", "inviter-signing-key", "inviter-hpke-key", "pin", "relay-url", "text"]
+                          + alternateKeys))
     let text = String(decoding: v.payload, as: UTF8.self)
     let code: PairingCode
     do { code = try PairingCode(parsing: text) } catch {
@@ -44,14 +46,17 @@ private func base32(_ text: Substring) -> [UInt8]? {
     try check(code.inviterSigningKey.bytes == (try v.hexField("inviter-signing-key")), "\(v.path): inviter-signing-key")
     try check(code.inviterHPKEKey.bytes == (try v.hexField("inviter-hpke-key")), "\(v.path): inviter-hpke-key")
     try check(code.pin == (try v.optionalHexField("pin")) && code.relayURL == (try utf8(v, "relay-url")), "\(v.path): pin or relay-url")
+    let alternates = try alternateKeys.filter { v.fields[$0] != nil }.map { try utf8(v, $0) }
+    try check(code.alternates == alternates, "\(v.path): alternates \(code.alternates), file \(alternates)")
     let canonical = try v.optionalHexField("text").map { String(decoding: $0, as: UTF8.self) } ?? text
     try check(code.text == canonical, "\(v.path): re-encoding differs from the canonical text")
     // By hand: the layout of SPEC's table, then the checksum over every byte before it.
     guard let b = base32(canonical.dropFirst(PairingCode.prefix.count)) else { throw SealingMismatch(description: "\(v.path): base32") }
-    var expect: [UInt8] = [1, code.pin == nil ? 0 : 1] + (try v.hexField("expires-ms")) + code.codeID.bytes + code.secret.bytes
+    var expect: [UInt8] = [1, (code.pin == nil ? 0 : 1) | (alternates.isEmpty ? 0 : 2)] + (try v.hexField("expires-ms")) + code.codeID.bytes + code.secret.bytes
     expect += code.inviterSigningKey.bytes + code.inviterHPKEKey.bytes + (code.pin ?? [])
-    let url = Array(code.relayURL.utf8)
-    expect += [UInt8(url.count >> 8), UInt8(url.count & 0xFF)] + url
+    func str16(_ s: String) -> [UInt8] { let u = Array(s.utf8); return [UInt8(u.count >> 8), UInt8(u.count & 0xFF)] + u }
+    expect += str16(code.relayURL)
+    if !alternates.isEmpty { expect += [0, UInt8(alternates.count)] + alternates.flatMap(str16) }
     var sum = [UInt8](repeating: 0, count: 32)
     let signed = Array("homebase-pair-code-v1".utf8) + [0] + expect
     _ = crypto_hash_sha256(&sum, signed, UInt64(signed.count))

@@ -121,7 +121,7 @@ private let messageKeys: Set<String> = Set([
 ]).union(indexed("model", ["", "tag", "family", "parameter-size", "quantization", "context-length", "capabilities"]))
     .union(indexed("message", ["role", "content", ""])).union(indexed("device", [""]))
     .union(indexed("tool", ["name", "description", "parameters"])).union(indexed("option", ["key", "value"]))
-    .union(indexed("input", [""])).union(indexed("vector", [""])).union(["dimensions"])
+    .union(indexed("input", [""])).union(indexed("vector", [""])).union(["dimensions"]).union(indexed("alternate", [""]))
     .union(["action", "runtime", "completed", "total", "status"]).union(indexed("runtime", ["url", "kind", "abilities"]))
     .union(Set((0..<16).flatMap { i in indexed("runtime.\(i).model", ["name", "size", "flags"]) }))
 
@@ -203,6 +203,7 @@ private func messageFields(_ m: AppMessage) throws -> [(String, String)] {
         out += [("relay-url", str(i.relayURL)), ("host-signing-key", hx(i.hostSigningKey.bytes)), ("host-hpke-key", hx(i.hostHPKEKey.bytes)),
                 ("invite-secret", hx(i.inviteSecret.bytes)), ("rate", be(i.ratePerMinute)), ("expires-ms", be(i.expiresMs))] + tags(i.models)
         if let t = i.admissionToken { out.append(("token", hx(t))) }
+        out += i.alternates.enumerated().map { ("alternate.\($0.offset)", str($0.element)) }
     case .join(let j): out += [("secret-proof", hx(j.secretProof.bytes)), ("device-record", hx(j.deviceRecord)), ("account-name", str(j.accountName))]
     case .grant(let g): out += [("grant-id", hx(g.grantID.bytes)), ("rate", be(g.ratePerMinute)), ("expires-ms", be(g.expiresMs))] + tags(g.models)
     case .revoke(let r): out += [("grant-id", hx(r.grantID.bytes)), ("reason", str(r.reason))]

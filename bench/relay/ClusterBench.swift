@@ -1,4 +1,5 @@
 import Foundation
+import NatsFixture
 
 /// `bench-relay --cluster`: device → relay node A → NATS → relay node B → device beside the
 /// single-node relay and NATS alone (publish on one nats-server, subscribe on another), and mail
@@ -11,11 +12,15 @@ struct ClusterBench {
     var throughputCount = 2_000
     var throughputSize = 16 * 1024
     var mailCount = 200
+    /// Idle devices held on one node (0: not measured).
+    var connections = 1_000
 
     static let natsUser = "relay", natsPassword = "bench-password"
 
     func main() throws {
+        raiseFileLimit(to: connections + 1_000)
         let s = try ServerSet()
+        s.connections = connections
         defer { s.stopAll() }
         let load0 = loadAverage()
         try startNats(s)
@@ -29,7 +34,7 @@ struct ClusterBench {
         }
         setenv("BENCH_NATS_USER", Self.natsUser, 1)
         setenv("BENCH_NATS_PASSWORD", Self.natsPassword, 1)
-        let o = Orchestrator()
+        var o = Orchestrator()
         let a = s.clusterRelayPort(0), b = s.clusterRelayPort(1)
         let cases: [(label: String, proto: Proto, ports: [UInt16])] = [
             ("**cluster**: relay node A → NATS → relay node B", .relay, [a, b]),
@@ -58,6 +63,23 @@ struct ClusterBench {
                 o.log("mail run \(r + 1) \(m.label): p50 \(v[0]) µs p99 \(v[1]) µs")
             }
         }
+        // Connections per node: a fresh node (cluster: its own name, on nats-1) holding `connections`
+        // authenticated idle devices, against a fresh single node. After the rest: the held
+        // devices' subscriptions and consumers would weigh on the rows above.
+        let holds: [(label: String, flags: [String])] = [
+            ("**cluster** node (on nats-1)", clusterFlags(s, node: 0, name: "relay-mem")), ("single node", Self.mailLimits)]
+        var held: [String: [[Double]]] = [:]
+        if connections > 0 {
+            o.connections = connections
+            for r in 0..<runs {
+                for h in holds {
+                    let v = try o.memory(s, server: "relay", tls: false, relayFlags: h.flags)
+                    held[h.label, default: []].append(v)
+                    o.log("connections run \(r + 1) \(h.label): \(v[0]) KiB per connection, \(Int(v[3])) authentications/s, "
+                          + "pair p50 \(v[4]) µs while held")
+                }
+            }
+        }
         let med = { (vs: [[Double]], k: Int, f: String) -> String in
             let x = vs.map { $0[k] }.sorted()
             let fmt = { (d: Double) in String(format: f, d) }
@@ -70,6 +92,14 @@ struct ClusterBench {
         }
         out += "\n| mail, send → `stored` (\(mailCount) mails, \(size) B, one sender, a fresh offline recipient each) | p50 µs | p99 µs |\n|---|---|---|\n"
         for m in mails { out += "| \(m.label) | \(med(mail[m.label]!, 0, "%.0f")) | \(med(mail[m.label]!, 1, "%.0f")) |\n" }
+        if connections > 0 {
+            out += "\n| \(connections) idle devices held on one node (plain WebSocket, authenticated) | KiB per connection | "
+                + "authentications/s | round trip of one active pair while held, p50 µs | p99 µs |\n|---|---|---|---|---|\n"
+            for h in holds {
+                let v = held[h.label]!
+                out += "| \(h.label) | \(med(v, 0, "%.1f")) | \(med(v, 3, "%.0f")) | \(med(v, 4, "%.0f")) | \(med(v, 5, "%.0f")) |\n"
+            }
+        }
         out += "\nRound trip: \(count) after \(warmup) warm-up, \(size) B, unpinned. Medians of \(runs) runs (range).\n"
         print(out)
     }
@@ -78,39 +108,25 @@ struct ClusterBench {
     static let mailLimits = ["--sender-mail-frames", "100000000", "--ip-mail-frames", "100000000",
                              "--sender-mail-bytes", "100000000000", "--ip-mail-bytes", "100000000000"]
 
-    func clusterFlags(_ s: ServerSet, node i: Int) -> [String] {
+    func clusterFlags(_ s: ServerSet, node i: Int, name: String? = nil) -> [String] {
         let own = [i] + [0, 1, 2].filter { $0 != i }
         return ["--cluster-nats", own.map { "nats://127.0.0.1:\(s.natsClientPort($0))" }.joined(separator: ","),
-                "--cluster-node-name", "relay-\(i + 1)", "--cluster-nats-user", Self.natsUser,
+                "--cluster-node-name", name ?? "relay-\(i + 1)", "--cluster-nats-user", Self.natsUser,
                 "--cluster-nats-password-file", s.dir + "/nats-password"] + Self.mailLimits
     }
 
-    /// Three nats-servers, one cluster, JetStream: the configuration of the tests' NatsCluster
-    /// (Tests/RelayServerTests/cluster/NatsCluster.swift; a test target cannot be imported here).
+    /// Three nats-servers, one cluster, JetStream: the tests' configuration (`NatsConfig`).
     func startNats(_ s: ServerSet) throws {
         for i in 0..<3 {
             let dir = s.dir + "/nats-\(i + 1)"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            let routes = [0, 1, 2].filter { $0 != i }.map { "nats-route://route:route-password@127.0.0.1:\(s.natsClusterPort($0))" }
-            let conf = """
-                server_name: n\(i + 1)
-                listen: 127.0.0.1:\(s.natsClientPort(i))
-                http: 127.0.0.1:\(s.natsMonitorPort(i))
-                jetstream { store_dir: "\(dir)/js", max_memory_store: 64MB, max_file_store: 1GB }
-                accounts {
-                  RELAY { jetstream: enabled, users: [ { user: \(Self.natsUser), password: "\(Self.natsPassword)" } ] }
-                  SYS { users: [ { user: sys, password: "sys-password" } ] }
-                }
-                system_account: SYS
-                cluster {
-                  name: homebase-bench
-                  listen: 127.0.0.1:\(s.natsClusterPort(i))
-                  authorization { user: route, password: "route-password", timeout: 2 }
-                  routes: [ \(routes.joined(separator: ", ")) ]
-                }
-                """
-            try conf.write(toFile: dir + "/nats.conf", atomically: true, encoding: .utf8)
-            try s.start("nats-\(i + 1)", "/usr/sbin/nats-server", ["-c", dir + "/nats.conf"], port: s.natsClientPort(i))
+            let conf = NatsConfig(name: "n\(i + 1)", clientPort: Int(s.natsClientPort(i)), clusterPort: Int(s.natsClusterPort(i)),
+                                  monitorPort: Int(s.natsMonitorPort(i)), storeDirectory: dir + "/js",
+                                  routePorts: [0, 1, 2].filter { $0 != i }.map { Int(s.natsClusterPort($0)) },
+                                  user: Self.natsUser, password: Self.natsPassword, clusterName: "homebase-bench",
+                                  routePassword: "route-password", systemPassword: "sys-password")
+            try conf.text.write(toFile: dir + "/nats.conf", atomically: true, encoding: .utf8)
+            try s.start("nats-\(i + 1)", NatsConfig.binary, ["-c", dir + "/nats.conf"], port: s.natsClientPort(i))
         }
         for i in 0..<3 { try waitHealthy(s.natsMonitorPort(i)) }
     }
@@ -120,7 +136,7 @@ struct ClusterBench {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             if let sock = try? Sock(port: port, tls: false) {
-                try? sock.write(Array("GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+                try? sock.write(Array(NatsConfig.healthRequest.utf8))
                 if let line = try? sock.readLine(), line.contains("200") { return }
             }
             usleep(100_000)

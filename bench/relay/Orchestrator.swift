@@ -85,11 +85,13 @@ struct Orchestrator {
     /// A fresh server, its RSS, `connections` idle connections opened by a holding client, its RSS
     /// again, then the round trip of one active pair while they are held:
     /// [KiB per connection, RSS before, RSS after, handshakes per second, pair p50 µs, pair p99 µs].
-    func memory(_ s: ServerSet, server: String, tls: Bool, environment: [String: String] = [:]) throws -> [Double] {
+    /// `relayFlags`: added to the relay's command line (a cluster node's flags).
+    func memory(_ s: ServerSet, server: String, tls: Bool, environment: [String: String] = [:],
+                relayFlags: [String] = []) throws -> [Double] {
         let port: UInt16
         if server == "relay" {
             port = s.memoryRelayPort
-            try s.start("mem", ServerSet.relayBinary, s.relayArguments(port: port, tls: tls, name: "mem-\(UUID().uuidString)"),
+            try s.start("mem", ServerSet.relayBinary, s.relayArguments(port: port, tls: tls, name: "mem-\(UUID().uuidString)") + relayFlags,
                         port: port, environment: environment)
         } else {
             port = s.memoryMQTTPort

@@ -8,7 +8,7 @@ let args = Array(CommandLine.arguments.dropFirst())
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
         usage: bench-relay [--runs N] [--connections N] [--count N] [--no-memory | --memory-only]
-               bench-relay --cluster [--runs N] [--count N] [--throughput-count N] [--mail-count N]
+               bench-relay --cluster [--runs N] [--count N] [--throughput-count N] [--mail-count N] [--connections N]
                bench-relay latency PROTO PORT[:PORTB] tls|plain echo|pair COUNT WARMUP SIZE
                bench-relay throughput PROTO PORT[:PORTB] tls|plain COUNT SIZE
                bench-relay mail PORT COUNT WARMUP SIZE
@@ -16,7 +16,8 @@ func usage() -> Never {
                bench-relay raw-server PORT echo|forward|forward-tls [CERT KEY]
                bench-relay memory relay|mosquitto tls|plain [ENV=VALUE ...]   (BENCH_CONNECTIONS, BENCH_RUNS)
         PORTB: the second peer on another server. --cluster: 3 nats-servers (JetStream) and 2 relay nodes
-        beside one relay and NATS alone (defaults: --runs 3, --count 1000, --throughput-count 2000, --mail-count 200).
+        beside one relay and NATS alone (defaults: --runs 3, --count 1000, --throughput-count 2000, --mail-count 200,
+        --connections 1000: idle devices held on one cluster node and on one single node, 0 skips).
         PROTO: relay, mqtt, nats, raw. --connections: idle connections held in the memory section (default 10000),
         from 127.0.0.2, 127.0.0.3, ... (16,000 each); 100000 needs root (or a hard open-file limit above it).
 
@@ -53,11 +54,12 @@ do {
             case "--count": c.count = int(i + 1)
             case "--throughput-count": c.throughputCount = int(i + 1)
             case "--mail-count": c.mailCount = int(i + 1)
+            case "--connections": c.connections = int(i + 1)
             default: usage()
             }
             i += 2
         }
-        guard c.runs > 0, c.count > 0, c.throughputCount > 0, c.mailCount > 0 else { usage() }
+        guard c.runs > 0, c.count > 0, c.throughputCount > 0, c.mailCount > 0, c.connections >= 0 else { usage() }
         try c.main()
     case "hold":
         try Workloads.hold(proto(1), port: UInt16(int(2)), tls: args[3] == "tls", count: int(4))

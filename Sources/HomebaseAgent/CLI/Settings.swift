@@ -39,6 +39,22 @@ struct Settings {
         return s
     }
 
+    /// The cluster's other nodes a code or an invite names beside `relay` (docs/CLUSTER.md
+    /// "Devices"): `--relay-alternates` when given, else the config's when `relay` is its relay
+    /// (the config's alternates belong to the config's relay, not to one named by `--relay`).
+    /// Each checked as `run` checks them (one scheme for the whole cluster).
+    func alternates(flag: String?, relay: String) throws(Flags.UsageError) -> [String] {
+        guard let text = flag ?? (values["relay"] == relay ? values["relay-alternates"] : nil) else { return [] }
+        let urls = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        do {
+            var link = try PeerLink.Configuration(relayURL: relay)
+            try link.addAlternates(urls)
+            return link.alternates.map(\.description)
+        } catch {
+            throw Flags.UsageError(description: "--relay-alternates \(text): \(error) (other nodes of the relay's cluster: URL,URL)")
+        }
+    }
+
     /// The agent configuration these settings describe.
     func configuration() throws(HomebaseError) -> HomebaseAgent.Configuration {
         guard let relay = values["relay"] else { throw .noRelay }

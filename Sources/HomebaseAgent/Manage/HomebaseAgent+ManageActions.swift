@@ -16,7 +16,7 @@ extension HomebaseAgent {
             for c in runtimes where await c.listing(advertised: []).abilities & AppMessage.HostRuntime.canPull != 0 { return .success(c) }
             return .failure(.init(code: .unsupported, message: "no runtime here can pull models (an Ollama, or llama-server in router mode)"))
         }
-        for c in runtimes where await c.listing(advertised: []).models.contains(where: { $0.name == r.model }) { return .success(c) }
+        for c in runtimes where await c.listing(advertised: []).models.contains(where: { $0.name == c.canonical(r.model) }) { return .success(c) }
         return .failure(.init(code: .modelUnavailable, message: "no runtime here holds \(r.model.prefix(200))"))
     }
 
@@ -35,11 +35,11 @@ extension HomebaseAgent {
                 if await !chosen.rescan(name, present: true) { text += Self.noRescan }
             case .delete:
                 try await chosen.delete(wanted)
-                text = "deleted \(wanted) from \(chosen.url)"
+                text = "deleted \(chosen.canonical(wanted)) from \(chosen.url)"
                 if await !chosen.rescan(wanted, present: false) { text += Self.noRescan }
             default:
                 try await chosen.setLoaded(wanted, r.action == .load)
-                text = "\(r.action.name)ed \(wanted) on \(chosen.url)"
+                text = "\(r.action.name)ed \(chosen.canonical(wanted)) on \(chosen.url)"
                 return nil
             }
         } catch {
@@ -51,20 +51,22 @@ extension HomebaseAgent {
 
     /// Pulls `model` on `runtime` as a task a cancel can stop (SPEC: one pull per model at a time).
     func pull(_ model: String, on runtime: ManagedRuntime, progress: @escaping ManagedRuntime.Progress) async throws(ManagedRuntime.Failure) -> String {
+        // Keyed by the runtime's name for it: `llama3.2` and `llama3.2:latest` are one Ollama pull.
+        let key = runtime.canonical(model)
         let task = state.withLock { s -> Task<Result<String, ManagedRuntime.Failure>, Never>? in
-            guard s.pulls[model] == nil else { return nil }
+            guard s.pulls[key] == nil else { return nil }
             let t = Task { () -> Result<String, ManagedRuntime.Failure> in
                 do throws(ManagedRuntime.Failure) { return .success(try await runtime.pull(model, progress: progress)) } catch {
                     return .failure(error)
                 }
             }
-            s.pulls[model] = t
+            s.pulls[key] = t
             return t
         }
         guard let task else { throw .init(code: .busy, message: "a pull of \(model.prefix(200)) is already under way here") }
         // The request's own `cancel` (its id) stops the pull too.
         let result = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
-        state.withLock { _ = $0.pulls.removeValue(forKey: model) }
+        state.withLock { _ = $0.pulls.removeValue(forKey: key) }
         switch result {
         case .success(let name): return name
         case .failure where task.isCancelled:
@@ -77,7 +79,7 @@ extension HomebaseAgent {
 
     /// Stops the pull of `model` and waits for it to end (the partial file gone); nil: none under way.
     func cancelPull(_ model: String) async -> String? {
-        guard let task = state.withLock({ $0.pulls[model] }) else { return nil }
+        guard let task = state.withLock({ $0.pulls[model] ?? $0.pulls[ManagedRuntime.ollamaName(model)] }) else { return nil }
         task.cancel()
         if case .success = await task.value { return "the pull of \(model) had finished before the cancel" }
         log("manage: pull of a model cancelled")

@@ -54,9 +54,10 @@ struct ManagedRuntime: Sendable {
         let router = await isRouter()
         switch kind {
         case .ollama:
-            let loaded = Set(((try? await json("GET", "/api/ps"))?["models"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
+            // Ollama gives both `name` and `model`; older servers only `name`.
+            let loaded = Set(((try? await json("GET", "/api/ps"))?["models"] as? [[String: Any]] ?? []).compactMap { ($0["name"] ?? $0["model"]) as? String })
             for m in (try? await json("GET", "/api/tags"))?["models"] as? [[String: Any]] ?? [] {
-                guard let name = m["name"] as? String else { continue }
+                guard let name = (m["name"] ?? m["model"]) as? String else { continue }
                 models.append(.init(name: name, sizeBytes: UInt64((m["size"] as? NSNumber)?.int64Value ?? 0),
                                     loaded: loaded.contains(name), advertised: advertised.contains(name)))
             }
@@ -94,7 +95,7 @@ struct ManagedRuntime: Sendable {
     /// Pulls `model`; returns the name it is known by afterwards.
     func pull(_ model: String, progress: Progress) async throws(Failure) -> String {
         switch kind {
-        case .ollama: try await ollamaPull(model, progress: progress); return model
+        case .ollama: try await ollamaPull(model, progress: progress); return canonical(model)
         case .llamaServer:
             try await requireRouter("pull")
             return try await HubDownload(hubURL: hubURL, folder: try requireFolder(), timeouts: timeouts)
@@ -112,7 +113,7 @@ struct ManagedRuntime: Sendable {
 
     func delete(_ model: String) async throws(Failure) {
         switch kind {
-        case .ollama: _ = try await call("DELETE", "/api/delete", ["model": model], what: "delete \(model)")
+        case .ollama: try await ollamaCall("DELETE", "/api/delete", ["model": model], what: "delete", model)
         case .llamaServer:
             try await requireRouter("delete")
             let path = try requireFolder() + "/" + model + ".gguf"
@@ -130,7 +131,7 @@ struct ManagedRuntime: Sendable {
         let verb = load ? "load" : "unload"
         switch kind {
         case .ollama:
-            _ = try await call("POST", "/api/generate", ["model": model, "keep_alive": load ? -1 : 0], what: "\(verb) \(model)")
+            try await ollamaCall("POST", "/api/generate", ["model": model, "keep_alive": load ? -1 : 0], what: verb, model)
         case .llamaServer:
             try await requireRouter(verb)
             // The router answers 400 to loading a loaded model (and unloading an unloaded one): done already.
@@ -191,33 +192,14 @@ struct ManagedRuntime: Sendable {
         Failure(code: .unsupported, message: "a \(kind.rawValue) runtime cannot \(action) models from here")
     }
 
-    private func ollamaPull(_ model: String, progress: Progress) async throws(Failure) {
-        let r = try await open("POST", "/api/pull", ["model": model, "stream": true], what: "pull \(model)")
-        var buffer: [UInt8] = []
-        do {
-            for try await piece in r.body {
-                buffer += piece
-                while let nl = buffer.firstIndex(of: 0x0A) {
-                    let line = Array(buffer[..<nl]); buffer.removeSubrange(...nl)
-                    guard let o = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { continue }
-                    if o["error"] != nil { throw Failure(code: .modelUnavailable, message: "Ollama could not pull \(model.prefix(80))") }
-                    await progress(UInt64((o["completed"] as? NSNumber)?.int64Value ?? 0),
-                                   UInt64((o["total"] as? NSNumber)?.int64Value ?? 0), String((o["status"] as? String ?? "").prefix(200)))
-                }
-            }
-        } catch let f as Failure { throw f } catch {
-            throw Failure(code: .hostError, message: "Ollama's pull stream ended early")
-        }
-    }
-
-    private func call(_ method: String, _ path: String, _ body: [String: Any], what: String) async throws(Failure) -> [UInt8] {
+    func call(_ method: String, _ path: String, _ body: [String: Any], what: String) async throws(Failure) -> [UInt8] {
         let r = try await open(method, path, body, what: what)
         do { return try await r.collect(limit: 1 << 20) } catch {
             throw Failure(code: .hostError, message: "the runtime's answer to \(what.prefix(100)) did not arrive whole")
         }
     }
 
-    private func open(_ method: String, _ path: String, _ body: [String: Any], what: String) async throws(Failure) -> HTTPStreamResponse {
+    func open(_ method: String, _ path: String, _ body: [String: Any], what: String) async throws(Failure) -> HTTPStreamResponse {
         let data = (try? JSONSerialization.data(withJSONObject: body)).map { [UInt8]($0) } ?? []
         let r: HTTPStreamResponse
         do {

@@ -40,7 +40,8 @@ extension HomebaseAgent {
         if case .pinnedSHA256(let p) = configuration.link.trust { pin = p }
         do {
             let code = try PairingIssue.issue(files: files, store: store, inviter: identity.record,
-                                              relayURL: configuration.link.relay.description, pin: pin,
+                                              relayURL: configuration.link.relay.description,
+                                              alternates: configuration.link.alternates.map(\.description), pin: pin,
                                               validMs: valid, maxTries: tries, nowMs: nowMs(),
                                               asker: (asker.signingKey, r.requestID))
             log("pairing code \(code.codeID.hex) issued for \(who): valid until \(PairingError.time(code.expiresMs)), \(tries) tries")

@@ -12,11 +12,13 @@ import Signing
 /// other side: this workstation joins the account (`PairJoinCommand`).
 enum PairCommand {
     static let usage = """
-        usage: homebase pair [--relay URL] [--pin HEX] [--valid 10m] [--tries 3] [--no-wait] [--wait MAX]
+        usage: homebase pair [--relay URL] [--relay-alternates URL,URL] [--pin HEX] [--valid 10m] [--tries 3] [--no-wait] [--wait MAX]
                homebase pair - [--name NAME] [--wait 30s] [--connect-timeout 10s]   (the code on stdin; or CODE)
         prints a one-time code for a new device; on that device run `guest pair -` and paste it
         (or `homebase pair -` on a second workstation: see `homebase pair - --help`).
           --relay URL   the relay the new device joins through (default: `relay` of the config file)
+          --relay-alternates URL,URL  other nodes of the relay's cluster the code names too
+                        (default: `relay-alternates` of the config file, when --relay is its relay)
           --pin HEX     the relay certificate's SHA-256, for a self-signed relay (default: `pin` of the config)
           --valid TIME  how long the code stays valid (default 10m; e.g. 90s, 30m, 1h)
           --tries N     wrong attempts that burn the code (default 3)
@@ -29,7 +31,7 @@ enum PairCommand {
         if words.contains(SecretLine.stdinWord) || words.first(where: { !$0.hasPrefix("-") })?.lowercased().hasPrefix(PairingCode.prefix) == true {
             return try await PairJoinCommand.run(words, c)
         }
-        let f = try Flags(words, valued: ["relay", "pin", "valid", "tries", "wait"], switches: ["no-wait"])
+        let f = try Flags(words, valued: ["relay", "relay-alternates", "pin", "valid", "tries", "wait"], switches: ["no-wait"])
         if f.help { out(usage); return 0 }
         guard f.positional.isEmpty else {
             throw Flags.UsageError(description: "pair takes no arguments, or a code starting with \(PairingCode.prefix) "
@@ -40,6 +42,7 @@ enum PairCommand {
             throw Flags.UsageError(description: "no relay: pass --relay ws[s]://HOST[:PORT] or set `relay` in the config file")
         }
         do { _ = try RelayURL(parsing: relay) } catch { throw Flags.UsageError(description: "--relay \(relay): \(error)") }
+        let alternates = try settings.alternates(flag: f.values["relay-alternates"], relay: relay)
         var pin: [UInt8]?
         if let hex = f.values["pin"] ?? settings.values["pin"] {
             guard case .pinnedSHA256(let bytes)? = try? PeerLink.Trust.pinned(hex: hex) else {
@@ -66,7 +69,8 @@ enum PairCommand {
         defer { store.close() }
         _ = try c.files.accountKeyForChanges(store)  // only the device holding the account key can add devices
         let now = nowMs()
-        let code = try PairingIssue.issue(files: c.files, store: store, inviter: identity.record, relayURL: relay, pin: pin,
+        let code = try PairingIssue.issue(files: c.files, store: store, inviter: identity.record, relayURL: relay,
+                                          alternates: alternates, pin: pin,
                                           validMs: valid.wholeMilliseconds, maxTries: tries, nowMs: now)
         let expires = code.expiresMs
 

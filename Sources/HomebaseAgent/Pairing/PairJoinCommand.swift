@@ -110,6 +110,7 @@ enum PairJoinCommand {
                 : "note: \(c.configPath) names relay \(relay), not the code's \(code.relayURL); `homebase run` uses \(relay)"
         }
         var lines = ["relay = \(code.relayURL)"]
+        if !code.alternates.isEmpty { lines.append("relay-alternates = \(code.alternates.joined(separator: ","))") }
         if let pin = code.pin { lines.append("pin = \(hex(pin))") }
         try Settings.append(lines, to: c.configPath)
         return "relay \(code.relayURL) written to \(c.configPath)"

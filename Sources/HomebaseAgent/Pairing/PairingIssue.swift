@@ -16,12 +16,13 @@ public enum PairingIssue {
     /// Makes a fresh code pinned to `inviter` (this Homebase's record) and stores it open, with
     /// the sibling that asked for it (`asker`, told when the code is used or burnt).
     /// Throws `noAccountKey` on a device without the account key (nothing is stored then).
-    public static func issue(files: HostFiles, store: HostStore, inviter: DeviceRecord, relayURL: String, pin: [UInt8]?,
+    public static func issue(files: HostFiles, store: HostStore, inviter: DeviceRecord, relayURL: String,
+                             alternates: [String] = [], pin: [UInt8]?,
                              validMs: Int64, maxTries: Int, nowMs: Int64,
                              asker: (key: PublicKey, request: Bytes16)? = nil) throws(HomebaseError) -> PairingCode {
         _ = try files.loadAccountKey()
         let expires = nowMs + validMs
-        let code = PairingCode.issue(relayURL: relayURL, pin: pin, expiresMs: expires, inviter: inviter)
+        let code = PairingCode.issue(relayURL: relayURL, alternates: alternates, pin: pin, expiresMs: expires, inviter: inviter)
         try store.savePairing(codeID: code.codeID, secret: code.secret, createdMs: nowMs, expiresMs: expires, maxTries: maxTries,
                               asker: asker)
         return code

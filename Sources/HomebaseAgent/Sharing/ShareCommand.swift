@@ -9,6 +9,7 @@ enum ShareCommand {
     static let usage = """
         usage: homebase share [--models a,b] [--rate N/min] [--expires 7d] [--grant-expires TIME|never] [--uses N]
                               [--approve] [--tools] [--tokens N/day|N/month] [--relay URL]
+                              [--relay-alternates URL,URL]
         prints an invite for another account's device (they run: guest join -, and paste it)
           --models a,b          models the grant allows (default: every model served now)
           --rate N/min          requests per minute the grant allows (default: no limit)
@@ -25,12 +26,14 @@ enum ShareCommand {
                                 answered `busy` with the reason and the friend's device answers on its own
                                 (`homebase grants usage` shows the use). Default: no budget
           --relay URL           the relay named in the invite (default: `relay` of the config file)
+          --relay-alternates URL,URL  other nodes of the relay's cluster the invite names too (default:
+                                `relay-alternates` of the config file, when --relay is its relay)
         the first line printed is the invite; it holds a secret: send it only to the friend.
         `homebase grants revoke ID` ends a grant at any time (and retires its invite).
         """
 
     static func run(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
-        let f = try Flags(words, valued: ["models", "rate", "expires", "grant-expires", "uses", "relay", "tokens"], switches: ["approve", "tools"])
+        let f = try Flags(words, valued: ["models", "rate", "expires", "grant-expires", "uses", "relay", "relay-alternates", "tokens"], switches: ["approve", "tools"])
         if f.help { out(usage); return 0 }
         guard f.positional.isEmpty else { throw Flags.UsageError(description: "share takes no arguments (see --help)") }
         let rate = try f.values["rate"].map(parseRate) ?? 0
@@ -48,8 +51,9 @@ enum ShareCommand {
             guard let n = Int(v), (1...1000).contains(n) else { throw Flags.UsageError(description: "--uses takes 1 to 1000") }
             return n
         } ?? 1
-        let relay = try f.values["relay"] ?? Settings.load(path: c.configPath, explicit: c.configExplicit).values["relay"]
-        guard let relay else { throw HomebaseError.noRelay }
+        let settings = try Settings.load(path: c.configPath, explicit: c.configExplicit)
+        guard let relay = f.values["relay"] ?? settings.values["relay"] else { throw HomebaseError.noRelay }
+        let alternates = try settings.alternates(flag: f.values["relay-alternates"], relay: relay)
         let identity = try c.files.loadIdentity()
         let store = try c.files.openStore()
         defer { store.close() }
@@ -76,7 +80,8 @@ enum ShareCommand {
                                        inviteSecret: Secret32(unchecked: secret), models: models,
                                        ratePerMinute: rate, expiresMs: UInt64(now + expiresIn),
                                        // The running agent tells the relay to admit it (RelayAdmission).
-                                       admissionToken: AdmissionTokens.invite(secret: Secret32(unchecked: secret)))
+                                       admissionToken: AdmissionTokens.invite(secret: Secret32(unchecked: secret)),
+                                       alternates: alternates)
         let code: String
         do { code = try InviteCode.encode(invite, hostRecord: identity.record.encoded) } catch {
             throw HomebaseError.sharing("the invite does not encode: \(error)")

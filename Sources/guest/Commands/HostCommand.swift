@@ -11,14 +11,17 @@ enum HostCommand {
         name: "host", summary: "list, pull, delete, load or unload the Homebase's models (own account only)",
         usage: "models | pull MODEL [--runtime URL] | pull --cancel MODEL | delete MODEL | load MODEL | unload MODEL [--json]",
         details: "models: the Homebase's runtimes, each model with its size, whether it is loaded and advertised.\n"
-            + "pull: on an Ollama runtime MODEL is an Ollama name (llama3.2:1b); on llama-server it is OWNER/REPO/FILE.gguf\n"
-            + "  on the hub, downloaded into the Homebase's models folder (homebase run --models-dir). Progress is shown\n"
+            + "pull: on an Ollama runtime MODEL is an Ollama name (llama3.2:1b; without a tag, :latest) from Ollama's\n"
+            + "  library (/api/pull; a name it lacks is an error); on llama-server it is OWNER/REPO/FILE.gguf on the hub,\n"
+            + "  downloaded into the Homebase's models folder (homebase run --models-dir). Progress is shown\n"
             + "  as a bar on stderr; with --json one JSON line per progress step, then the result. Where the hub gives\n"
             + "  the file's sha256 the Homebase checks it (a mismatch: the file removed, an error). Ctrl-C cancels the\n"
-            + "  pull on the Homebase (its partial file removed); so does `pull --cancel MODEL` from another of your\n"
-            + "  devices (from another terminal of this one it takes this device's relay link: the pull there then ends\n"
-            + "  at its --timeout). A download cut short is resumed by the next pull of it.\n"
-            + "delete, load, unload: where the runtime can (llama-server loads and unloads only in router mode).\n"
+            + "  pull on the Homebase (llama-server: its partial file removed; Ollama keeps what it downloaded for the\n"
+            + "  next pull); so does `pull --cancel MODEL` from another of your devices (from another terminal of this\n"
+            + "  one it takes this device's relay link: the pull there then ends at its --timeout). A download cut short\n"
+            + "  is resumed by the next pull of it.\n"
+            + "delete, load, unload: where the runtime can (Ollama: /api/delete, and /api/generate keep_alive -1 or 0;\n"
+            + "  llama-server loads and unloads only in router mode). MODEL as `guest host models` lists it.\n"
             + "Only the account's own devices may manage its models: a friend's device is refused (not_owner).",
         flags: [Flag("--cancel", "pull: cancel the pull of MODEL under way on the Homebase"),
                 Flag("--runtime", "URL", "the runtime to act on (as `guest host models` lists it); default: the Homebase picks"),

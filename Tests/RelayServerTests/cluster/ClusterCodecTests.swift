@@ -16,12 +16,15 @@ struct ClusterCodecTests {
     }
 
     @Test func collapsedMailSharesOneSubjectPerSenderAndKey() {
-        let a = ClusterSubjects.mail(to: r, from: s, frameID: id, collapseKey: [7])
-        let b = ClusterSubjects.mail(to: r, from: s, frameID: Bytes16(unchecked: Array(repeating: 9, count: 16)), collapseKey: [7])
+        let a = ClusterSubjects.mail(to: r, from: s, frameID: id, collapseKey: [7], size: 5, expiresMs: 1_000)
+        let b = ClusterSubjects.mail(to: r, from: s, frameID: Bytes16(unchecked: Array(repeating: 9, count: 16)), collapseKey: [7], size: 5, expiresMs: 1_000)
         #expect(a == b && a.contains(".c."))
-        #expect(ClusterSubjects.mail(to: r, from: r, frameID: id, collapseKey: [7]) != a) // another sender's key is its own
-        let u1 = ClusterSubjects.mail(to: r, from: s, frameID: id, collapseKey: [])
-        let u2 = ClusterSubjects.mail(to: r, from: s, frameID: Bytes16(unchecked: Array(repeating: 9, count: 16)), collapseKey: [])
+        // Another size: another subject, the same tail (the older one is purged, ClusterQuota.swift).
+        let bigger = ClusterSubjects.mail(to: r, from: s, frameID: id, collapseKey: [7], size: 6, expiresMs: 1_000)
+        #expect(bigger != a && bigger.hasSuffix(ClusterSubjects.tail(from: s, frameID: id, collapseKey: [7])))
+        #expect(ClusterSubjects.mail(to: r, from: r, frameID: id, collapseKey: [7], size: 5, expiresMs: 1_000) != a) // another sender's key is its own
+        let u1 = ClusterSubjects.mail(to: r, from: s, frameID: id, collapseKey: [], size: 5, expiresMs: 1_000)
+        let u2 = ClusterSubjects.mail(to: r, from: s, frameID: Bytes16(unchecked: Array(repeating: 9, count: 16)), collapseKey: [], size: 5, expiresMs: 1_000)
         #expect(u1 != u2 && u1.contains(".u."))
         #expect(ClusterSubjects.messageID(to: r, from: s, frameID: id) == ClusterSubjects.messageID(to: r, from: s, frameID: id))
         #expect(ClusterSubjects.messageID(to: r, from: s, frameID: id) != ClusterSubjects.messageID(to: s, from: r, frameID: id))
@@ -37,7 +40,8 @@ struct ClusterCodecTests {
     }
 
     @Test func nodeMessagesRoundTripAndRejectJunk() {
-        for m in [ClusterMessage.live([0x11, 0, 1]), .claim(authMs: 1_764_000_000_123, node: "relay-1"), .mailWaiting] {
+        for m in [ClusterMessage.live([0x11, 0, 1]), .claim(authMs: 1_764_000_000_123, node: "relay-1"), .mailWaiting,
+                                  .gone(peer: r, reason: .replaced)] {
             #expect(ClusterMessage.decode(m.encode()) == m)
         }
         #expect(ClusterMessage.decode([]) == nil)

@@ -204,7 +204,10 @@ func liveUntilDelivered(_ a: TestClient, _ b: TestClient, to key: Bytes32, _ sea
     for attempt in 0..<50 {
         let id = frameID()
         a.live(to: key, id: id, sealed)
-        switch try? a.event(timeout: .milliseconds(300)) {
+        var event = try? a.event(timeout: .milliseconds(300))
+        // News of an earlier correspondent (it left) is no answer to this frame.
+        while case .frame(.peerGone) = event { event = try? a.event(timeout: .milliseconds(300)) }
+        switch event {
         case .frame(.notHere(let got)) where got == id:
             print("cluster: not-here within the interest-propagation window, attempt \(attempt + 1)")
             continue

@@ -1,12 +1,11 @@
 import Foundation
 import Glibc
+import NatsFixture
 import Synchronization
 import TestSupport
 
 /// Three `nats-server` processes on loopback in one cluster with JetStream: random ports, a
-/// temporary directory each, explicit accounts (no implicit account, no anonymous user) and
-/// authenticated routes. User/password rather than nkeys here: the test pays no key generation;
-/// deploy/cluster/ shows the nkey form.
+/// temporary directory each, the configuration of `NatsConfig` (explicit accounts, authenticated routes).
 final class NatsCluster: @unchecked Sendable {
     struct Node {
         let name: String
@@ -45,32 +44,15 @@ final class NatsCluster: @unchecked Sendable {
         for i in nodes.indices { try waitReady(i) }
     }
 
-    static var binary: String {
-        ["/usr/sbin/nats-server", "/usr/bin/nats-server"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/sbin/nats-server"
-    }
+    static var binary: String { NatsConfig.binary }
 
     private func writeConfig(_ i: Int) throws {
         let n = nodes[i]
-        let routes = nodes.filter { $0.name != n.name }.map { "nats-route://route:route-test-password@127.0.0.1:\($0.clusterPort)" }
-        let conf = """
-            server_name: \(n.name)
-            listen: 127.0.0.1:\(n.clientPort)
-            http: 127.0.0.1:\(n.monitorPort)
-            jetstream { store_dir: "\(n.dir)/js", max_memory_store: 64MB, max_file_store: 1GB }
-            accounts {
-              RELAY { jetstream: enabled, users: [ { user: \(Self.user), password: "\(Self.password)" } ] }
-              SYS { users: [ { user: sys, password: "sys-test-password" } ] }
-            }
-            system_account: SYS
-            cluster {
-              name: homebase-test
-              listen: 127.0.0.1:\(n.clusterPort)
-              authorization { user: route, password: "route-test-password", timeout: 2 }
-              routes: [ \(routes.joined(separator: ", ")) ]
-            }
-            \(extra[i] ?? "")
-            """
-        try conf.write(toFile: n.dir + "/nats.conf", atomically: true, encoding: .utf8)
+        let conf = NatsConfig(name: n.name, clientPort: n.clientPort, clusterPort: n.clusterPort, monitorPort: n.monitorPort,
+                              storeDirectory: n.dir + "/js", routePorts: nodes.filter { $0.name != n.name }.map(\.clusterPort),
+                              user: Self.user, password: Self.password, clusterName: "homebase-test",
+                              routePassword: "route-test-password", systemPassword: "sys-test-password", extra: extra[i] ?? "")
+        try conf.text.write(toFile: n.dir + "/nats.conf", atomically: true, encoding: .utf8)
     }
 
     func start(_ i: Int) throws {
@@ -93,8 +75,7 @@ final class NatsCluster: @unchecked Sendable {
     private func healthy(_ port: Int) -> Bool {
         guard let fd = connectLoopback(port, receiveTimeout: 2) else { return false }
         defer { close(fd) }
-        let req = "GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n"
-        _ = req.withCString { write(fd, $0, strlen($0)) }
+        _ = NatsConfig.healthRequest.withCString { write(fd, $0, strlen($0)) }
         var buf = [UInt8](repeating: 0, count: 512)
         let n = read(fd, &buf, buf.count)
         return n > 0 && String(decoding: buf[..<n], as: UTF8.self).contains("200 OK")

@@ -1,0 +1,68 @@
+import Foundation
+import Pairing
+import Testing
+
+/// A Homebase configured with other nodes of its relay's cluster (`relay-alternates`) names them
+/// in its pairing codes and invites; the paired guest keeps them in relay.json, a friend's guest
+/// beside the joined host (docs/CLUSTER.md "Devices").
+@Suite(.serialized) struct PairAlternatesEndToEndTests {
+    @Test func aCodeFromAHomebaseWithAlternatesLeavesThemInTheGuestsRelayFile() throws {
+        let s = try PairScene(engine: false)
+        defer { s.stop() }
+        _ = try s.initHost()
+        // Nodes nothing listens on: the guest stores them; it dials the code's relay first.
+        let nodes = ["ws://localhost:\(try Processes.freePort())/v1/connect", "ws://127.0.0.2:\(try Processes.freePort())/v1/connect"]
+        let config = s.procs.work + "/config/homebase"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        try "relay = \(s.relay)\nrelay-alternates = \(nodes.joined(separator: ", "))\n"
+            .write(toFile: config + "/homebase.conf", atomically: true, encoding: .utf8)
+        try s.startHost()
+
+        let code = try s.code(try s.homebase(["pair", "--no-wait"]))
+        #expect(try PairingCode(parsing: code).alternates == nodes)
+        let joined = try s.guest("laptop", ["pair", code, "--name", "laptop", "--wait", "30s"])
+        #expect(joined.contains("confirmation: "), "\(joined)")
+
+        let file = try #require(FileManager.default.contents(atPath: s.procs.work + "/laptop/relay.json"))
+        let relay = try #require(try JSONSerialization.jsonObject(with: file) as? [String: Any])
+        #expect(relay["url"] as? String == s.relay, "\(relay)")
+        #expect(relay["alternates"] as? [String] == nodes, "\(relay)")
+        #expect(try s.guest("laptop", ["relay", "show"]).contains("also:     \(nodes.joined(separator: ", "))"))
+
+        // A second workstation (`homebase pair CODE`) writes them to its config with the relay.
+        let conf = s.procs.work + "/second.conf"
+        let second = ["--data-dir", s.procs.work + "/second", "--config", conf]
+        let paired = try s.run(s.bin.path("homebase"), second + ["pair", try s.code(try s.homebase(["pair", "--no-wait"])),
+                                                               "--name", "second", "--wait", "30s"])
+        #expect(paired.status == 0, "\(paired.err)")
+        let written = (try? String(contentsOfFile: conf, encoding: .utf8)) ?? ""
+        #expect(written.contains("relay = \(s.relay)\nrelay-alternates = \(nodes.joined(separator: ","))"), "\(written)")
+        #expect(try s.run(s.bin.path("homebase"), second + ["status"]).status == 0)  // the config reads back
+
+        // `--relay` naming another relay than the config's: the config's alternates are not its nodes.
+        let other = try s.code(try s.homebase(["pair", "--no-wait", "--relay", "ws://127.0.0.3:9"]))
+        #expect(try PairingCode(parsing: other).alternates.isEmpty)
+    }
+
+    /// `homebase share` puts them in the invite; `guest join` keeps them beside the joined host.
+    @Test func anInviteFromAHomebaseWithAlternatesLeavesThemBesideTheJoinedHost() throws {
+        let s = try PairScene(engine: false)
+        defer { s.stop() }
+        _ = try s.initHost()
+        let nodes = ["ws://localhost:\(try Processes.freePort())/v1/connect"]
+        let config = s.procs.work + "/config/homebase"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        try "relay = \(s.relay)\nrelay-alternates = \(nodes[0])\n".write(toFile: config + "/homebase.conf", atomically: true, encoding: .utf8)
+        try s.startHost()
+        let invite = String(try s.homebase(["share", "--models", "tiny"]).prefix { $0 != "\n" })
+        let join = try s.guestRun("friend", ["join", invite, "--as", "friend", "--wait", "30s", "--relay-wait", "3s", "--connect-timeout", "2s"])
+        #expect(join.status == 0 && join.out.contains("joined"), "\(join.out)\(join.err)")
+        let dir = s.procs.work + "/friend/joined"
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".alternates") }
+        #expect(files.count == 1, "\(files)")
+        let text = try files.first.map { try String(contentsOfFile: dir + "/" + $0, encoding: .utf8) }
+        #expect(text == nodes[0] + "\n", "\(text ?? "none")")
+        // The account's relay.json is not the friend's Homebase's: none written.
+        #expect(!FileManager.default.fileExists(atPath: s.procs.work + "/friend/relay.json"))
+    }
+}
