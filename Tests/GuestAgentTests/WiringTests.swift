@@ -115,7 +115,7 @@ import Wire
         var m = AnswerMetadata(brain: .onDevice, routeReason: "r")
         m.timeToFirstTokenMs = 8.25
         m.tokensPerSecond = 4900.4
-        m.tried = [.init(brain: .ownHomebase, why: "timed out: no accept")]
-        #expect(m.summaryLine == "on-device · first token 8.2 ms · 4900 tok/s · fell back: homebase failed (timed out: no accept)")
+        m.tried = [.init(brain: .ownHomebase, failure: .watchdog(.accept))]
+        #expect(m.summaryLine == "on-device · first token 8.2 ms · 4900 tok/s · fell back: homebase failed (timed out: accept)")
     }
 }
