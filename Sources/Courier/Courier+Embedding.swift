@@ -9,6 +9,6 @@ extension Courier {
     /// outcome says the request surely did not arrive (everything but `.sent` and `.failed(.timeout)`).
     /// Confirmed like a request, so the host's `peer-gone` ends the wait at once too.
     public func sendEmbedRequest(_ request: AppMessage.EmbedRequest, to host: DeviceRecord) async -> (LiveOutcome, ReplyStream) {
-        await sendAwaitingReplies(.embedRequest(request), requestID: request.requestID, to: host, field: "embed-request")
+        await sendFlattened(.embedRequest(request), requestID: request.requestID, to: host)
     }
 }

@@ -7,6 +7,6 @@ extension Courier {
     /// does: `manage-progress` from `host` for its request id goes to the stream, and its
     /// `manage-result` or `error` ends it.
     public func sendManageRequest(_ request: AppMessage.ManageRequest, to host: DeviceRecord) async -> (LiveOutcome, ReplyStream) {
-        await sendAwaitingReplies(.manageRequest(request), requestID: request.requestID, to: host, field: "manage-request")
+        await sendFlattened(.manageRequest(request), requestID: request.requestID, to: host)
     }
 }

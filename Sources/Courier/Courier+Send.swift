@@ -46,27 +46,26 @@ extension Courier {
     /// id (for a split request: the envelope of its last part), opened with that envelope's
     /// stream secret. Replies from `host` for `request.requestID` go to the returned stream only.
     /// The stream is already finished when the outcome says the request surely did not arrive
-    /// (everything but `.sent` and `.failed(.timeout)`).
+    /// (everything but `.sent` and `.failed(.timeout)`). A request that cannot be sealed is
+    /// `.failed` with the link's words for it; `sendAwaitingReplies` throws it typed instead.
     public func sendRequest(_ request: AppMessage.Request, to host: DeviceRecord) async -> (LiveOutcome, ReplyStream) {
-        await sendAwaitingReplies(.request(request), requestID: request.requestID, to: host, field: "request")
+        await sendFlattened(.request(request), requestID: request.requestID, to: host)
     }
 
-    /// `message` (a request of some kind, for `requestID`) sent live with its reply stream
-    /// registered: what `sendRequest` and `sendEmbedRequest` share.
-    func sendAwaitingReplies(_ message: AppMessage, requestID: Bytes16, to host: DeviceRecord,
-                             field: String) async -> (LiveOutcome, ReplyStream) {
-        let sealed: [SealedMessage]
+    /// `message` (a request of some kind, for `requestID`) sealed and sent live with its reply
+    /// stream registered: what `sendRequest`, `sendEmbedRequest` and `sendManageRequest` share.
+    /// Throws what kept it from being sealed (nothing was sent then), so the caller can tell a
+    /// local failure from the link's (`RelayRouting.HostRequest`, the fallback's `notSealed`).
+    public func sendAwaitingReplies(_ message: AppMessage, requestID: Bytes16,
+                                    to host: DeviceRecord) async throws(CourierError) -> (LiveOutcome, ReplyStream) {
+        let sealed = try seal(message, to: host, shaping: configuration.requestShaping)
+        let last = sealed[sealed.count - 1]  // the message's own last frame: padding goes first
         let stream: ReplyStream
         do {
-            sealed = try seal(message, to: host, shaping: configuration.requestShaping)
-            let last = sealed[sealed.count - 1]  // the message's own last frame: padding goes first
             stream = try replies.register(streamID: last.messageID, requestID: requestID,
                                           host: host.signingKey, secret: last.streamSecret)
         } catch {
-            let (dead, sink) = AsyncStream.makeStream(of: Reply.self)
-            sink.finish()
-            let failed = ReplyStream(streamID: MessageID.random(), requestID: requestID, replies: dead, unregister: {})
-            return (.failed((error as? CourierError)?.asLinkError ?? .tooLarge(field: field, length: 0, limit: 0)), failed)
+            throw .sealing(error as? SealingError ?? .invalidKey)  // a stream secret that forms no opener
         }
         // Confirmed on the link's thread as the outcome arrives, in order with `peer-gone`.
         let registry = replies, id = stream.streamID
@@ -78,6 +77,17 @@ extension Courier {
         default: replies.remove(stream.streamID, cancelled: false)
         }
         return (outcome, stream)
+    }
+
+    /// `sendAwaitingReplies` with a sealing failure flattened into the outcome (and a finished stream).
+    func sendFlattened(_ message: AppMessage, requestID: Bytes16, to host: DeviceRecord) async -> (LiveOutcome, ReplyStream) {
+        do {
+            return try await sendAwaitingReplies(message, requestID: requestID, to: host)
+        } catch {
+            let (dead, sink) = AsyncStream.makeStream(of: Reply.self)
+            sink.finish()
+            return (.failed(error.asLinkError), ReplyStream(streamID: MessageID.random(), requestID: requestID, replies: dead, unregister: {}))
+        }
     }
 
     /// The envelopes for one message: one, or one per part, after the `padding` frames `shaping`

@@ -1,18 +1,22 @@
 import Inference
+import Routing
 
 /// What an answer carries besides its text: who answered, who was tried first and why they
 /// failed, where a fallback took over, and how fast it went. Never a prompt or the answer.
-public struct AnswerMetadata: Sendable, Equatable, Codable {
-    /// A brain that was tried and failed, with its error in words.
-    public struct Attempt: Sendable, Equatable, Codable {
+public struct AnswerMetadata: Sendable, Equatable {
+    /// A brain that was tried and failed, with the rung that fired.
+    public struct Attempt: Sendable, Equatable {
         public var brain: BrainKind
-        public var why: String
+        public var failure: BrainFailure
         /// When it failed, in milliseconds from the start of the run (nil: not measured).
         public var failedAtMs: Double?
 
-        public init(brain: BrainKind, why: String, failedAtMs: Double? = nil) {
-            self.brain = brain; self.why = why; self.failedAtMs = failedAtMs
+        public init(brain: BrainKind, failure: BrainFailure, failedAtMs: Double? = nil) {
+            self.brain = brain; self.failure = failure; self.failedAtMs = failedAtMs
         }
+
+        /// The failure in words, for display only.
+        public var why: String { failure.description }
     }
 
     /// The brain whose output ended the answer (`.floor` for the notice).

@@ -64,9 +64,9 @@ public struct AnswerRunner: Sendable {
         if case .finished = first { return leg.answer(&meta) }
         if case .cancelled = first { throw CancellationError() }
         guard case .failed(let why) = first else { return leg.answer(&meta) }
-        meta.tried.append(.init(brain: routed.brain, why: why, failedAtMs: Leg.ms(ContinuousClock.now - start)))
+        meta.tried.append(.init(brain: routed.brain, failure: why, failedAtMs: Leg.ms(ContinuousClock.now - start)))
 
-        var current: any ChatProvider = routed.brain == .onDevice ? FloorProvider(why: why) : onDevice(decision.localModel)
+        var current: any ChatProvider = routed.brain == .onDevice ? FloorProvider(why: "\(why)") : onDevice(decision.localModel)
         if routed.brain != .onDevice, let lacks = router.onDeviceLacks(request, decision.localModel) {
             current = FloorProvider(why: "\(why); \(lacks)")  // never pretend it saw the image
         }
@@ -84,7 +84,7 @@ public struct AnswerRunner: Sendable {
             case .finished: return leg.answer(&meta)
             case .cancelled: throw CancellationError()
             case .failed(let again):
-                meta.tried.append(.init(brain: current.brain, why: again, failedAtMs: Leg.ms(ContinuousClock.now - start)))
+                meta.tried.append(.init(brain: current.brain, failure: again, failedAtMs: Leg.ms(ContinuousClock.now - start)))
                 // The floor never fails; after the on-device brain only the floor is left.
                 current = FloorProvider(why: "\(why); then on-device: \(again)")
             }
@@ -98,7 +98,7 @@ extension AnswerRunner {
         guard let cooldowns, let host = decision.homebaseKey else { return }
         switch outcome {
         case .finished: cooldowns.clear(host)
-        case .failed(let why) where CooldownFile.coolsDown(why):
+        case .failed(let why) where why.coolsDown:
             cooldowns.record(host, because: why, nowMs: SystemWallClock().nowMs())
             log("cooldown: homebase \(String(host.hex.prefix(8)))… skipped for \(cooldowns.length) unless heard from (\(why))")
         default: break
@@ -108,7 +108,7 @@ extension AnswerRunner {
 
 /// One brain's run inside an answer, and the text shown so far across all of them.
 struct Leg {
-    enum Outcome { case finished, failed(String), cancelled }
+    enum Outcome { case finished, failed(BrainFailure), cancelled }
 
     let start: ContinuousClock.Instant
     let onToolCall: (@Sendable (ToolCall) -> Void)?
@@ -157,15 +157,12 @@ struct Leg {
                 }
             }
             if Task.isCancelled { return .cancelled }
-            return .failed(InferenceError.interrupted.description)
-        } catch InferenceError.cancelled where Task.isCancelled {
-            return .cancelled
+            return .failed(.interrupted)
         } catch is CancellationError {
             return .cancelled
-        } catch let e as InferenceError {
-            return .failed(e.description)
         } catch {
-            return .failed("unexpected failure: \(type(of: error))")
+            let failure = BrainFailure(error)
+            return failure == .cancelled && Task.isCancelled ? .cancelled : .failed(failure)
         }
     }
 

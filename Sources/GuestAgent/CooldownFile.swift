@@ -23,8 +23,10 @@ public final class CooldownFile: CooldownSource {
     /// Every cooldown in force at `nowMs` (for `status`).
     public func current(nowMs: Int64) -> [Cooldown] { read().filter { $0.untilMs > nowMs } }
 
-    /// `host` failed in a way that says it is gone or silent: cool it down from now.
-    public func record(_ host: PublicKey, because: String, nowMs: Int64) {
+    /// `host` failed in a way that says it is gone or silent (`BrainFailure.coolsDown`): cool it
+    /// down from now. The file keeps the failure's words, for `status` and the route's reason.
+    public func record(_ host: PublicKey, because failure: BrainFailure, nowMs: Int64) {
+        let because = failure.description
         let until = nowMs + Int64(length.components.seconds) * 1000 + Int64(length.components.attoseconds / 1_000_000_000_000_000)
         update { list in
             list.removeAll { $0.host == host.hex || $0.untilMs <= nowMs }
@@ -41,12 +43,4 @@ public final class CooldownFile: CooldownSource {
     private func read() -> [Cooldown] { file.read() }
 
     private func update(_ change: (inout [Cooldown]) -> Void) { file.update(change) }
-}
-
-extension CooldownFile {
-    /// Failures that cool a Homebase down: it never accepted (the accept rung), or the relay
-    /// found it silent. Other failures (its own error, a stall mid-answer) say it is alive.
-    public static func coolsDown(_ why: String) -> Bool {
-        why.contains("timed out: accept") || why.contains("it stopped answering the relay")
-    }
 }

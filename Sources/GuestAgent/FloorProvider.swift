@@ -1,4 +1,5 @@
 import Inference
+import Routing
 
 /// The floor: what answers when no brain can. Never throws: it streams a short, clearly
 /// labelled notice and `.done`, so the reader always gets an answer.
@@ -32,9 +33,9 @@ public struct FloorProvider: ChatProvider {
 /// client still to come). The runner falls back on-device.
 public struct FailingProvider: ChatProvider {
     public let brain: BrainKind
-    public let error: InferenceError
+    public let error: BrainFailure
 
-    public init(brain: BrainKind, error: InferenceError) {
+    public init(brain: BrainKind, error: BrainFailure) {
         self.brain = brain
         self.error = error
     }

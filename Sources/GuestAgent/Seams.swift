@@ -22,11 +22,11 @@ public struct UnlinkedRelayProviders: RelayProviderMaker {
     public init() {}
 
     public func ownHomebase(advert: ReceivedAdvert) -> any ChatProvider {
-        FailingProvider(brain: .ownHomebase, error: .unreachable("relay link not configured"))
+        FailingProvider(brain: .ownHomebase, error: .notSent("relay link not configured"))
     }
 
     public func joinedHomebase(record: JoinedHomebase) -> any ChatProvider {
-        FailingProvider(brain: .joinedHomebase, error: .unreachable("relay link not configured"))
+        FailingProvider(brain: .joinedHomebase, error: .notSent("relay link not configured"))
     }
 }
 

@@ -107,7 +107,7 @@ struct ServeStreamReader {
         var m = AnswerMetadata(brain: brain, routeReason: homebase["route_reason"] ?? "")
         let tried = (homebase["fell_back_from"] ?? "").split(separator: ",").compactMap { BrainKind(rawValue: String($0)) }
         m.tried = tried.enumerated().map { i, b in
-            .init(brain: b, why: i == tried.count - 1 ? homebase["fallback_reason"] ?? "" : "see serve's log")
+            .init(brain: b, failure: .reported(i == tried.count - 1 ? homebase["fallback_reason"] ?? "" : "see serve's log"))
         }
         let streamed = firstText.flatMap { a in lastText.map { (from: a, to: $0) } }
         m.measure(start: start, firstToken: firstText, streamed: streamed, chunks: chunks,

@@ -14,12 +14,15 @@ public enum BrainKind: String, Sendable, Equatable, Codable {
 
 public protocol ChatProvider: Sendable {
     var brain: BrainKind { get }
-    /// Streams the answer. Ordinary failures are thrown as `InferenceError` from the stream;
+    /// Streams the answer. Ordinary failures are thrown as `InferenceError` from the stream (a
+    /// relayed Homebase throws Routing's `BrainFailure`);
     /// a stream finishing without `.done` must be treated as `.interrupted` by the caller.
     func stream(_ request: ChatRequest) -> AsyncThrowingStream<ChatEvent, Error>
 }
 
 /// Why a brain could not answer. All of these are "ordinary": the router's caller falls back.
+/// A relayed Homebase's failures (its error codes, the watchdog rungs) are Routing's
+/// `BrainFailure`, which wraps these for every other brain.
 public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Connection refused, DNS, TLS: the runtime was not reached.
     case unreachable(String)
@@ -33,8 +36,6 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible 
     case timeout(String)
     /// The model is not installed/advertised there.
     case modelUnavailable(String)
-    /// The remote host answered with a protocol error code (busy, revoked, diverged, ...).
-    case remote(code: String, message: String)
     /// The response could not be parsed.
     case malformed(String)
     /// The request was cancelled by the caller.
@@ -51,7 +52,6 @@ public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible 
         case .interrupted: "stream ended before its terminator"
         case .timeout(let m): "timed out: \(m)"
         case .modelUnavailable(let m): "model unavailable: \(m)"
-        case .remote(let c, let m): "remote error \(c): \(m)"
         case .malformed(let m): "malformed response: \(m)"
         case .cancelled: "cancelled"
         case .unsupported(let m): "not supported by this brain: \(m)"

@@ -2,6 +2,7 @@ import Courier
 import Inference
 import InferenceWire
 import PeerLink
+import Routing
 import Sealing
 import Signing
 import Wire
@@ -10,10 +11,10 @@ import Wire
 enum AttemptResult: Equatable {
     case answered
     /// The request surely did not arrive: nothing to cancel, no repair.
-    case notDelivered(InferenceError)
-    /// It may have arrived: `cancel` is owed unless a repair follows. `hostCode` is the host's
-    /// error code when it answered `error`; `producedText` says the caller already saw text.
-    case failed(InferenceError, requestID: Bytes16, hostCode: AppMessage.ErrorCode?, producedText: Bool)
+    case notDelivered(BrainFailure)
+    /// It may have arrived: `cancel` is owed unless a repair follows (a repair only for the
+    /// host's `.host` code); `producedText` says the caller already saw text.
+    case failed(BrainFailure, requestID: Bytes16, producedText: Bool)
 }
 
 extension Exchange {
@@ -25,17 +26,22 @@ extension Exchange {
             wire = try WireBridge.request(request, requestID: requestID, conversationID: plan.conversationID,
                                           prefixHash: plan.prefixHash, messages: plan.newMessages, inline: plan.inline)
         } catch .tooLarge(let why) {
-            return .notDelivered(.remote(code: "too_large", message: why))
+            return .notDelivered(.tooLarge(why))
         } catch {
-            return .notDelivered(.remote(code: "bad_request", message: error.description))
+            return .notDelivered(.notSealed(error.description))
         }
         let watchdog = Watchdog(limits: provider.limits, start: .now)
-        let (outcome, replies) = await provider.courier.sendRequest(wire, to: host)
+        let outcome: LiveOutcome, replies: ReplyStream
+        do {
+            (outcome, replies) = try await provider.courier.sendAwaitingReplies(.request(wire), requestID: requestID, to: host)
+        } catch {
+            return .notDelivered(.notSealed(error.description))
+        }
         switch outcome {
         case .sent, .failed(.timeout): break  // arrived, or may have: read on
-        case .notHere: return .notDelivered(.unreachable("the Homebase is not connected to the relay"))
-        case .dropped: return .notDelivered(.unreachable("the relay dropped the request (the Homebase reads too slowly)"))
-        case .failed(let e): return .notDelivered(.unreachable("the request was not sent: \(e)"))
+        case .notHere: return .notDelivered(.notHere)
+        case .dropped: return .notDelivered(.notSent("the relay dropped the request (the Homebase reads too slowly)"))
+        case .failed(let e): return .notDelivered(.notSent("the request was not sent: \(e)"))
         }
         // A firing rung ends the reply stream; the loop below then sees its end.
         let guardTask = Task { await watchdog.watch { replies.cancel() } }
@@ -56,24 +62,23 @@ extension Exchange {
                 sink.yield(WireBridge.done(done))
                 return .answered
             case .hostError(let e)?:
-                return .failed(e.asInferenceError, requestID: requestID, hostCode: e.code, producedText: reader.producedText)
+                return .failed(.host(e.code, message: e.message), requestID: requestID, producedText: reader.producedText)
             case .interrupted?:
-                return .failed(.interrupted, requestID: requestID, hostCode: nil, producedText: reader.producedText)
+                return .failed(.interrupted, requestID: requestID, producedText: reader.producedText)
             case .hostGone(let reason)?:
-                return .failed(.unreachable(HostGone.words(reason)), requestID: requestID, hostCode: nil,
-                               producedText: reader.producedText)
+                return .failed(.hostGone(reason), requestID: requestID, producedText: reader.producedText)
             }
         }
-        let error: InferenceError
+        let error: BrainFailure
         if let rung = watchdog.fired {
             // Also what a Homebase older than request-v2 causes: it skips the message unread.
             if rung == .accept { note("no accept: the Homebase is down, overloaded, or older than this guest (one before request-v2 skips it unread): upgrade homebase") }
-            error = .timeout(rung.rawValue)
+            error = .watchdog(rung)
         } else if Task.isCancelled {
             error = .cancelled
         } else {
             error = .interrupted  // ended without done: link lost, Courier stopped
         }
-        return .failed(error, requestID: requestID, hostCode: nil, producedText: reader.producedText)
+        return .failed(error, requestID: requestID, producedText: reader.producedText)
     }
 }

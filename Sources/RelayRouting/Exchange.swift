@@ -1,6 +1,7 @@
 import Courier
 import Inference
 import InferenceWire
+import Routing
 import Sealing
 import Signing
 import Wire
@@ -14,11 +15,11 @@ struct Exchange: Sendable {
     let sink: Sink
 
     /// Streams the answer into the sink; returns the failure, or nil when answered.
-    func answer(_ request: ChatRequest) async -> InferenceError? {
+    func answer(_ request: ChatRequest) async -> BrainFailure? {
         // Whether tools may go to a Homebase is the router's decision alone (#23).
         let key = provider.hostKey
         guard let host = provider.directory.record(for: key) else {
-            return fail(.unreachable("no device record for Homebase \(shortKey(key))"))
+            return fail(.notSent("no device record for Homebase \(shortKey(key))"))
         }
         var plan = ConversationPlan(messages: request.messages.map(WireBridge.wire))
         plan.assume(held: provider.ledger.heldPrefix(host: key, conversation: plan.conversationID))
@@ -31,9 +32,9 @@ struct Exchange: Sendable {
                 return nil
             case .notDelivered(let error):
                 return fail(error)
-            case .failed(let error, let requestID, let code, let producedText):
+            case .failed(let error, let requestID, let producedText):
                 provider.ledger.forget(host: key, conversation: plan.conversationID)
-                if !repaired, !producedText, let code, let repair = repair(for: code) {
+                if !repaired, !producedText, case .host(let code, _) = error, let repair = repair(for: code) {
                     repaired = true
                     if let failure = await run(repair, &plan, host: host) { return fail(failure) }
                     continue
@@ -61,7 +62,7 @@ extension Exchange {
     }
 
     /// Runs a repair; returns the failure if it could not be made.
-    fileprivate func run(_ repair: Repair, _ plan: inout ConversationPlan, host: DeviceRecord) async -> InferenceError? {
+    fileprivate func run(_ repair: Repair, _ plan: inout ConversationPlan, host: DeviceRecord) async -> BrainFailure? {
         switch repair {
         case .inline:
             note("cache_miss: retrying once with the whole conversation inline")
@@ -76,7 +77,7 @@ extension Exchange {
             // Live, on the same link as the retry that follows: the relay forwards a
             // connection's frames in order, so the host applies it before the retry arrives.
             let outcome = await provider.courier.send(.syncDelta(delta), to: host)
-            guard outcome == .sent else { return .unreachable("the sync-delta repair was not delivered: \(outcome)") }
+            guard outcome == .sent else { return .notSent("the sync-delta repair was not delivered: \(outcome)") }
         }
         return nil
     }
@@ -92,7 +93,7 @@ extension Exchange {
         }
     }
 
-    fileprivate func fail(_ error: InferenceError) -> InferenceError {
+    fileprivate func fail(_ error: BrainFailure) -> BrainFailure {
         note("failed: \(error)")
         return error
     }

@@ -9,14 +9,15 @@ import Signing
 /// Each `stream` sends one sealed `live` request (conversation id, the prefix hash the host is
 /// believed to hold per the ledger, only the messages after it, or the whole conversation
 /// inline) and streams the answer's events (`.text`, `.reasoning`, `.toolCallDelta`,
-/// `.toolCall`) while they arrive, then `.done`. Failures are
-/// ordinary `InferenceError`s, thrown from the stream, and the caller falls back on-device,
-/// continuing from the text it has already seen:
+/// `.toolCall`) while they arrive, then `.done`. Failures are `BrainFailure`s (Routing),
+/// thrown from the stream, and the caller falls back on-device, continuing from the text it
+/// has already seen:
 ///
-/// - not delivered (`not-here`, link down, dropped): `.unreachable`, at once, nothing owed;
-/// - a watchdog rung: `.timeout("accept" | "first output" | "stall")` (`WatchdogLimits`);
-/// - the host's `error`: `.modelUnavailable`, or `.remote(code:message:)` with the spec's name
-///   (`host_error`, `busy`, `revoked`, `bad_request`, ...);
+/// - not delivered: `.notHere` (the relay's `not-here`), `.notSent` (link down, dropped, no
+///   record), at once, nothing owed; `.notSealed` / `.tooLarge` when this guest could not seal it;
+/// - a watchdog rung: `.watchdog(.accept | .firstOutput | .stall)` (`WatchdogLimits`);
+/// - the host's `error`: `.host(code, message:)` (`busy`, `revoked`, `model_unavailable`, ...);
+/// - the relay's `peer-gone` for the host: `.hostGone(reason)`;
 /// - a refused chunk or a stream that ends without `done`: `.interrupted`;
 /// - the consumer stopped reading: `.cancelled`.
 ///
@@ -26,7 +27,7 @@ import Signing
 /// retries once with the whole conversation inline. After any failure of a request that may
 /// have arrived, `cancel` goes to the host so its GPU slot is freed. Tools, images and options
 /// travel (request version 2); whether a request may go to a Homebase at all is the router's
-/// decision. A request over `Limits` is refused before sending (`.remote("too_large")`).
+/// decision. A request over `Limits` is refused before sending (`.tooLarge`).
 public struct HomebaseProvider: ChatProvider {
     /// Whose Homebase: decides the brain and which repair applies.
     public enum Kind: Sendable, Equatable {

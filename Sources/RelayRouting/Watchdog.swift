@@ -1,3 +1,4 @@
+import Routing
 import Synchronization
 
 /// One request's watchdog: a single deadline that moves as the ladder advances. `watch` sleeps
@@ -6,12 +7,8 @@ import Synchronization
 /// the sleep. One sleeping task per request instead of one timer per chunk: streams of many
 /// small chunks only move a value under a lock.
 final class Watchdog: Sendable {
-    /// The rungs; the raw value is the text of `InferenceError.timeout`.
-    enum Rung: String, Sendable, Equatable {
-        case accept
-        case firstOutput = "first output"
-        case stall
-    }
+    /// The rungs: the one that fired is the failure `BrainFailure.watchdog`.
+    typealias Rung = BrainFailure.Rung
 
     private struct State {
         var rung: Rung

@@ -14,7 +14,8 @@ import Synchronization
         let answer = try await openAIRunner(primary: primary, onDevice: local).run(request)
         #expect(answer.text == "local answer")
         #expect(answer.metadata.brain == .onDevice)
-        #expect(answer.metadata.tried.map { "\($0.brain.rawValue): \($0.why)" } == ["openai: runtime unreachable: connection refused"])
+        #expect(answer.metadata.tried.map(\.brain) == [.openAI])
+        #expect(answer.metadata.tried.map(\.failure) == [.brain(.unreachable("connection refused"))])
         #expect(answer.metadata.tried.first?.failedAtMs != nil, "when it failed is kept (the page's timeline)")
         #expect(answer.metadata.seamOffset == nil)
         #expect(primary.requests.count == 1)
@@ -29,19 +30,19 @@ import Synchronization
         let tried = answer.metadata.tried
         #expect(answer.metadata.brain == .floor)
         #expect(tried.map(\.brain) == [.openAI, .onDevice], "\(tried)")
-        #expect(tried.map(\.why) == [InferenceError.http(status: 401, message: "bad key").description, "runtime unreachable: engine gone"])
+        #expect(tried.map(\.failure) == [.brain(.http(status: 401, message: "bad key")), .brain(.unreachable("engine gone"))])
         let times = tried.compactMap(\.failedAtMs)
         #expect(times.count == 2 && times[0] >= 0 && times[1] >= times[0], "\(times)")
     }
 
     @Test(arguments: [InferenceError.timeout("no first output"), .http(status: 503, message: "busy"), .inBand("overloaded"),
-                      .interrupted, .modelUnavailable("x"), .remote(code: "busy", message: "later")])
+                      .interrupted, .modelUnavailable("x"), .unsupported("logit_bias")])
     func everyOrdinaryFailureFallsBack(_ error: InferenceError) async throws {
         let primary = RecordingProvider(brain: .openAI, error: error)
         let local = RecordingProvider(brain: .onDevice, events: [.text("ok"), .done(finishReason: "stop", usage: nil)])
         let answer = try await openAIRunner(primary: primary, onDevice: local).run(request)
         #expect(answer.metadata.brain == .onDevice)
-        #expect(answer.metadata.tried.first?.why == error.description)
+        #expect(answer.metadata.tried.first?.failure == (error == .interrupted ? .interrupted : .brain(error)))
     }
 
     @Test func streamEndingWithoutDoneIsInterruptedAndFallsBack() async throws {
@@ -49,7 +50,7 @@ import Synchronization
         let local = RecordingProvider(brain: .onDevice, events: [.text("tial"), .done(finishReason: "stop", usage: nil)])
         let answer = try await openAIRunner(primary: primary, onDevice: local).run(request)
         #expect(answer.text == "partial")
-        #expect(answer.metadata.tried.first?.why == InferenceError.interrupted.description)
+        #expect(answer.metadata.tried.first?.failure == .interrupted)
     }
 
     @Test func failureAfterPartialOutputContinuesOnTheRealEngine() async throws {

@@ -36,10 +36,11 @@ struct FreshOwnAdvert: OwnAdvertSource {
     /// the same file) goes on-device without asking it, and the reason says so.
     @Test func anAcceptTimeoutCoolsTheHomebaseDownForTheNextRequests() async throws {
         let dir = try tempDirectory()
-        let homebase = RecordingProvider(brain: .ownHomebase, error: .timeout("accept"))
+        let homebase = RecordingProvider(brain: .ownHomebase, failure: .watchdog(.accept))
         let local = RecordingProvider(brain: .onDevice, events: [.text("ok"), .done(finishReason: "stop", usage: nil)])
         let first = try await runner(homebase, local, CooldownFile(path: dir + "/cooldowns.json")).run(request)
         #expect(first.metadata.brain == .onDevice)
+        #expect(first.metadata.tried.map(\.failure) == [.watchdog(.accept)])
         #expect(homebase.requests.count == 1)
         let again = runner(homebase, local, CooldownFile(path: dir + "/cooldowns.json"))
         let decision = again.router.resolve()
@@ -54,7 +55,7 @@ struct FreshOwnAdvert: OwnAdvertSource {
     @Test func aHostErrorDoesNotCoolDown() async throws {
         let dir = try tempDirectory()
         let file = CooldownFile(path: dir + "/cooldowns.json")
-        let homebase = RecordingProvider(brain: .ownHomebase, error: .remote(code: "busy", message: "later"))
+        let homebase = RecordingProvider(brain: .ownHomebase, failure: .host(.busy, message: "later"))
         let local = RecordingProvider(brain: .onDevice, events: [.text("ok"), .done(finishReason: "stop", usage: nil)])
         _ = try await runner(homebase, local, file).run(request)
         #expect(file.current(nowMs: SystemWallClock().nowMs()).isEmpty)
@@ -66,13 +67,21 @@ struct FreshOwnAdvert: OwnAdvertSource {
         let dir = try tempDirectory()
         let file = CooldownFile(path: dir + "/cooldowns.json", length: .seconds(60))
         let now = SystemWallClock().nowMs()
-        file.record(Self.host, because: "timed out: accept", nowMs: now - 5_000)
+        file.record(Self.host, because: .watchdog(.accept), nowMs: now - 5_000)
+        #expect(file.cooldown(of: Self.host, nowMs: now)?.because == "timed out: accept")  // the file keeps the words
         #expect(file.cooldown(of: Self.host, nowMs: now) != nil)
         file.clear(Self.host)
         #expect(file.cooldown(of: Self.host, nowMs: now) == nil)
-        file.record(Self.host, because: "timed out: accept", nowMs: now - 61_000)
+        file.record(Self.host, because: .watchdog(.accept), nowMs: now - 61_000)
         #expect(file.cooldown(of: Self.host, nowMs: now) == nil)
-        #expect(CooldownFile.coolsDown("runtime unreachable: the Homebase left the relay mid-answer (it stopped answering the relay)"))
-        #expect(!CooldownFile.coolsDown("runtime unreachable: the Homebase left the relay mid-answer (its connection closed)"))
+    }
+
+    /// Which rungs say the Homebase is gone or frozen (cooled down) and which say it is alive.
+    @Test func onlyNoAcceptAndASilentHostCoolDown() {
+        let cools: [BrainFailure] = [.watchdog(.accept), .hostGone(.silent)]
+        let alive: [BrainFailure] = [.watchdog(.firstOutput), .watchdog(.stall), .hostGone(.closed), .hostGone(.replaced),
+                                     .notHere, .host(.busy, message: "later"), .interrupted, .brain(.timeout("accept"))]
+        #expect(cools.filter(\.coolsDown) == cools)
+        #expect(alive.filter(\.coolsDown).isEmpty)
     }
 }

@@ -73,14 +73,18 @@ func processExists(_ pid: Int32) -> Bool { kill(pid, 0) == 0 }
 final class RecordingProvider: ChatProvider, @unchecked Sendable {  // `lock` guards `requests`
     let brain: BrainKind
     let events: [ChatEvent]
-    let error: InferenceError?
+    let error: (any Error)?
     let inner: (any ChatProvider)?
     private let lock = NSLock()
     private var _requests: [ChatRequest] = []
     var requests: [ChatRequest] { lock.withLock { _requests } }
 
-    init(brain: BrainKind, events: [ChatEvent] = [], error: InferenceError? = nil, wrapping inner: (any ChatProvider)? = nil) {
-        self.brain = inner?.brain ?? brain; self.events = events; self.error = error; self.inner = inner
+    /// `error`: a brain's own failure (a cloud, an engine); `failure`: a rung a relay-routed
+    /// Homebase throws (`BrainFailure`).
+    init(brain: BrainKind, events: [ChatEvent] = [], error: InferenceError? = nil, failure: BrainFailure? = nil,
+         wrapping inner: (any ChatProvider)? = nil) {
+        self.brain = inner?.brain ?? brain; self.events = events; self.inner = inner
+        self.error = failure.map { $0 as any Error } ?? error.map { $0 as any Error }
     }
 
     func stream(_ request: ChatRequest) -> AsyncThrowingStream<ChatEvent, Error> {

@@ -100,7 +100,7 @@ import Wire
                                        timestampMs: 0, models: [])
         let own = relay.ownHomebase(advert: ReceivedAdvert(advert: advert, receiptMs: 0))
         let r = await collect(own.stream(ChatRequest(model: "m", messages: [])))
-        #expect(r.error as? InferenceError == .unreachable("relay link not configured"))
+        #expect(r.error as? BrainFailure == .notSent("relay link not configured"))
         // The cloud doors read the key slot per request: no slot file, no request, `unreachable`.
         let dir = try tempDirectory()
         let doors = CloudDoors(keysDirectory: dir + "/keys", urls: CloudURLs(openAI: "http://127.0.0.1:1", anthropic: "http://127.0.0.1:1"))
@@ -115,7 +115,7 @@ import Wire
         var m = AnswerMetadata(brain: .onDevice, routeReason: "r")
         m.timeToFirstTokenMs = 8.25
         m.tokensPerSecond = 4900.4
-        m.tried = [.init(brain: .ownHomebase, why: "timed out: no accept")]
-        #expect(m.summaryLine == "on-device · first token 8.2 ms · 4900 tok/s · fell back: homebase failed (timed out: no accept)")
+        m.tried = [.init(brain: .ownHomebase, failure: .watchdog(.accept))]
+        #expect(m.summaryLine == "on-device · first token 8.2 ms · 4900 tok/s · fell back: homebase failed (timed out: accept)")
     }
 }

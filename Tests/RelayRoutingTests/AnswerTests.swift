@@ -2,6 +2,7 @@ import Courier
 import Inference
 import InferenceWire
 @testable import RelayRouting
+import Routing
 import Sealing
 import Testing
 import Wire
@@ -96,21 +97,31 @@ struct AnswerTests {
         let big = [UInt8](repeating: 1, count: Limits.maxImageBytes + 1)
         let ask = [ChatMessage(role: .user, parts: [.image(ImageData(mediaType: "image/png", bytes: big))])]
         let seen = try await read(scene.provider(), ChatRequest(model: "tiny", messages: ask))
-        guard case .remote(let code, let message)? = seen.inferenceError else {
-            Issue.record("expected too_large, got \(String(describing: seen.failure))"); return
+        // Refused here, before sending: a local limit, never dressed as the host's `too_large`.
+        guard case .tooLarge(let why)? = seen.brainFailure else {
+            Issue.record("expected tooLarge, got \(String(describing: seen.failure))"); return
         }
-        #expect(code == "too_large" && message.contains("10 MiB per image"))
+        #expect(why.contains("10 MiB per image"))
         #expect(scene.host.seen.isEmpty)
     }
 
-    @Test func notHereFailsAtOnceAsUnreachableAndSendsNothingMore() async throws {
+    @Test func aRequestThatCannotBeEncodedIsALocalFailureNotTheHostsCode() async throws {
+        let scene = try await Scene([.answer(["never"])])
+        defer { scene.stop() }
+        // A model name over its u16 length prefix: the encoder refuses it, nothing is sent.
+        let seen = try await read(scene.provider(), ChatRequest(model: String(repeating: "m", count: 70_000), messages: chat("hi")))
+        guard case .notSealed(let why)? = seen.brainFailure else {
+            Issue.record("expected notSealed, got \(String(describing: seen.failure))"); return
+        }
+        #expect(why.contains("model"), "\(why)")
+        #expect(scene.host.seen.isEmpty)
+    }
+
+    @Test func notHereFailsAtOnceAsNotHereAndSendsNothingMore() async throws {
         let scene = try await Scene([.answer(["never"])], hostOnline: false)
         defer { scene.stop() }
         let seen = try await read(scene.provider(.own, .relaxed), ChatRequest(model: "tiny", messages: chat("hi")))
-        guard case .unreachable? = seen.inferenceError else {
-            Issue.record("expected unreachable, got \(String(describing: seen.failure))")
-            return
-        }
+        #expect(seen.brainFailure == .notHere, "\(String(describing: seen.failure))")
         #expect(seen.events.isEmpty)
         #expect(scene.guest.stats.opened == 0)
     }
@@ -121,7 +132,9 @@ struct AnswerTests {
         let stranger = try identity("stranger").record.signingKey
         let p = HomebaseProvider(kind: .own, hostKey: stranger, courier: scene.guest, ledger: scene.ledger)
         let seen = try await read(p, ChatRequest(model: "tiny", messages: chat("hi")))
-        guard case .unreachable? = seen.inferenceError else { Issue.record("expected unreachable"); return }
+        guard case .notSent(let why)? = seen.brainFailure, why.contains("no device record") else {
+            Issue.record("expected notSent, got \(String(describing: seen.failure))"); return
+        }
         #expect(scene.host.seen.isEmpty)
     }
 }

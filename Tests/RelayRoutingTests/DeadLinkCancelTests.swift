@@ -2,6 +2,7 @@ import Courier
 import Dispatch
 import Inference
 @testable import RelayRouting
+import Routing
 import Synchronization
 import Testing
 
@@ -38,7 +39,7 @@ struct DeadLinkCancelTests {
             seen.failure = error
         }
         let settledBeforeTheEnd = lines.withLock { $0.contains { $0.contains("cancel outcome") } }
-        #expect(seen.inferenceError == .timeout("stall") && seen.text == "Once ", "\(seen.events)")
+        #expect(seen.brainFailure == .watchdog(.stall) && seen.text == "Once ", "\(seen.events)")
         #expect(!settledBeforeTheEnd, "the stream waited for the cancel: \(lines.withLock { $0 })")
         thaw.signal()
         // The cancel still goes out, and reaches the host once the relay forwards again.

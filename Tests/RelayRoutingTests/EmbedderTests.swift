@@ -17,6 +17,17 @@ struct EmbedderTests {
         #expect(why.contains("not connected"))
     }
 
+    @Test func aRequestThatCannotBeSealedIsALocalFailureAndNothingIsSent() async throws {
+        let scene = try await Scene([.neverAccept])
+        defer { scene.stop() }
+        let embedder = HomebaseEmbedder(hostKey: scene.host.record.signingKey, courier: scene.guest, timeout: .seconds(3600))
+        // A model name over its u16 length prefix: the encoder refuses it before the link sees it.
+        let result = await embedder.embed(model: String(repeating: "m", count: 70_000), inputs: ["one"])
+        guard case .failure(.notSealed(let why)) = result else { Issue.record("\(result)"); return }
+        #expect(why.contains("model"), "\(why)")
+        #expect(scene.host.seen.isEmpty)
+    }
+
     @Test func silenceIsTheConfiguredTimeoutAndTheRequestArrivedWhole() async throws {
         let scene = try await Scene([.neverAccept])
         defer { scene.stop() }
@@ -24,7 +35,7 @@ struct EmbedderTests {
         // Large enough to travel as parts (each input 40 KiB).
         let inputs = (0..<4).map { String(repeating: Character(String($0)), count: 40 << 10) }
         let result = await embedder.embed(model: "e5", inputs: inputs)
-        #expect(result == .failure(.timeout(.milliseconds(300))), "\(result)")
+        #expect(result == .failure(.timeout(.milliseconds(300), flag: "--embedding-timeout")), "\(result)")
         try await eventually("the embed-request at the host") {
             scene.host.seen.contains { if case .embedRequest(let r) = $0 { r.model == "e5" && r.inputs == inputs } else { false } }
         }

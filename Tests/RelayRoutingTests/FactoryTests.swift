@@ -41,21 +41,21 @@ struct FactoryTests {
         #expect(provider.brain == .joinedHomebase)
         #expect(asked.withLock { $0 } == ["wss://friend.example/v1/connect"])
         let seen = try await read(provider, ChatRequest(model: "tiny", messages: chat("a secret prompt")))
-        #expect(seen.inferenceError == .remote(code: "busy", message: "scripted 3"))
+        #expect(seen.brainFailure == .host(.busy, message: "scripted 3"))
         // The failure is logged, by cause only: never the prompt.
         // (The cancel's outcome, logged when it is heard, may come before or after this read.)
         let logged = lines.withLock { $0 }.filter { !$0.contains("cancel outcome") }
         #expect(logged.count == 1 && logged[0].contains("busy") && !logged[0].contains("secret"))
     }
 
-    @Test func aLinkThatIsDownFailsAtOnceAsUnreachable() async throws {
+    @Test func aLinkThatIsDownFailsAtOnceAsNotSent() async throws {
         let scene = try await Scene([.answer(["never"])])
         defer { scene.stop() }
         let idle = try makeCourier(try identity("idle guest"), knows: [scene.host.record], relay: scene.relay, loop: scene.loop)
         let p = HomebaseProvider(kind: .own, hostKey: scene.host.record.signingKey, courier: idle, ledger: scene.ledger)
         let seen = try await read(p, ChatRequest(model: "tiny", messages: chat("hi")))  // its link never started
-        guard case .unreachable? = seen.inferenceError else {
-            Issue.record("expected unreachable, got \(String(describing: seen.failure))")
+        guard case .notSent(let why)? = seen.brainFailure, why.contains("not sent") else {
+            Issue.record("expected notSent, got \(String(describing: seen.failure))")
             return
         }
         #expect(scene.host.seen.isEmpty)

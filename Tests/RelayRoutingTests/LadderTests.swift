@@ -1,6 +1,7 @@
 import Courier
 import Inference
 @testable import RelayRouting
+import Routing
 import Testing
 import Wire
 
@@ -10,7 +11,7 @@ struct LadderTests {
         let scene = try await Scene([.neverAccept])
         defer { scene.stop() }
         let seen = try await read(scene.provider(.own, .short(.accept)), ChatRequest(model: "tiny", messages: chat("hi")))
-        #expect(seen.inferenceError == .timeout("accept"))
+        #expect(seen.brainFailure == .watchdog(.accept))
         try await eventually("cancel at the host") { scene.host.cancels.count == 1 }
         #expect(scene.host.cancels == scene.host.requests.map(\.requestID))
     }
@@ -19,7 +20,7 @@ struct LadderTests {
         let scene = try await Scene([.acceptThenSilence])
         defer { scene.stop() }
         let seen = try await read(scene.provider(.own, .short(.firstOutput)), ChatRequest(model: "tiny", messages: chat("hi")))
-        #expect(seen.inferenceError == .timeout("first output"))
+        #expect(seen.brainFailure == .watchdog(.firstOutput))
         #expect(seen.events.isEmpty)
         try await eventually("cancel at the host") { scene.host.cancels == scene.host.requests.map(\.requestID) }
     }
@@ -28,7 +29,7 @@ struct LadderTests {
         let scene = try await Scene([.outputThenSilence(["Once ", "upon"])])
         defer { scene.stop() }
         let seen = try await read(scene.provider(.own, .short(.stall)), ChatRequest(model: "tiny", messages: chat("a story")))
-        #expect(seen.inferenceError == .timeout("stall"))
+        #expect(seen.brainFailure == .watchdog(.stall))
         // The caller holds the partial text: its fallback continues from here.
         #expect(seen.text == "Once upon" && !seen.done)
         try await eventually("cancel at the host") { scene.host.cancels == scene.host.requests.map(\.requestID) }
@@ -43,14 +44,14 @@ struct LadderTests {
         defer { scene.stop() }
         let seen = try await read(scene.provider(.own, WatchdogLimits(stall: .seconds(3600))),
                                   ChatRequest(model: "tiny", messages: chat("hi")))
-        #expect(seen.inferenceError == .unreachable(HostGone.words(.closed)) && seen.text == "partial")
+        #expect(seen.brainFailure == .hostGone(.closed) && seen.text == "partial")
     }
 
     @Test func aTruncatedStreamIsInterruptedAndCancelled() async throws {
         let scene = try await Scene([.outputThenTruncatedDone(["half"])])
         defer { scene.stop() }
         let seen = try await read(scene.provider(), ChatRequest(model: "tiny", messages: chat("hi")))
-        #expect(seen.inferenceError == .interrupted && seen.text == "half" && !seen.done)
+        #expect(seen.brainFailure == .interrupted && seen.text == "half" && !seen.done)
         try await eventually("cancel at the host") { scene.host.cancels == scene.host.requests.map(\.requestID) }
     }
 

@@ -1,6 +1,7 @@
 import Inference
 import InferenceWire
 @testable import RelayRouting
+import Routing
 import Sealing
 import Signing
 import Testing
@@ -67,8 +68,9 @@ struct PlanTests {
         // 11 is no code yet: an unknown one reads as host_error.
         #expect(names == ["model_unavailable", "host_error", "busy", "diverged", "cache_miss", "revoked", "bad_request",
                           "too_large", "unsupported", "not_owner", "host_error"])
-        let e = AppMessage.InferenceError(requestID: .zero, code: .modelUnavailable, message: "no such tag")
-        #expect(e.asInferenceError == .modelUnavailable("no such tag"))
+        // The host's code travels as a case; these are its words at display.
+        #expect(BrainFailure.host(.modelUnavailable, message: "no such tag").description == "model unavailable: no such tag")
+        #expect(BrainFailure.host(.notOwner, message: "a grantee").description == "remote error not_owner: a grantee")
     }
 }
 

@@ -1,6 +1,7 @@
 import Courier
 import Inference
 @testable import RelayRouting
+import Routing
 import Testing
 import Wire
 
@@ -35,7 +36,7 @@ struct RepairTests {
         defer { scene.stop() }
         _ = scene.believeHostHolds(3, of: Self.conversation)
         let seen = try await read(scene.provider(.own), ChatRequest(model: "tiny", messages: Self.conversation))
-        #expect(seen.inferenceError == .remote(code: "diverged", message: "scripted 4"))
+        #expect(seen.brainFailure == .host(.diverged, message: "scripted 4"))
         try await eventually("cancel at the host") { scene.host.cancels.count == 1 }
         #expect(scene.host.seen.map(kind) == ["request", "sync-delta", "request", "cancel"])
         #expect(scene.host.cancels == [scene.host.requests[1].requestID])
@@ -60,20 +61,19 @@ struct RepairTests {
         defer { scene.stop() }
         _ = scene.believeHostHolds(3, of: Self.conversation)
         let seen = try await read(scene.provider(.joined), ChatRequest(model: "tiny", messages: Self.conversation))
-        #expect(seen.inferenceError == .remote(code: "cache_miss", message: "scripted 5"))
+        #expect(seen.brainFailure == .host(.cacheMiss, message: "scripted 5"))
         try await eventually("cancel at the host") { scene.host.cancels.count == 1 }
         #expect(scene.host.seen.map(kind) == ["request", "request", "cancel"])
     }
 
     @Test func aRepairCodeFromTheOtherArmIsAnOrdinaryFailure() async throws {
         // `diverged` from a joined host and `cache_miss` from the own host: no repair applies.
-        for (kind, code, name): (HomebaseProvider.Kind, AppMessage.ErrorCode, String) in
-            [(.joined, .diverged, "diverged"), (.own, .cacheMiss, "cache_miss")] {
+        for (kind, code): (HomebaseProvider.Kind, AppMessage.ErrorCode) in [(.joined, .diverged), (.own, .cacheMiss)] {
             let scene = try await Scene([.error(code), .answer(["no"])])
             defer { scene.stop() }
             _ = scene.believeHostHolds(3, of: Self.conversation)
             let seen = try await read(scene.provider(kind), ChatRequest(model: "tiny", messages: Self.conversation))
-            #expect(seen.inferenceError == .remote(code: name, message: "scripted \(code.rawValue)"))
+            #expect(seen.brainFailure == .host(code, message: "scripted \(code.rawValue)"))
             try await eventually("cancel at the host") { scene.host.cancels.count == 1 }
             #expect(scene.host.requests.count == 1 && scene.host.deltas.isEmpty)
         }
@@ -82,19 +82,22 @@ struct RepairTests {
 
 @Suite("the host's error codes are ordinary failures")
 struct HostErrorTests {
+    /// The failure is the host's code as a case; the words (for the log and `status`) are only
+    /// its display, and stay what they were.
     @Test(arguments: [
-        (AppMessage.ErrorCode.modelUnavailable, InferenceError.modelUnavailable("scripted 1")),
-        (.hostError, .remote(code: "host_error", message: "scripted 2")),
-        (.busy, .remote(code: "busy", message: "scripted 3")),
-        (.revoked, .remote(code: "revoked", message: "scripted 6")),
-        (.badRequest, .remote(code: "bad_request", message: "scripted 7")),
-        (AppMessage.ErrorCode(rawValue: 99), .remote(code: "host_error", message: "scripted 99")),
+        (AppMessage.ErrorCode.modelUnavailable, "model unavailable: scripted 1"),
+        (.hostError, "remote error host_error: scripted 2"),
+        (.busy, "remote error busy: scripted 3"),
+        (.revoked, "remote error revoked: scripted 6"),
+        (.badRequest, "remote error bad_request: scripted 7"),
+        (AppMessage.ErrorCode(rawValue: 99), "remote error host_error: scripted 99"),
     ])
-    func anErrorFailsAtOnceWithoutRetryAndCancels(code: AppMessage.ErrorCode, expected: InferenceError) async throws {
+    func anErrorFailsAtOnceWithoutRetryAndCancels(code: AppMessage.ErrorCode, words: String) async throws {
         let scene = try await Scene([.error(code), .answer(["never"])])
         defer { scene.stop() }
         let seen = try await read(scene.provider(), ChatRequest(model: "tiny", messages: chat("hi")))
-        #expect(seen.inferenceError == expected && seen.events.isEmpty)
+        #expect(seen.brainFailure == .host(code, message: "scripted \(code.rawValue)") && seen.events.isEmpty)
+        #expect(seen.brainFailure?.description == words)
         try await eventually("cancel at the host") { scene.host.cancels.count == 1 }
         #expect(scene.host.seen.map(kind) == ["request", "cancel"])
     }

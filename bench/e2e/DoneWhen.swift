@@ -73,8 +73,11 @@ enum DoneWhen {
         for i in 0..<o.engineStallRuns {
             let t = try await w.guest.ask(runner, Faults.request(64, i))
             row.runs += 1
-            let why = t.metadata.tried.first?.why ?? ""
-            row.ended(why.contains("host_error") ? "the Homebase's host_error" : why.contains("timed out: stall") ? "the guest's stall rung" : "other: \(why)")
+            switch t.metadata.tried.first?.failure {
+            case .host(.hostError, _)?: row.ended("the Homebase's host_error")
+            case .watchdog(.stall)?: row.ended("the guest's stall rung")
+            case let other: row.ended("other: \(other.map(\.description) ?? "")")
+            }
             guard t.brain == .onDevice, let fell = t.fallbackAt, let first = t.fallbackText else { continue }
             row.onDevice += 1
             let last = t.texts.last(where: { $0 < fell }) ?? t.start
@@ -102,12 +105,12 @@ enum DoneWhen {
                 let holed = w.holedCount()
                 let t = try await guest.ask(guest.runner(), Faults.request(400, i)) { w.holeNewest() }
                 row.runs += 1
-                let why = t.metadata.tried.first?.why ?? ""
+                let failure = t.metadata.tried.first?.failure
                 if t.brain != .onDevice {
                     // The whole answer arrived before the proxy acted on the trigger: not timed.
                     row.ended("the Homebase finished before the hole (not timed)")
                 } else {
-                    row.ended(why.contains("timed out: stall") ? "the guest's stall rung" : "other: \(why)")
+                    row.ended(failure == .watchdog(.stall) ? "the guest's stall rung" : "other: \(failure.map(\.description) ?? "")")
                 }
                 if w.holedCount() <= holed { row.ended("the proxy never black-holed it") }
                 if t.brain == .onDevice, let fell = t.fallbackAt, let first = t.fallbackText {

@@ -276,7 +276,7 @@ extension HomebaseAgent {
         case .modelUnavailable: "the engine does not serve this model"
         case .malformed: "the engine's answer did not parse"
         case .unsupported(let what): what  // our own words, naming an option, never the prompt
-        case .remote, .cancelled: "the engine request failed"
+        case .cancelled: "the engine request failed"
         }
     }
 }

@@ -4,6 +4,7 @@ import InferenceWire
 @testable import RelayRouting
 import Sealing
 import Signing
+import Routing
 import Transport
 import Wire
 
@@ -69,7 +70,8 @@ struct Seen {
     var failure: (any Error)?
     var text: String { events.map { if case .text(let t) = $0 { t } else { "" } }.joined() }
     var done: Bool { events.contains { if case .done = $0 { true } else { false } } }
-    var inferenceError: InferenceError? { failure as? InferenceError }
+    /// The rung that fired (what `HomebaseProvider` throws).
+    var brainFailure: BrainFailure? { failure as? BrainFailure }
 }
 
 /// Reads a provider's stream to its end (the hang guard bounds it). `stopAfter`: the caller
