@@ -262,7 +262,7 @@ extension HomebaseAgent {
         switch e {
         case .unreachable, .timeout, .interrupted: true
         case .http(let status, _): status >= 500
-        case .inBand, .modelUnavailable, .malformed, .unsupported, .remote, .cancelled: false
+        case .inBand, .modelUnavailable, .malformed, .unsupported, .cancelled: false
         }
     }
 
