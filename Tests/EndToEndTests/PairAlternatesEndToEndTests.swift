@@ -6,16 +6,21 @@ import Testing
 /// in its pairing codes and invites; the paired guest keeps them in relay.json, a friend's guest
 /// beside the joined host (docs/CLUSTER.md "Devices").
 @Suite(.serialized) struct PairAlternatesEndToEndTests {
+    /// The Homebase's config file: the scene's relay and `alternates` (nodes nothing listens on).
+    func configure(_ s: PairScene, alternates: [String]) throws {
+        let config = s.procs.work + "/config/homebase"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        try "relay = \(s.relay)\nrelay-alternates = \(alternates.joined(separator: ", "))\n"
+            .write(toFile: config + "/homebase.conf", atomically: true, encoding: .utf8)
+    }
+
     @Test func aCodeFromAHomebaseWithAlternatesLeavesThemInTheGuestsRelayFile() throws {
         let s = try PairScene(engine: false)
         defer { s.stop() }
         _ = try s.initHost()
         // Nodes nothing listens on: the guest stores them; it dials the code's relay first.
         let nodes = ["ws://localhost:\(try Processes.freePort())/v1/connect", "ws://127.0.0.2:\(try Processes.freePort())/v1/connect"]
-        let config = s.procs.work + "/config/homebase"
-        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
-        try "relay = \(s.relay)\nrelay-alternates = \(nodes.joined(separator: ", "))\n"
-            .write(toFile: config + "/homebase.conf", atomically: true, encoding: .utf8)
+        try configure(s, alternates: nodes)
         try s.startHost()
 
         let code = try s.code(try s.homebase(["pair", "--no-wait"]))
@@ -50,9 +55,7 @@ import Testing
         defer { s.stop() }
         _ = try s.initHost()
         let nodes = ["ws://localhost:\(try Processes.freePort())/v1/connect"]
-        let config = s.procs.work + "/config/homebase"
-        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
-        try "relay = \(s.relay)\nrelay-alternates = \(nodes[0])\n".write(toFile: config + "/homebase.conf", atomically: true, encoding: .utf8)
+        try configure(s, alternates: nodes)
         try s.startHost()
         let invite = String(try s.homebase(["share", "--models", "tiny"]).prefix { $0 != "\n" })
         let join = try s.guestRun("friend", ["join", invite, "--as", "friend", "--wait", "30s", "--relay-wait", "3s", "--connect-timeout", "2s"])
@@ -64,5 +67,24 @@ import Testing
         #expect(text == nodes[0] + "\n", "\(text ?? "none")")
         // The account's relay.json is not the friend's Homebase's: none written.
         #expect(!FileManager.default.fileExists(atPath: s.procs.work + "/friend/relay.json"))
+    }
+
+    /// `guest pair` with no code on a paired laptop: the running Homebase's answer (its pair-code
+    /// request path, not `homebase pair`) names the alternates too.
+    @Test func aCodeASiblingAsksTheRunningHomebaseForNamesTheAlternates() throws {
+        let s = try PairScene(engine: false)
+        defer { s.stop() }
+        _ = try s.initHost()
+        let nodes = ["ws://localhost:\(try Processes.freePort())/v1/connect", "ws://127.0.0.2:\(try Processes.freePort())/v1/connect"]
+        try configure(s, alternates: nodes)
+        try s.startHost()
+        let joined = try s.guest("laptop", ["pair", try s.code(try s.homebase(["pair", "--no-wait"])), "--name", "laptop", "--wait", "30s"])
+        #expect(joined.contains("confirmation: "), "\(joined)")
+
+        let asked = try s.guestRun("laptop", ["pair", "--no-wait", "--connect-timeout", "5s"])
+        #expect(asked.status == 0, "\(asked.err)\(asked.out)")
+        let code = try PairingCode(parsing: try s.code(asked.out))
+        #expect(code.alternates == nodes, "\(code.alternates)")
+        #expect(code.relayURL.hasPrefix(s.relay), "\(code.relayURL)")
     }
 }
