@@ -91,15 +91,18 @@ bench-homebase: setup engine
 # (differing in rhythm, length and pasted context), a capture proxy, a random forest per setting
 # (the Homebase's reply-shaping and the guest's request.shaping, same level), then the request
 # ladders simulated (ladder.py). scikit-learn in a venv under .build (made once).
-# BENCH_SIDECHANNEL_FLAGS: --samples N (per topic), --settings off,padded,cadence (LEVEL:WINDOW too).
+# BENCH_SIDECHANNEL_FLAGS: --samples N (per topic), --settings off,padded,cadence (LEVEL:WINDOW and
+# padded+boundary too). SIDECHANNEL_CONFIG=debug measures debug binaries (when a release build
+# cannot finish in time; docs/SIDE-CHANNEL.md says which kind each table used).
 SIDECHANNEL_VENV := .build/sidechannel-venv
+SIDECHANNEL_CONFIG ?= release
 bench-sidechannel: setup
-	swift build -c release --product homebase-relay $(SWIFT_FLAGS)
-	swift build -c release --product homebase $(SWIFT_FLAGS)
-	swift build -c release --product guest $(SWIFT_FLAGS)
+	swift build -c $(SIDECHANNEL_CONFIG) --product homebase-relay $(SWIFT_FLAGS)
+	swift build -c $(SIDECHANNEL_CONFIG) --product homebase $(SWIFT_FLAGS)
+	swift build -c $(SIDECHANNEL_CONFIG) --product guest $(SWIFT_FLAGS)
 	@test -x $(SIDECHANNEL_VENV)/bin/python || python3 -m venv $(SIDECHANNEL_VENV)
 	@$(SIDECHANNEL_VENV)/bin/python -c 'import sklearn' 2>/dev/null || $(SIDECHANNEL_VENV)/bin/pip install -q scikit-learn
 	rm -rf .build/sidechannel-run
-	$(SIDECHANNEL_VENV)/bin/python bench/sidechannel/bench.py $$(swift build -c release --show-bin-path) .build/sidechannel-run $(BENCH_SIDECHANNEL_FLAGS)
+	$(SIDECHANNEL_VENV)/bin/python bench/sidechannel/bench.py $$(swift build -c $(SIDECHANNEL_CONFIG) --show-bin-path) .build/sidechannel-run $(BENCH_SIDECHANNEL_FLAGS)
 	$(SIDECHANNEL_VENV)/bin/python bench/sidechannel/classify.py .build/sidechannel-run
 	$(SIDECHANNEL_VENV)/bin/python bench/sidechannel/ladder.py .build/sidechannel-run

@@ -7,7 +7,8 @@ defence setting restarts the Homebase with `--reply-shaping SETTING` and asks SA
 per topic with `guest chat`, keeping each answer's time window. classify.py turns the captured
 frames into features and reports AUPRC / accuracy. Usage: bench.py BIN_DIR WORK_DIR [--samples N]
 [--settings off,padded,cadence] (a setting LEVEL:WINDOW, e.g. padded:100ms, also sets the
-coalescing window, `--batch-delay`)."""
+coalescing window, `--batch-delay`; LEVEL+boundary, e.g. padded+boundary, releases the first
+chunk on a 100 ms boundary, `--shaping-boundary`, and padded+boundary=250ms on another)."""
 import argparse, json, os, random, socket, subprocess, sys, time
 from corpus import PROMPTS, prompt_for
 
@@ -40,6 +41,10 @@ def read_chat(cmd, env):
     p.wait(120)
     return out.decode(errors="replace"), arrivals
 
+def level_of(setting):
+    """The shaping level of a bench setting (`padded+boundary:50ms` -> `padded`)."""
+    return setting.partition(":")[0].partition("+")[0]
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bin"); ap.add_argument("work")
@@ -70,9 +75,13 @@ def main():
         run(hb + ["runtime", "add", f"http://127.0.0.1:{engine_port}"])
         relay = f"ws://127.0.0.1:{proxy_port}"  # everyone dials the proxy, as a relay's clients would
         def start_homebase(setting):
-            # LEVEL or LEVEL:WINDOW (e.g. padded:100ms: the coalescing window, --batch-delay, too).
-            level, _, window = setting.partition(":")
+            # LEVEL[+boundary[=TIME]][:WINDOW] (padded:100ms: the coalescing window, --batch-delay;
+            # padded+boundary: the first chunk on a 100 ms boundary, --shaping-boundary).
+            level, window = level_of(setting), setting.partition(":")[2]
             extra = ["--batch-delay", window] if window else []
+            head = setting.partition(":")[0]
+            if "+boundary" in head:
+                extra += ["--shaping-boundary", head.partition("+boundary")[2].lstrip("=") or "100ms"]
             p = start(hb + ["run", "--relay", relay, "--reply-shaping", level, *extra], f"homebase-{setting}.log")
             wait_for(lambda: "connected to the relay" in open(f"{a.work}/homebase-{setting}.log").read(), "the Homebase")
             return p
@@ -96,7 +105,7 @@ def main():
         for setting in a.settings.split(","):
             h.terminate(); h.wait(10)
             h = start_homebase(setting)
-            level = setting.partition(":")[0]
+            level = level_of(setting)
             shaped = subprocess.run(g("settings", "set", "request.shaping", level), env=env, capture_output=True).returncode == 0
             time.sleep(1)
             jobs = [(t, prompt_for(t, rng)) for t in PROMPTS for _ in range(a.samples)]

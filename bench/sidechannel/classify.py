@@ -4,7 +4,8 @@ Per defence setting: 5-fold cross-validated random forest on features of the fra
 answer (sizes and times, both directions), reporting AUPRC (one topic against the rest,
 averaged over topics; chance = the topic's base rate), accuracy against the base rate, and the
 cost (down bytes, frames, stream time per answer; the delay from the engine's emitting a
-token to the reader's getting it, with emits.jsonl from the stand-in). Usage: classify.py WORK_DIR."""
+token to the reader's getting it, with emits.jsonl from the stand-in), and the AUPRC from the
+time of the first text frame alone (where prefill and a release boundary show). Usage: classify.py WORK_DIR."""
 import json, sys
 import numpy as np
 from sklearn.ensemble import RandomForestClassifier
@@ -53,7 +54,10 @@ def features(s):
     reply = [len(down), n.sum(), t[-1], t[min(2, len(t) - 1)], gaps.mean(), gaps.std(), np.median(gaps),
              n.mean(), n.std(), len(set(n.tolist()))]
     request = [req["n"], len(up), sum(f["n"] for f in up)]
-    return np.array(reply + request + list(seq_n) + list(seq_g)), dict(bytes=int(n.sum()), frames=len(down), time=float(t[-1]),
+    # The 3rd reply frame is the first text chunk (an acknowledgement and the reply's header come
+    # first): its time is the prefill, and a release boundary's.
+    first = [t[min(2, len(t) - 1)]]
+    return np.array(reply + request + list(seq_n) + list(seq_g) + first), dict(bytes=int(n.sum()), frames=len(down), time=float(t[-1]),
                                                                     up=sum(f["n"] for f in up), req=req["n"], delay=token_delay(s))
 
 def score(X, y, seed=0):
@@ -72,18 +76,18 @@ for setting in dict.fromkeys(s["setting"] for s in samples):
     got = [(f, t) for f, t in got if f is not None]
     if len(got) < 10: print(f"{setting}: only {len(got)} answers"); continue
     X = np.array([f[0] for f, _ in got]); y = np.array([t for _, t in got]); cost = [f[1] for f, _ in got]
-    all_ = score(X, y); rep = score(X[:, :10], y); req = score(X[:, 10:13], y)
+    all_ = score(X, y); rep = score(X[:, :10], y); req = score(X[:, 10:13], y); fst = score(X[:, -1:], y)
     # Noise: the same classifier on labels shuffled (no signal at all), 5 times.
     shuffled = [score(X, np.random.default_rng(k).permutation(y), seed=k)[0] for k in range(5)]
     noise[setting] = (np.mean(shuffled), np.std(shuffled))
     d = [c["delay"] for c in cost if c["delay"]]
-    rows.append((setting, len(y), all_, rep, req, np.mean([c["bytes"] for c in cost]), np.mean([c["frames"] for c in cost]),
+    rows.append((setting, len(y), all_, rep, req, fst, np.mean([c["bytes"] for c in cost]), np.mean([c["frames"] for c in cost]),
                  np.mean([c["time"] for c in cost]), np.mean([c["up"] for c in cost]), sorted(set(c["req"] for c in cost)),
                  np.mean([x[0] for x in d]) * 1000 if d else float("nan"), np.mean([x[1] for x in d]) * 1000 if d else float("nan")))
-print("| setting | answers | AUPRC all (chance) | accuracy all (base) | AUPRC reply only | AUPRC request only | delay per token ms | first text ms | down bytes/answer | up bytes/answer | frames/answer | stream s/answer | request frame sizes |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-for s, n, a, rp, rq, b, fr, tm, up, sizes, dl, ft in rows:
-    print(f"| {s} | {n} | {a[0]:.3f} ({a[2]:.3f}) | {a[1]:.3f} ({a[3]:.3f}) | {rp[0]:.3f} | {rq[0]:.3f} | {dl:.1f} | {ft:.0f} | {b:,.0f} | {up:,.0f} | {fr:.1f} | {tm:.2f} | {' '.join(map(str, sizes))} |")
+print("| setting | answers | AUPRC all (chance) | accuracy all (base) | AUPRC reply only | AUPRC request only | AUPRC first text frame's time only | delay per token ms | first text ms | down bytes/answer | up bytes/answer | frames/answer | stream s/answer | request frame sizes |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+for s, n, a, rp, rq, fs, b, fr, tm, up, sizes, dl, ft in rows:
+    print(f"| {s} | {n} | {a[0]:.3f} ({a[2]:.3f}) | {a[1]:.3f} ({a[3]:.3f}) | {rp[0]:.3f} | {rq[0]:.3f} | {fs[0]:.3f} | {dl:.1f} | {ft:.0f} | {b:,.0f} | {up:,.0f} | {fr:.1f} | {tm:.2f} | {' '.join(map(str, sizes))} |")
 print()
 for s, (m, sd) in noise.items():
     print(f"{s}: AUPRC with shuffled labels {m:.3f} +- {sd:.3f} (the noise a setting's AUPRC is within)")
