@@ -96,6 +96,19 @@ public enum GuestJoin {
                                      joinerRecord: identity.record.encoded)
         let join = AppMessage.join(.init(secretProof: Bytes32(unchecked: proof), deviceRecord: identity.record.encoded,
                                          accountName: accountName))
+        // A `guest serve` of this device may link the invite's relay as soon as `prepare` wrote
+        // the invite, replacing this link (one connection per device key). The join is mail, kept
+        // in the outbox: take the link back so it goes out; serve retakes its own link later.
+        let retaker = Task {
+            for _ in 0..<3 {
+                while !Task.isCancelled, link.refusal != .replaced { try? await Task.sleep(for: .milliseconds(50)) }
+                guard !Task.isCancelled else { return }
+                link.log.write("relay: taking the link to \(link.setting.url) back for the join (another guest command had replaced it)")
+                link.courier.link.start()
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        defer { retaker.cancel() }
         let sent = try await withDeadline(wait) {
             try await link.courier.introduce(join, toSigningKey: host, hpkeKey: checked.host.hpkeKey, deliveryClass: .mail)
         }
