@@ -69,6 +69,9 @@ public struct Answer: Sendable, Equatable {
 }
 
 extension AnswerMetadata {
+    /// The shortest streamed span, in seconds, a tokens/s figure is given for.
+    static let minimumRateSpan = 0.01
+
     /// The timing and token figures of one answer: time to first token from `start`, tokens/s
     /// over the streamed span (not for the floor, which streams no model), the usage and finish.
     mutating func measure(start: ContinuousClock.Instant, firstToken: ContinuousClock.Instant?,
@@ -78,7 +81,9 @@ extension AnswerMetadata {
         if brain != .floor, let (a, b) = streamed {
             let seconds = Leg.ms(b - a) / 1000
             let tokens = completionTokens ?? chunks
-            if seconds > 0, tokens > 0 { tokensPerSecond = Double(tokens) / seconds }
+            // A span shorter than `minimumRateSpan` (the text came in one burst) gives no rate:
+            // 64 tokens over 0.2 ms read "380,000 tok/s", a figure of the batching, not the brain.
+            if seconds >= Self.minimumRateSpan, tokens > 0 { tokensPerSecond = Double(tokens) / seconds }
         }
         self.completionTokens = completionTokens
         self.promptTokens = promptTokens
