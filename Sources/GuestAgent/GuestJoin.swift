@@ -103,8 +103,7 @@ public enum GuestJoin {
             for _ in 0..<3 {
                 while !Task.isCancelled, link.refusal != .replaced { try? await Task.sleep(for: .milliseconds(50)) }
                 guard !Task.isCancelled else { return }
-                link.log.write("relay: taking the link to \(link.setting.url) back for the join (another guest command had replaced it)")
-                link.courier.link.start()
+                links.retakeReplaced(after: .zero)
                 try? await Task.sleep(for: .milliseconds(200))
             }
         }

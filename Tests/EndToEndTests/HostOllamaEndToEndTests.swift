@@ -23,12 +23,7 @@ import Testing
             (_, input) = try lb.procs.startInteractive(Processes.python, [script, "--model", "standin-chat=123456",
                                                                           "--library", "standin-pulled:q4=654321",
                                                                           "--hold", "standin-slow"], log: "ollama.log")
-            var found = 0
-            let procs = lb.procs
-            try lb.procs.waitUntil(30, "the stand-in Ollama's port") {
-                found = Int(procs.read("ollama.log").split(separator: "\n").first { $0.hasPrefix("PORT ") }?.dropFirst(5) ?? "") ?? 0
-                return found > 0
-            }
+            let found = try lb.procs.announcedPort(in: "ollama.log", "the stand-in Ollama")
             ollamaPort = found
             let url = "http://127.0.0.1:\(found)"
             let add = try lb.procs.run(lb.bin.path("homebase"), lb.hostArgs + ["runtime", "add", url])

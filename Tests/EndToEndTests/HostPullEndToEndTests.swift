@@ -30,12 +30,7 @@ import Testing
             let (_, input) = try lb.procs.startInteractive(Processes.python, [testsFile("ModelStoreTests/peers/hub.py"), lb.bin.model],
                                                            log: "hub.log")
             hubInput = input
-            var found = 0
-            let procs = lb.procs
-            try lb.procs.waitUntil(30, "the stand-in hub's port") {
-                found = Int(procs.read("hub.log").split(separator: "\n").first { $0.hasPrefix("PORT ") }?.dropFirst(5) ?? "") ?? 0
-                return found > 0
-            }
+            let found = try lb.procs.announcedPort(in: "hub.log", "the stand-in hub")
             hubPort = found
             let url = "http://127.0.0.1:\(port)", home = lb
             try lb.procs.waitUntil(60, "homebase runtime add of the router llama-server") {

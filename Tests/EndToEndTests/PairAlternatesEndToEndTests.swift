@@ -14,14 +14,21 @@ import Testing
             .write(toFile: config + "/homebase.conf", atomically: true, encoding: .utf8)
     }
 
+    /// Inits and starts the scene's Homebase with `count` alternates in its config: nodes nothing
+    /// listens on (a guest stores them; it dials the code's relay first). Returns them.
+    func startHostWithAlternates(_ s: PairScene, count: Int = 2) throws -> [String] {
+        _ = try s.initHost()
+        let hosts = ["localhost", "127.0.0.2"]
+        let nodes = try (0..<count).map { "ws://\(hosts[$0 % 2]):\(try Processes.freePort())/v1/connect" }
+        try configure(s, alternates: nodes)
+        try s.startHost()
+        return nodes
+    }
+
     @Test func aCodeFromAHomebaseWithAlternatesLeavesThemInTheGuestsRelayFile() throws {
         let s = try PairScene(engine: false)
         defer { s.stop() }
-        _ = try s.initHost()
-        // Nodes nothing listens on: the guest stores them; it dials the code's relay first.
-        let nodes = ["ws://localhost:\(try Processes.freePort())/v1/connect", "ws://127.0.0.2:\(try Processes.freePort())/v1/connect"]
-        try configure(s, alternates: nodes)
-        try s.startHost()
+        let nodes = try startHostWithAlternates(s)
 
         let code = try s.code(try s.homebase(["pair", "--no-wait"]))
         #expect(try PairingCode(parsing: code).alternates == nodes)
@@ -53,10 +60,7 @@ import Testing
     @Test func anInviteFromAHomebaseWithAlternatesLeavesThemBesideTheJoinedHost() throws {
         let s = try PairScene(engine: false)
         defer { s.stop() }
-        _ = try s.initHost()
-        let nodes = ["ws://localhost:\(try Processes.freePort())/v1/connect"]
-        try configure(s, alternates: nodes)
-        try s.startHost()
+        let nodes = try startHostWithAlternates(s, count: 1)
         let invite = String(try s.homebase(["share", "--models", "tiny"]).prefix { $0 != "\n" })
         let join = try s.guestRun("friend", ["join", invite, "--as", "friend", "--wait", "30s", "--relay-wait", "3s", "--connect-timeout", "2s"])
         #expect(join.status == 0 && join.out.contains("joined"), "\(join.out)\(join.err)")
@@ -74,10 +78,7 @@ import Testing
     @Test func aCodeASiblingAsksTheRunningHomebaseForNamesTheAlternates() throws {
         let s = try PairScene(engine: false)
         defer { s.stop() }
-        _ = try s.initHost()
-        let nodes = ["ws://localhost:\(try Processes.freePort())/v1/connect", "ws://127.0.0.2:\(try Processes.freePort())/v1/connect"]
-        try configure(s, alternates: nodes)
-        try s.startHost()
+        let nodes = try startHostWithAlternates(s)
         let joined = try s.guest("laptop", ["pair", try s.code(try s.homebase(["pair", "--no-wait"])), "--name", "laptop", "--wait", "30s"])
         #expect(joined.contains("confirmation: "), "\(joined)")
 

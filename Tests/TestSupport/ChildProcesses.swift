@@ -143,6 +143,16 @@ public final class ChildProcesses: Sendable {
         throw SetupError("timed out waiting for \(what); logs in \(work)")
     }
 
+    /// The port a peer announced as its first "PORT n" line in `work/<log>` (the Python peers do).
+    public func announcedPort(in log: String, _ what: String, within seconds: Double = 30) throws -> Int {
+        var port = 0
+        try waitUntil(seconds, what + "'s port") {
+            port = Int(read(log).split(separator: "\n").first { $0.hasPrefix("PORT ") }?.dropFirst(5) ?? "") ?? 0
+            return port > 0
+        }
+        return port
+    }
+
     /// `work/<log>` opened for writing at its end (emptied first when `truncate`).
     private func logHandle(_ log: String, truncate: Bool) throws -> FileHandle {
         let path = work + "/" + log
