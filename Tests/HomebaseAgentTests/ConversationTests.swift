@@ -44,7 +44,7 @@ import Wire
                                              resultingPrefixHash: Self.hash(earlier))
             #expect(await f.guest.courier.send(.syncDelta(delta), to: f.host) == .sent)
             try await eventually("the replica holds the delta") {
-                f.agent.state.withLock { $0.replica.count == 1 }
+                f.agent.state.withLock { $0.memory.replica.count == 1 }
             }
             let (_, after) = await f.guest.ask(request("scripted", conversation: conversation, prefix: Self.hash(earlier),
                                                        messages: next), to: f.host)

@@ -59,11 +59,11 @@ extension HomebaseAgent {
             warmReplica(key, sender: sender)
             let applied = state.withLock { s -> ReplicaWriter.Pending? in
                 guard s.siblings[sender] != nil else { return nil }  // grantees keep no replica here
-                guard s.replica.apply(delta, key: key) else {
+                guard s.memory.replica.apply(delta, key: key) else {
                     s.outcomes["sync-delta-refused", default: 0] += 1
                     return nil
                 }
-                return s.replica.messages(key).map { replicas.issue(key, $0) }
+                return s.memory.replica.messages(key).map { replicas.issue(key, $0) }
             }
             if let applied { replicas.write(applied) }
         case .roster(let r):
@@ -93,7 +93,7 @@ extension HomebaseAgent {
         let decision = state.withLock { s in
             Admission.decide(r, from: sender, view: AdmissionView(siblings: Set(s.siblings.keys), grants: s.grants,
                                                                    catalog: s.catalog, nowMs: nowMs()),
-                             replica: &s.replica, cache: &s.cache)
+                             replica: &s.memory.replica, cache: &s.memory.cache)
         }
         let plan: ServePlan
         switch decision {
@@ -228,8 +228,8 @@ extension HomebaseAgent {
                                   toolCalls: toolCalls.map { .init(id: $0.id, name: $0.name, argumentsJSON: $0.argumentsJSON) }))
         }
         let pending = state.withLock { s -> ReplicaWriter.Pending? in
-            guard plan.isSibling else { s.cache.hold(plan.memoryKey, messages); return nil }
-            s.replica.hold(plan.memoryKey, messages)
+            guard plan.isSibling else { s.memory.cache.hold(plan.memoryKey, messages); return nil }
+            s.memory.replica.hold(plan.memoryKey, messages)
             return replicas.issue(plan.memoryKey, messages)
         }
         guard let pending else { return nil }
@@ -240,9 +240,9 @@ extension HomebaseAgent {
 
     /// A sibling's conversation not in memory (after a restart, or forgotten) is read from disk.
     private func warmReplica(_ key: [UInt8], sender: PublicKey) {
-        guard state.withLock({ $0.siblings[sender] != nil && $0.replica.messages(key) == nil }),
+        guard state.withLock({ $0.siblings[sender] != nil && $0.memory.replica.messages(key) == nil }),
               let saved = try? store.loadReplica(key) else { return }
-        state.withLock { s in if s.replica.messages(key) == nil { s.replica.hold(key, saved) } }
+        state.withLock { s in if s.memory.replica.messages(key) == nil { s.memory.replica.hold(key, saved) } }
     }
 
     /// The highest rate of the grantee's grants in force (0 among them: unlimited).

@@ -66,8 +66,9 @@ public final class HomebaseAgent: Sendable {
         signer = AdvertSigner(identity: identity, store: store)
         mail = MailQueue(retry: configuration.mailRetry)
         audit = AuditLog(path: files.auditPath, maxBytes: configuration.audit.maxBytes)
-        state = Mutex(AgentState(replica: ConversationMemory(capacity: configuration.replicaCapacity),
-                                 cache: ConversationMemory(capacity: configuration.cacheCapacity)))
+        state = Mutex(AgentState(memory: AgentMemory(
+            replica: ConversationMemory(capacity: configuration.replicaCapacity),
+            cache: ConversationMemory(capacity: configuration.cacheCapacity))))
         let log = configuration.log
         replicas = ReplicaWriter(store: store, capacity: configuration.replicaCapacity, nowMs: { nowMs() },
                                  log: { line in log?(line) })
@@ -149,8 +150,8 @@ struct AgentState: Sendable {
     var listed = true
     /// The roster version last sent to the siblings (nil: not yet).
     var rosterSent: UInt64?
-    var replica: ConversationMemory
-    var cache: ConversationMemory
+    /// Conversations held in memory (AgentMemory.swift).
+    var memory: AgentMemory
     var active: [ActiveRequest: Task<Void, Never>] = [:]
     var linkState: LinkState = .stopped
     var advertDue = false
