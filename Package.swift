@@ -72,8 +72,10 @@ let package = Package(
         // The workstation agent: verified runtime, signed adverts, inference served through the relay.
         .target(name: "HomebaseAgent", dependencies: ["Pairing", "Courier", "PeerLink", "Transport", "Sealing", "Signing", "Wire", "Inference", "InferenceWire", "Storage", "CSystemd", "Basics"]),
         .executableTarget(name: "homebase", dependencies: ["HomebaseAgent"]),
-        // The guest: on-device llama-server, fallback runner, router wiring; `guest` is its CLI.
-        .target(name: "GuestAgent", dependencies: ["Pairing", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink", "CLinux", "Basics"]),
+        // The on-device engine: one leashed llama-server, supervised (start, health, restart, warm, stop).
+        .target(name: "OnDeviceEngine", dependencies: ["Inference", "CLinux"]),
+        // The guest: fallback runner, router wiring, links and mail; `guest` is its CLI.
+        .target(name: "GuestAgent", dependencies: ["OnDeviceEngine", "Pairing", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink", "Basics"]),
         .executableTarget(name: "guest", dependencies: ["GuestAgent", "CloudKeys", "LocalAPI", "Pairing", "AgentKit", "Sealing", "Signing", "Wire", "PeerLink", "ModelStore", "Basics", "RelayRouting", "Inference", "Routing"]),
 
         // Writes protocol/vectors/ (make vectors).
@@ -138,7 +140,7 @@ let package = Package(
         .testTarget(name: "ModelStoreTests", dependencies: ["TestSupport", "ModelStore"], exclude: ["peers"]),
         .testTarget(name: "InferenceTests", dependencies: ["TestSupport", "Inference"], exclude: ["peers"]),
         .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "HomebaseAgent", "InferenceWire", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "RelayRouting", "Pairing", "Transport"]),
-        .testTarget(name: "GuestAgentTests", dependencies: ["TestSupport", "GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Wire", "Courier", "PeerLink", "Transport", "Basics", "Pairing"],
+        .testTarget(name: "GuestAgentTests", dependencies: ["TestSupport", "GuestAgent", "OnDeviceEngine", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Wire", "Courier", "PeerLink", "Transport", "Basics", "Pairing"],
                     exclude: ["peers"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "Wire", "Sealing", "Signing"]),
         .testTarget(name: "CloudKeysTests", dependencies: ["TestSupport", "CloudKeys", "Signing", "Inference"]),

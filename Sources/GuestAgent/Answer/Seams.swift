@@ -1,6 +1,7 @@
 import Inference
 import Routing
 import Signing
+import OnDeviceEngine
 
 // Seams of the factory: the cloud doors (CloudDoors.swift) and the relay-routed Homebase provider.
 
