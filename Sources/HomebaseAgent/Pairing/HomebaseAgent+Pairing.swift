@@ -28,7 +28,7 @@ extension HomebaseAgent {
 
     /// The welcome or refusal for one request (store effects included).
     func decidePairing(_ joiner: DeviceRecord, _ r: AppMessage.PairRequest) -> AppMessage {
-        let who = "\(joiner.name) \(joiner.signingKey.hex.prefix(16))…"
+        let who = "\(joiner.name) \(joiner.signingKey.short)"
         func refuse(_ reason: AppMessage.PairRefused.Reason, _ text: String, triesLeft: Int = 0) -> AppMessage {
             log("pairing refused for \(who): \(text)")
             count("pair-refused")

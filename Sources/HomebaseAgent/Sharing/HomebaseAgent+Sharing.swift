@@ -12,7 +12,7 @@ extension HomebaseAgent {
     /// pending for approval, or refused with the reason sent back.
     func handleJoin(_ d: Delivery, _ j: AppMessage.Join) {
         defer { d.ack() }
-        let who = "\(d.sender.signingKey.hex.prefix(16))… (\"\(j.accountName)\")"
+        let who = "\(d.sender.signingKey.short) (\"\(j.accountName)\")"
         guard j.deviceRecord == d.sender.encoded else {
             count("join-refused")
             return log("join from \(who) refused: it names another device than its sender")
