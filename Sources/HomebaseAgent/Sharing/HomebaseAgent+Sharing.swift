@@ -53,7 +53,7 @@ extension HomebaseAgent {
     /// Mails every notice due: grants not yet sent (followed by an advert to grantees) and
     /// revocations or refusals not yet sent. While the link is down, nothing: the next tick.
     func deliverSharingNotices() {
-        guard state.withLock({ $0.linkState.isConnected }) else { return }
+        guard state.withLock({ $0.publishing.linkState.isConnected }) else { return }
         do {
             let due = try sharing.joinsWithNoticeDue()
             guard !due.isEmpty else { return }
@@ -93,12 +93,12 @@ extension HomebaseAgent {
     /// it already was. The store keeps it due until then: a stop before it is stored leaves it
     /// for the next run to queue again.
     func queueNotice(_ grantID: Bytes16, grant: Bool) -> Bool {
-        state.withLock { $0.noticesQueued.insert(Notice(grantID: grantID, grant: grant)).inserted }
+        state.withLock { $0.publishing.noticesQueued.insert(Notice(grantID: grantID, grant: grant)).inserted }
     }
 
     /// The relay stored the notice: told, for good.
     func noticeStored(_ grantID: Bytes16, grant: Bool) {
-        state.withLock { _ = $0.noticesQueued.remove(Notice(grantID: grantID, grant: grant)) }
+        state.withLock { _ = $0.publishing.noticesQueued.remove(Notice(grantID: grantID, grant: grant)) }
         do {
             try sharing.markSent(grantID, grant: grant ? true : nil, revoke: grant ? nil : true)
             log("sharing: \(grant ? "grant" : "revoke") \(hex(grantID.bytes)) stored for its grantee")
