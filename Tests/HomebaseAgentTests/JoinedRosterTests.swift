@@ -18,7 +18,7 @@ import Wire
         return r
     }
 
-    func outcome(_ f: HostFixture, _ name: String) -> Int { f.agent.state.withLock { $0.outcomes[name] ?? 0 } }
+    func outcome(_ f: HostFixture, _ name: String) -> Int { f.agent.state.withLock { $0.serving.outcomes[name] ?? 0 } }
 
     @Test func onlyANewerRosterSignedByTheAccountKeyIsTakenAndRemovalIsReported() async throws {
         let lines = LogLines()

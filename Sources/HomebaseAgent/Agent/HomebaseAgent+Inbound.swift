@@ -24,33 +24,33 @@ extension HomebaseAgent {
             let key = ActiveRequest(sender: sender, requestID: r.requestID)
             let trace = configuration.traceTimings ? TimingTrace(linkRead: d.receivedAt) : nil
             state.withLock { s in
-                guard s.active[key] == nil else { return }  // a duplicate: the first one answers
-                s.active[key] = Task { [weak self] in
+                guard s.serving.active[key] == nil else { return }  // a duplicate: the first one answers
+                s.serving.active[key] = Task { [weak self] in
                     await self?.serve(d, r, trace: trace)
                     if let trace { self?.log(trace.line) }
-                    _ = self?.state.withLock { $0.active.removeValue(forKey: key) }
+                    _ = self?.state.withLock { $0.serving.active.removeValue(forKey: key) }
                 }
             }
         case .embedRequest(let r):  // EmbeddingService.swift; a duplicate id is answered once
             let key = ActiveRequest(sender: sender, requestID: r.requestID)
             state.withLock { s in
-                guard s.active[key] == nil else { return }
-                s.active[key] = Task { [weak self] in
+                guard s.serving.active[key] == nil else { return }
+                s.serving.active[key] = Task { [weak self] in
                     await self?.serveEmbedding(d, r)
-                    _ = self?.state.withLock { $0.active.removeValue(forKey: key) }
+                    _ = self?.state.withLock { $0.serving.active.removeValue(forKey: key) }
                 }
             }
         case .manageRequest(let r):  // Manage/HomebaseAgent+Manage.swift; a duplicate id is answered once
             let key = ActiveRequest(sender: sender, requestID: r.requestID)
             state.withLock { s in
-                guard s.active[key] == nil else { return }
-                s.active[key] = Task { [weak self] in
+                guard s.serving.active[key] == nil else { return }
+                s.serving.active[key] = Task { [weak self] in
                     await self?.serveManage(d, r)
-                    _ = self?.state.withLock { $0.active.removeValue(forKey: key) }
+                    _ = self?.state.withLock { $0.serving.active.removeValue(forKey: key) }
                 }
             }
         case .cancel(let id):
-            let task = state.withLock { $0.active.removeValue(forKey: ActiveRequest(sender: sender, requestID: id)) }
+            let task = state.withLock { $0.serving.active.removeValue(forKey: ActiveRequest(sender: sender, requestID: id)) }
             task?.cancel()
             if task != nil { count("cancelled") }
         case .pairCodeRequest(let r): pairCodeRequest(d, r)
@@ -60,7 +60,7 @@ extension HomebaseAgent {
             let applied = state.withLock { s -> ReplicaWriter.Pending? in
                 guard s.siblings[sender] != nil else { return nil }  // grantees keep no replica here
                 guard s.memory.replica.apply(delta, key: key) else {
-                    s.outcomes["sync-delta-refused", default: 0] += 1
+                    s.serving.outcomes["sync-delta-refused", default: 0] += 1
                     return nil
                 }
                 return s.memory.replica.messages(key).map { replicas.issue(key, $0) }
@@ -211,7 +211,7 @@ extension HomebaseAgent {
             } else {
                 who = "\(sender.hex.prefix(16))…"
             }
-            s.recent.add(RecentRequest(startedMs: started, durationMs: max(0, now - started), outcome: outcome, who: who,
+            s.serving.recent.add(RecentRequest(startedMs: started, durationMs: max(0, now - started), outcome: outcome, who: who,
                                        model: model))
         }
     }
@@ -250,11 +250,11 @@ extension HomebaseAgent {
         state.withLock { s in
             let active = (s.grants[grantee] ?? []).filter { $0.isActive(nowMs: nowMs) }
             let rate = active.contains { $0.ratePerMinute == 0 } ? 0 : active.map(\.ratePerMinute).max() ?? 0
-            return s.rates[grantee, default: RateWindow()].admit(nowMs: nowMs, perMinute: rate)
+            return s.serving.rates[grantee, default: RateWindow()].admit(nowMs: nowMs, perMinute: rate)
         }
     }
 
-    func count(_ outcome: String) { state.withLock { $0.outcomes[outcome, default: 0] += 1 } }
+    func count(_ outcome: String) { state.withLock { $0.serving.outcomes[outcome, default: 0] += 1 } }
 
     /// Whether an engine failure says the runtime is at fault (vs. the request: a 4xx, a model it
     /// does not serve, an option it cannot do, a cancel).

@@ -115,7 +115,7 @@ public final class HomebaseAgent: Sendable {
         for t in running { t.cancel() }
         stopSleepWatch()
         mail.finish()
-        let active = state.withLock { s in defer { s.active = [:] }; return Array(s.active.values) }
+        let active = state.withLock { s in defer { s.serving.active = [:] }; return Array(s.serving.active.values) }
         for t in active { t.cancel() }
         for t in active { await t.value }
         courier.stop()
@@ -151,20 +151,6 @@ struct AgentState: Sendable {
     var memory: AgentMemory
     /// What is owed to the devices, and the link to send it on (AgentPublishing.swift).
     var publishing = AgentPublishing()
-    var active: [ActiveRequest: Task<Void, Never>] = [:]
-    var outcomes: [String: Int] = [:]
-    /// The last requests (`RecentRing.capacity`), for the status page.
-    var recent = RecentRing()
-    /// Grantees' recent admissions, for their grants' rate per minute.
-    var rates: [PublicKey: RateWindow] = [:]
-    /// Requests in flight per runtime, and the runtimes skipped after a failure (#21).
-    var load = RuntimeLoad()
-    /// Pulls under way, by the model as the request named it (a cancel stops one).
-    var pulls: [String: Task<Result<String, ManagedRuntime.Failure>, Never>] = [:]
-}
-
-/// A request in flight: the sender and its request id.
-struct ActiveRequest: Hashable, Sendable {
-    var sender: PublicKey
-    var requestID: Bytes16
+    /// The requests in flight and what they came to (AgentServing.swift).
+    var serving = AgentServing()
 }
