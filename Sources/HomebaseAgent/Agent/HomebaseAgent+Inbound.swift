@@ -92,7 +92,7 @@ extension HomebaseAgent {
         if !r.inline { warmReplica(r.conversationID.bytes, sender: sender) }
         let decision = state.withLock { s in
             Admission.decide(r, from: sender, view: AdmissionView(siblings: Set(s.siblings.keys), grants: s.grants,
-                                                                   catalog: s.catalog, nowMs: nowMs()),
+                                                                   catalog: s.offer.catalog, nowMs: nowMs()),
                              replica: &s.memory.replica, cache: &s.memory.cache)
         }
         let plan: ServePlan

@@ -27,14 +27,14 @@ extension HomebaseAgent {
         courier.keepReplayState(forSenders: siblings.count + byGrantee.count)
         let catalog = ModelCatalog(runtimes: runtimes)
         return state.withLock { s in
-            let changed = s.catalog != catalog
+            let changed = s.offer.catalog != catalog
             // A device removed from the roster hears the roster that removes it, once (from
             // the holder of the account key: only it sends rosters).
             if holdsAccountKey {
                 for (key, record) in s.siblings where siblings[key] == nil { s.publishing.removed[key] = record }
                 for key in siblings.keys { s.publishing.removed[key] = nil }
             }
-            s.siblings = siblings; s.grants = byGrantee; s.runtimes = runtimes; s.catalog = catalog
+            s.siblings = siblings; s.grants = byGrantee; s.offer.runtimes = runtimes; s.offer.catalog = catalog
             s.roster = roster; s.listed = listed
             if holdsAccountKey, let v = roster?.version, v != s.publishing.rosterSent { s.publishing.rosterDue = true }
             return changed
@@ -82,7 +82,7 @@ extension HomebaseAgent {
             if !s.publishing.linkState.isConnected { s.publishing.advertDue = true }
             let now = nowMs()
             let grantees = s.grants.values.compactMap { list in list.first { $0.isActive(nowMs: now) }?.grantee }
-            return (s.publishing.linkState.isConnected, s.catalog, Array(s.siblings.values), grantees)
+            return (s.publishing.linkState.isConnected, s.offer.catalog, Array(s.siblings.values), grantees)
         }
         guard up else { return }
         state.withLock { $0.publishing.advertDue = false }
@@ -136,7 +136,7 @@ extension HomebaseAgent {
 
     /// At start: the stored runtimes are verified again; with none, the default address is tried.
     func verifyAtStart() async {
-        if state.withLock({ $0.runtimes.isEmpty }) {
+        if state.withLock({ $0.offer.runtimes.isEmpty }) {
             do {
                 try await verifier.add(url: configuration.defaultRuntimeURL)
                 log("runtime found at the default address")

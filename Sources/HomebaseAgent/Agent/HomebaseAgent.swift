@@ -142,8 +142,6 @@ public final class HomebaseAgent: Sendable {
 struct AgentState: Sendable {
     var siblings: [PublicKey: DeviceRecord] = [:]
     var grants: [PublicKey: [GrantRecord]] = [:]
-    var catalog = ModelCatalog(runtimes: [])
-    var runtimes: [StoredRuntime] = []
     var roster: AppMessage.Roster?
     /// This Homebase is in its roster (false: it was removed, and serves no sibling).
     var listed = true
@@ -153,4 +151,6 @@ struct AgentState: Sendable {
     var publishing = AgentPublishing()
     /// The requests in flight and what they came to (AgentServing.swift).
     var serving = AgentServing()
+    /// The runtimes and the models they serve (AgentOffer.swift).
+    var offer = AgentOffer()
 }

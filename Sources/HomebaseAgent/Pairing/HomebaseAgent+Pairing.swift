@@ -68,7 +68,7 @@ extension HomebaseAgent {
             } else {
                 return refuse(.used, "code already used (its device is not in the roster as it paired: it needs a new code)")
             }
-            let catalog = state.withLock { $0.catalog }
+            let catalog = state.withLock { $0.offer.catalog }
             var welcome = AppMessage.PairWelcome(codeID: code.codeID, roster: roster,
                                                  advert: try? signer.next(models: catalog.models, nowMs: now))
             welcome.proof = try PairingProofs.welcome(secret: code.secret, joiner: joiner.signingKey, welcome)

@@ -138,7 +138,7 @@ extension HomebaseAgent {
         if state.withLock({ $0.siblings[sender] == nil }) { refreshGrants(of: sender) }  // a revoke holds at once
         let decision = state.withLock { s in
             EmbeddingAdmission.decide(r, from: sender, view: AdmissionView(siblings: Set(s.siblings.keys), grants: s.grants,
-                                                                             catalog: s.catalog, nowMs: nowMs()))
+                                                                             catalog: s.offer.catalog, nowMs: nowMs()))
         }
         let plan: EmbeddingAdmission.Plan
         switch decision {

@@ -44,7 +44,7 @@ extension HomebaseAgent {
     /// After a verification: runtimes that passed since their failure are used again.
     func runtimesVerified() {
         state.withLock { s in
-            for r in s.runtimes where r.available { s.serving.load.verified(r.url, checkedMs: r.checkedMs) }
+            for r in s.offer.runtimes where r.available { s.serving.load.verified(r.url, checkedMs: r.checkedMs) }
         }
     }
 
