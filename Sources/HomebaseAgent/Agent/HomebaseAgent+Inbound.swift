@@ -58,7 +58,7 @@ extension HomebaseAgent {
             let key = delta.conversationID.bytes
             warmReplica(key, sender: sender)
             let applied = state.withLock { s -> ReplicaWriter.Pending? in
-                guard s.siblings[sender] != nil else { return nil }  // grantees keep no replica here
+                guard s.membership.siblings[sender] != nil else { return nil }  // grantees keep no replica here
                 guard s.memory.replica.apply(delta, key: key) else {
                     s.serving.outcomes["sync-delta-refused", default: 0] += 1
                     return nil
@@ -84,14 +84,14 @@ extension HomebaseAgent {
             return
         }
         let sender = d.sender.signingKey
-        if state.withLock({ $0.siblings[sender] == nil }) { refreshGrants(of: sender) }  // a revoke holds at once
+        if state.withLock({ $0.membership.siblings[sender] == nil }) { refreshGrants(of: sender) }  // a revoke holds at once
         // Usage, the audit line, the runtime's load and the recent list, however the request ends (#21, #25).
         let started = nowMs()
-        var rec = RequestRecord(sender: sender, isSibling: state.withLock { $0.siblings[sender] != nil }, model: r.model)
+        var rec = RequestRecord(sender: sender, isSibling: state.withLock { $0.membership.siblings[sender] != nil }, model: r.model)
         defer { account(rec); noteRecent(sender, model: r.model, started: started, outcome: rec.outcome) }
         if !r.inline { warmReplica(r.conversationID.bytes, sender: sender) }
         let decision = state.withLock { s in
-            Admission.decide(r, from: sender, view: AdmissionView(siblings: Set(s.siblings.keys), grants: s.grants,
+            Admission.decide(r, from: sender, view: AdmissionView(siblings: Set(s.membership.siblings.keys), grants: s.membership.grants,
                                                                    catalog: s.offer.catalog, nowMs: nowMs()),
                              replica: &s.memory.replica, cache: &s.memory.cache)
         }
@@ -204,9 +204,9 @@ extension HomebaseAgent {
         let now = nowMs()
         state.withLock { s in
             let who: String
-            if let d = s.siblings[sender] {
+            if let d = s.membership.siblings[sender] {
                 who = d.name
-            } else if let g = (s.grants[sender] ?? []).first {
+            } else if let g = (s.membership.grants[sender] ?? []).first {
                 who = "grant \(hex(g.grantID.bytes).prefix(12))… (\(g.grantee.name))"
             } else {
                 who = "\(sender.hex.prefix(16))…"
@@ -240,7 +240,7 @@ extension HomebaseAgent {
 
     /// A sibling's conversation not in memory (after a restart, or forgotten) is read from disk.
     private func warmReplica(_ key: [UInt8], sender: PublicKey) {
-        guard state.withLock({ $0.siblings[sender] != nil && $0.memory.replica.messages(key) == nil }),
+        guard state.withLock({ $0.membership.siblings[sender] != nil && $0.memory.replica.messages(key) == nil }),
               let saved = try? store.loadReplica(key) else { return }
         state.withLock { s in if s.memory.replica.messages(key) == nil { s.memory.replica.hold(key, saved) } }
     }
@@ -248,7 +248,7 @@ extension HomebaseAgent {
     /// The highest rate of the grantee's grants in force (0 among them: unlimited).
     func admitRate(_ grantee: PublicKey, nowMs: Int64) -> Bool {
         state.withLock { s in
-            let active = (s.grants[grantee] ?? []).filter { $0.isActive(nowMs: nowMs) }
+            let active = (s.membership.grants[grantee] ?? []).filter { $0.isActive(nowMs: nowMs) }
             let rate = active.contains { $0.ratePerMinute == 0 } ? 0 : active.map(\.ratePerMinute).max() ?? 0
             return s.serving.rates[grantee, default: RateWindow()].admit(nowMs: nowMs, perMinute: rate)
         }

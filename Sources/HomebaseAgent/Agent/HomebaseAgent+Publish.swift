@@ -31,11 +31,11 @@ extension HomebaseAgent {
             // A device removed from the roster hears the roster that removes it, once (from
             // the holder of the account key: only it sends rosters).
             if holdsAccountKey {
-                for (key, record) in s.siblings where siblings[key] == nil { s.publishing.removed[key] = record }
+                for (key, record) in s.membership.siblings where siblings[key] == nil { s.publishing.removed[key] = record }
                 for key in siblings.keys { s.publishing.removed[key] = nil }
             }
-            s.siblings = siblings; s.grants = byGrantee; s.offer.runtimes = runtimes; s.offer.catalog = catalog
-            s.roster = roster; s.listed = listed
+            s.membership = AgentMembership(siblings: siblings, grants: byGrantee, roster: roster, listed: listed)
+            s.offer = AgentOffer(runtimes: runtimes, catalog: catalog)
             if holdsAccountKey, let v = roster?.version, v != s.publishing.rosterSent { s.publishing.rosterDue = true }
             return changed
         }
@@ -81,8 +81,8 @@ extension HomebaseAgent {
         let (up, catalog, siblings, grantees) = state.withLock { s in
             if !s.publishing.linkState.isConnected { s.publishing.advertDue = true }
             let now = nowMs()
-            let grantees = s.grants.values.compactMap { list in list.first { $0.isActive(nowMs: now) }?.grantee }
-            return (s.publishing.linkState.isConnected, s.offer.catalog, Array(s.siblings.values), grantees)
+            let grantees = s.membership.grants.values.compactMap { list in list.first { $0.isActive(nowMs: now) }?.grantee }
+            return (s.publishing.linkState.isConnected, s.offer.catalog, Array(s.membership.siblings.values), grantees)
         }
         guard up else { return }
         state.withLock { $0.publishing.advertDue = false }
@@ -93,7 +93,7 @@ extension HomebaseAgent {
             return log("advert: \(error)")
         }
         let ttl = configuration.advertTTL
-        let grants = state.withLock { $0.grants }
+        let grants = state.withLock { $0.membership.grants }
         for device in recipients {
             var message = AppMessage.advert(advert)
             // A grantee sees only the models its grant names (signed again over what it lists).
@@ -113,7 +113,7 @@ extension HomebaseAgent {
     /// one young enough to open, however long its device was away.
     func publishRoster(pulse: Bool = false) {
         guard holdsAccountKey else { return }
-        let (up, roster, siblings) = state.withLock { s in (s.publishing.linkState.isConnected, s.roster, Array(s.siblings.values)) }
+        let (up, roster, siblings) = state.withLock { s in (s.publishing.linkState.isConnected, s.membership.roster, Array(s.membership.siblings.values)) }
         guard up, let roster else { return }
         if pulse {
             for device in siblings {

@@ -32,7 +32,7 @@ extension HomebaseAgent {
             s.publishing.linkState = .stopped
             s.publishing.advertDue = true
             let now = nowMs()
-            return (Array(s.siblings.values), s.grants.values.compactMap { $0.first { $0.isActive(nowMs: now) }?.grantee })
+            return (Array(s.membership.siblings.values), s.membership.grants.values.compactMap { $0.first { $0.isActive(nowMs: now) }?.grantee })
         }
         let recipients = siblings + grantees
         var stored = 0

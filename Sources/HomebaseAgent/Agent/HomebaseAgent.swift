@@ -140,11 +140,8 @@ public final class HomebaseAgent: Sendable {
 /// What the agent holds in memory, behind one lock, by concern: each part in its own file
 /// saying who touches each field.
 struct AgentState: Sendable {
-    var siblings: [PublicKey: DeviceRecord] = [:]
-    var grants: [PublicKey: [GrantRecord]] = [:]
-    var roster: AppMessage.Roster?
-    /// This Homebase is in its roster (false: it was removed, and serves no sibling).
-    var listed = true
+    /// The account's devices and the grantees (AgentMembership.swift).
+    var membership = AgentMembership()
     /// Conversations held in memory (AgentMemory.swift).
     var memory: AgentMemory
     /// What is owed to the devices, and the link to send it on (AgentPublishing.swift).

@@ -18,7 +18,7 @@ extension HomebaseAgent {
             _ = await courier.send(.error(.init(requestID: r.requestID, code: code, message: message)), to: d.sender)
             count("manage-" + code.name)
         }
-        guard state.withLock({ $0.siblings[sender] != nil }) else { return await fail(.notOwner, Self.notOwnerMessage) }
+        guard state.withLock({ $0.membership.siblings[sender] != nil }) else { return await fail(.notOwner, Self.notOwnerMessage) }
         let runtimes = state.withLock { $0.offer.runtimes }.map {
             ManagedRuntime(url: $0.url, kind: $0.kind, folder: configuration.modelsFolder, hubURL: configuration.hubURL,
                            timeouts: configuration.manageTimeouts)

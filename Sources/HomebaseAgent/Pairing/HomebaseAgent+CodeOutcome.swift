@@ -10,7 +10,7 @@ import Wire
 extension HomebaseAgent {
     func tellAsker(_ codeID: Bytes8, _ outcome: AppMessage.PairCodeOutcome.Outcome, joiner: DeviceRecord? = nil) {
         guard let code = try? store.pairing(codeID), let key = code.askerKey, let request = code.askerRequest else { return }
-        guard let asker = state.withLock({ $0.siblings[key] }) else {
+        guard let asker = state.withLock({ $0.membership.siblings[key] }) else {
             log("pairing code \(codeID.hex): its asker \(key.short) is no longer a device of the account")
             return
         }

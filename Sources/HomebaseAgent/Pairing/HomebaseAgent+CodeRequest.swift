@@ -29,7 +29,7 @@ extension HomebaseAgent {
             count("pair-code-refused")
             return .init(requestID: r.requestID, result: .refused(why, text: text))
         }
-        guard state.withLock({ $0.siblings[asker.signingKey] != nil }) else {
+        guard state.withLock({ $0.membership.siblings[asker.signingKey] != nil }) else {
             return refuse(.notInAccount, "this device is not a device of the Homebase's account (access shared with it is not "
                 + "membership): only the account's devices can ask for a pairing code")
         }

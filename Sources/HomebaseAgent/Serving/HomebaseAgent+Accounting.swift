@@ -21,7 +21,7 @@ extension HomebaseAgent {
     /// Usage is counted per grantee device (its grants share it).
     func budgetRefusal(_ grantee: PublicKey, model: String) -> String? {
         let now = nowMs()
-        let active = state.withLock { s in (s.grants[grantee] ?? []).filter { $0.isActive(nowMs: now) && $0.models.contains(model) } }
+        let active = state.withLock { s in (s.membership.grants[grantee] ?? []).filter { $0.isActive(nowMs: now) && $0.models.contains(model) } }
         return BudgetCheck.refusal(active.map(\.budget), used: { budget in
             // A store that cannot answer counts nothing used: the budget must not lock a friend out.
             (try? store.tokensUsed(by: grantee, since: budget.firstDay(nowMs: now))) ?? 0
@@ -70,8 +70,8 @@ extension HomebaseAgent {
         } else {
             let now = nowMs()
             let grant = state.withLock { s in
-                (s.grants[r.sender] ?? []).first { $0.isActive(nowMs: now) && $0.models.contains(r.model) }
-                    ?? s.grants[r.sender]?.first
+                (s.membership.grants[r.sender] ?? []).first { $0.isActive(nowMs: now) && $0.models.contains(r.model) }
+                    ?? s.membership.grants[r.sender]?.first
             }
             requester = grant.map { "grant:" + hex($0.grantID.bytes) } ?? "device:" + r.sender.hex
         }

@@ -113,12 +113,12 @@ extension HomebaseAgent {
         guard let grants = try? store.grants() else { return }
         var byGrantee: [PublicKey: [GrantRecord]] = [:]
         for g in grants { byGrantee[g.grantee.signingKey, default: []].append(g) }
-        state.withLock { $0.grants = byGrantee }
+        state.withLock { $0.membership.grants = byGrantee }
     }
 
     /// The same for one grantee, before each of its requests: its rows only.
     func refreshGrants(of grantee: PublicKey) {
         guard let grants = try? store.grants(grantee: grantee) else { return }
-        state.withLock { $0.grants[grantee] = grants.isEmpty ? nil : grants }
+        state.withLock { $0.membership.grants[grantee] = grants.isEmpty ? nil : grants }
     }
 }
