@@ -7,12 +7,12 @@ import Wire
 /// `reload()` (HomebaseAgent+Publish) replaces it all, from the store; everyone else reads.
 struct AgentMembership: Sendable {
     /// The account's other devices (empty when this Homebase is not `listed`): written by
-    /// `reload()`; read by every handler that serves only the account (`serve`, the replica in
-    /// HomebaseAgent+Inbound, EmbeddingService, HomebaseAgent+Manage, the roster by mail, the
-    /// pairing code's asker) and by the publishers (advert, roster, the away advert at sleep).
+    /// `reload()`; read by every handler that serves only the account (`serve` and `admit`, the
+    /// replica in HomebaseAgent+Inbound, EmbeddingService, HomebaseAgent+Manage, the roster by
+    /// mail, the pairing code's asker) and by the publishers (advert, roster, the away advert at sleep).
     var siblings: [PublicKey: DeviceRecord] = [:]
     /// Grants by grantee: written by `reload()` and `refreshGrants` (HomebaseAgent+Sharing, before
-    /// a grantee's request, so a revoke holds at once); read by the admissions (`serve`,
+    /// a grantee's request, so a revoke holds at once); read by the admissions (`admit`,
     /// EmbeddingService, `admitRate`), HomebaseAgent+Accounting (budget, audit), `noteRecent`
     /// and the publishers (which grantees hear an advert, narrowed to their models).
     var grants: [PublicKey: [GrantRecord]] = [:]

@@ -6,7 +6,7 @@ struct AgentOffer: Sendable {
     /// (HomebaseAgent+Accounting), `serveManage` (HomebaseAgent+Manage) and `status`.
     var runtimes: [StoredRuntime] = []
     /// The models those runtimes serve: written by `reload()` (a change is advertised); read by
-    /// `publishAdvert`, the chat and embedding admissions (`serve`, EmbeddingService), the
+    /// `publishAdvert`, the chat and embedding admissions (`admit`, EmbeddingService), the
     /// pairing welcome (HomebaseAgent+Pairing) and the manage listing (HomebaseAgent+Manage).
     var catalog = ModelCatalog(runtimes: [])
 }
