@@ -99,7 +99,7 @@ final class LinkCore: @unchecked Sendable {
         let attempt = attempts
         phase = .dialling(attempt: attempt)
         publish(.connecting)
-        WebSocketClient.connect(loop: loop, configuration: configuration.webSocketConfiguration(dialling: dialled, tls: tls)) { [self] result in
+        configuration.dial(loop, configuration.webSocketConfiguration(dialling: dialled, tls: tls)) { [self] result in
             guard phase.mayFire(.dialled(attempt)) else {
                 if case .success(let stale) = result { stale.close() }
                 return
