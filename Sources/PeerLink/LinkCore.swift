@@ -24,8 +24,8 @@ final class LinkCore: @unchecked Sendable {
     let inbound: AsyncStream<InboundEvent>.Continuation
 
     // Lifecycle.
-    /// Changed only by `connect`, `attach`, `authenticated` and `closeConnection` (and the open
-    /// phase's own timers re-arming).
+    /// Moved on only by `connect`, `attach`, `authenticated` and `closeConnection`; within a
+    /// phase, `received` updates its session and the open phase's timers re-arm themselves.
     var phase = Phase.stopped
     /// The last attempt's number (`connect` counts them).
     var attempts: UInt64 = 0
