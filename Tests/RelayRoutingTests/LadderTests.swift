@@ -28,7 +28,11 @@ struct LadderTests {
     @Test(arguments: ProviderPath.allCases) func silenceMidStreamFiresTheStallRungAfterThePartialTextWasSeen(via path: ProviderPath) async throws {
         let scene = try await Scene([.outputThenSilence(["Once ", "upon"])], via: path)
         defer { scene.stop() }
-        let seen = try await read(scene.provider(.own, .short(.stall)), ChatRequest(model: "tiny", messages: chat("a story")))
+        // The host waits a relay round trip between its two chunks: a second, not `.short`'s
+        // 100 ms, so a loaded machine does not fire the rung between them.
+        var limits = WatchdogLimits.relaxed
+        limits.stall = .seconds(1)
+        let seen = try await read(scene.provider(.own, limits), ChatRequest(model: "tiny", messages: chat("a story")))
         #expect(seen.brainFailure == .watchdog(.stall))
         // The caller holds the partial text: its fallback continues from here.
         #expect(seen.text == "Once upon" && !seen.done)
