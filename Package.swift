@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "RelayServerTests", dependencies: ["TestSupport", "Basics", "RelayServer", "RelayCluster", "Transport", "Wire", "Signing",
                                                             "NatsFixture"]),
         .testTarget(name: "CourierTests", dependencies: ["TestSupport", "Courier", "PeerLink", "Sealing", "Wire", "Signing", "Transport", "RelayServer", "Basics"]),
-        .testTarget(name: "RelayRoutingTests", dependencies: ["TestSupport", "RelayRouting", "InferenceWire", "Courier", "Routing", "Inference", "Sealing", "Wire", "Signing", "PeerLink", "Transport"]),
+        .testTarget(name: "RelayRoutingTests", dependencies: ["TestSupport", "RelayRouting", "InferenceWire", "Courier", "Routing", "Inference", "Sealing", "Wire", "Signing", "PeerLink", "Transport", "RelayServer"]),
         .testTarget(name: "RelayProbeTests", dependencies: ["TestSupport", "RelayProbe", "RelayServer", "PeerLink", "Transport", "Wire", "Signing"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing", "CSodium", "Basics"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["TestSupport", "ModelStore"], exclude: ["peers"]),
