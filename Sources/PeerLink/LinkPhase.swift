@@ -2,7 +2,7 @@ import RelayWire
 
 /// Where a link's connection stands (LinkCore's `phase`). Each case holds only what that phase
 /// needs, so a socket, a session or a timer cannot outlive the phase it belongs to: leaving a
-/// phase hands its timers to `timers` to cancel and its socket to close.
+/// phase cancels its `timers` and closes its `socket` (LinkCore.closeConnection).
 ///
 /// Every connection attempt has a number (`attempt`); a callback or timer carries the number
 /// of the attempt it was made for and acts only while `mayFire` says that attempt is still
