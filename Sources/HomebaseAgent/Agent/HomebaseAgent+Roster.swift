@@ -43,8 +43,8 @@ extension HomebaseAgent {
             log("refused roster \(r.version) from \(from): \(why)")
             count("roster-refused")
         case .accepted(let version, let devices, let listed):
-            count("roster-accepted")
             do { try reload() } catch { log("reload: \(error)") }
+            count("roster-accepted")  // after reload: whoever waits on the count reads the new siblings
             log(listed ? "roster \(version) accepted: \(devices) device(s)"
                 : "roster \(version) accepted: this Homebase was removed from the account; it no longer serves its siblings")
         }
