@@ -1,31 +1,76 @@
+import Inference
 import Signing
 
-/// Which brain answers: the four routes of the routing contract.
-public enum Route: String, Sendable, Equatable, CaseIterable {
-    case onDevice = "on-device"
-    /// A runtime driven through the Ollama arm: a joined Homebase, a local endpoint or the own
-    /// Homebase (see `ExternalShape`).
-    case external
-    case openAI = "openai"
-    case anthropic
-}
+/// Which brain answers, carrying what that brain is built from: the routing contract's routes as
+/// one closed list (docs/ARCHITECTURE.md, "The route is one closed enum"). Each case holds exactly
+/// the facts the decision judged, so the brain is built (and its abilities judged) on them, never
+/// on a second read. `BrainFactory.brain(for:)` builds it.
+public enum Route: Sendable, Equatable, CustomStringConvertible {
+    /// The on-device brain on this local model (the floor when no model file resolves).
+    case onDevice(LocalModel)
+    /// Another account's Homebase, through the relay its invite named: the record judged fresh.
+    case joinedHomebase(JoinedHomebase, tag: String)
+    /// A verified runtime on this machine's loopback that serves `tag`.
+    case localEndpoint(LocalEndpoint, tag: String)
+    /// The own account's Homebase, through the own relay: the advert judged fresh.
+    case ownHomebase(ReceivedAdvert, tag: String)
+    /// A cloud the user chose, a key on file; `model` is the model setting's pin (nil: the
+    /// caller's). The key is not carried: a decision is shown and kept, and the brain reads its
+    /// key at each request.
+    case cloud(Cloud, model: String?)
 
-/// Where an `.external` route goes, in the contract's order of preference.
-public enum ExternalShape: Sendable, Equatable, CustomStringConvertible {
-    /// Another account's Homebase, through the relay named in its invite.
-    case joinedHomebase(hostKey: PublicKey)
-    /// A verified runtime on this machine's loopback (OpenAI-compatible).
-    case localEndpoint(url: String)
-    /// The own account's Homebase, through the own relay.
-    case ownHomebase
-
-    public var description: String {
+    /// The brain this route builds (`.onDevice` becomes `.floor` when no model file resolves).
+    public var brain: BrainKind {
         switch self {
-        case .joinedHomebase(let key): "joined Homebase \(shortKey(key))"
-        case .localEndpoint(let url): "local endpoint \(url)"
-        case .ownHomebase: "own Homebase"
+        case .onDevice: .onDevice
+        case .joinedHomebase: .joinedHomebase
+        case .localEndpoint: .localEndpoint
+        case .ownHomebase: .ownHomebase
+        case .cloud(.openAI, _): .openAI
+        case .cloud(.anthropic, _): .anthropic
         }
     }
+
+    /// The contract's four families, as `status` and the page show them: `on-device`,
+    /// `external` (a Homebase or a local endpoint, see `target`), `openai`, `anthropic`.
+    public var name: String {
+        switch self {
+        case .onDevice: "on-device"
+        case .joinedHomebase, .localEndpoint, .ownHomebase: "external"
+        case .cloud: brain.rawValue
+        }
+    }
+
+    /// Where an `external` route goes, in words; nil for on-device and the clouds.
+    public var target: String? {
+        switch self {
+        case .joinedHomebase(let record, _): "joined Homebase \(shortKey(record.hostKey))"
+        case .localEndpoint(let endpoint, _): "local endpoint \(endpoint.url)"
+        case .ownHomebase: "own Homebase"
+        case .onDevice, .cloud: nil
+        }
+    }
+
+    /// The model the request must name on this brain (the Ollama selection's tag, the cloud
+    /// model setting), or nil to keep the caller's (on-device names its own alias).
+    public var model: String? {
+        switch self {
+        case .joinedHomebase(_, let tag), .localEndpoint(_, let tag), .ownHomebase(_, let tag): tag
+        case .cloud(_, let model): model
+        case .onDevice: nil
+        }
+    }
+
+    /// The Homebase this route sends to, if any (whose cooldown applies, whose away mark counts).
+    public var homebaseKey: PublicKey? {
+        switch self {
+        case .joinedHomebase(let record, _): record.hostKey
+        case .ownHomebase(let received, _): received.advert.hostKey
+        case .onDevice, .localEndpoint, .cloud: nil
+        }
+    }
+
+    public var description: String { target.map { "\(name) (\($0))" } ?? name }
 }
 
 /// The on-device model: the built-in one, or a downloaded ("community") model by its id.
@@ -44,12 +89,7 @@ public enum LocalModel: Sendable, Equatable, CustomStringConvertible {
 /// What `Router.resolve()` decided, and why. Built fresh at every call; never an error.
 public struct RouteDecision: Sendable, Equatable, CustomStringConvertible {
     public var route: Route
-    /// Set exactly when `route == .external`.
-    public var shape: ExternalShape?
-    /// The model the request must name on the chosen brain (the Ollama selection's tag, the
-    /// cloud model setting), or nil to keep the caller's.
-    public var model: String?
-    /// The on-device model: what `.onDevice` runs, and what any fallback runs.
+    /// The on-device model: what any fallback runs (and what `.onDevice` carries).
     public var localModel: LocalModel
     /// One line for `status --explain` and logs, e.g. "own Homebase advert is 14 min old
     /// (limit 10 min): on-device". Never holds a key or a prompt.
@@ -60,16 +100,10 @@ public struct RouteDecision: Sendable, Equatable, CustomStringConvertible {
     /// nothing is sent anywhere. Only `Router.decide(for:)` sets it; `reason` says the same.
     public var refusal: RoutingError?
 
-    /// The joined record, own advert or local endpoint the decision was made on, so the provider
-    /// is built (and capabilities judged) on exactly what was judged fresh (no second read).
-    var joined: JoinedHomebase?
-    var ownAdvert: ReceivedAdvert?
-    var endpoint: LocalEndpoint?
+    /// The model the request must name on the chosen brain, nil to keep the caller's.
+    public var model: String? { route.model }
 
-    public var description: String {
-        let target = shape.map { "\(route.rawValue) (\($0))" } ?? route.rawValue
-        return "\(target): \(reason)"
-    }
+    public var description: String { "\(route): \(reason)" }
 
     /// The same decision with `prefix` before its reason (a degraded setting, the derivation).
     func noting(_ prefix: String) -> RouteDecision {
@@ -79,6 +113,6 @@ public struct RouteDecision: Sendable, Equatable, CustomStringConvertible {
     }
 
     static func onDevice(_ model: LocalModel, _ reason: String) -> RouteDecision {
-        RouteDecision(route: .onDevice, shape: nil, model: nil, localModel: model, reason: reason)
+        RouteDecision(route: .onDevice(model), localModel: model, reason: reason)
     }
 }
