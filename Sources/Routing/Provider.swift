@@ -48,19 +48,15 @@ extension Router {
     public func brain(for route: Route) -> any ChatProvider { factory.brain(for: route) }
 
     private func build(_ decision: RouteDecision, callerModel: String?) -> RoutedProvider {
-        switch decision.route {
-        case .onDevice:
-            return RoutedProvider(decision: decision, model: nil, inner: factory.brain(for: decision.route))
-        case .cloud(let cloud, _):
-            // Read only now, and only for the chosen cloud. A key removed since resolve(): on-device.
-            // Only its presence is handed on: the brain reads its key file at each request.
-            guard ((try? keys.key(cloud)) ?? nil) != nil else {
-                return fallback(decision, "\(cloud.rawValue) key could not be read")
-            }
-        case .joinedHomebase, .localEndpoint, .ownHomebase:
-            break
+        // Read only now, and only for the chosen cloud. A key removed since resolve(): on-device.
+        // Only its presence is handed on: the brain reads its key file at each request.
+        if case .cloud(let cloud, _) = decision.route, ((try? keys.key(cloud)) ?? nil) == nil {
+            return fallback(decision, "\(cloud.rawValue) key could not be read")
         }
-        return RoutedProvider(decision: decision, model: decision.model ?? callerModel, inner: factory.brain(for: decision.route))
+        let inner = factory.brain(for: decision.route)
+        // The on-device brain names its own model (the engine's alias); the others the pin or the caller's.
+        if case .onDevice = decision.route { return RoutedProvider(decision: decision, model: nil, inner: inner) }
+        return RoutedProvider(decision: decision, model: decision.model ?? callerModel, inner: inner)
     }
 
     private func fallback(_ decision: RouteDecision, _ why: String) -> RoutedProvider {
