@@ -72,8 +72,10 @@ let package = Package(
         // The workstation agent: verified runtime, signed adverts, inference served through the relay.
         .target(name: "HomebaseAgent", dependencies: ["Pairing", "Courier", "PeerLink", "Transport", "Sealing", "Signing", "Wire", "Inference", "InferenceWire", "Storage", "CSystemd", "Basics"]),
         .executableTarget(name: "homebase", dependencies: ["HomebaseAgent"]),
-        // The guest: on-device llama-server, fallback runner, router wiring; `guest` is its CLI.
-        .target(name: "GuestAgent", dependencies: ["Pairing", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink", "CLinux", "Basics"]),
+        // The on-device engine: one leashed llama-server, supervised (start, health, restart, warm, stop).
+        .target(name: "OnDeviceEngine", dependencies: ["Inference", "CLinux"]),
+        // The guest: fallback runner, router wiring, links and mail; `guest` is its CLI.
+        .target(name: "GuestAgent", dependencies: ["OnDeviceEngine", "Pairing", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink", "Basics"]),
         .executableTarget(name: "guest", dependencies: ["GuestAgent", "CloudKeys", "LocalAPI", "Pairing", "AgentKit", "Sealing", "Signing", "Wire", "PeerLink", "ModelStore", "Basics", "RelayRouting", "Inference", "Routing"]),
 
         // Writes protocol/vectors/ (make vectors).
@@ -129,16 +131,16 @@ let package = Package(
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "Inference", "Storage", "Wire", "Signing"]),
         .testTarget(name: "PeerLinkTests", dependencies: ["TestSupport", "PeerLink", "Transport", "Wire", "Signing", "Basics"]),
         // cluster/: three nats-server and three `homebase-relay serve` processes on loopback.
-        .testTarget(name: "RelayServerTests", dependencies: ["TestSupport", "RelayServer", "RelayCluster", "Transport", "Wire", "Signing",
+        .testTarget(name: "RelayServerTests", dependencies: ["TestSupport", "Basics", "RelayServer", "RelayCluster", "Transport", "Wire", "Signing",
                                                             "NatsFixture"]),
         .testTarget(name: "CourierTests", dependencies: ["TestSupport", "Courier", "PeerLink", "Sealing", "Wire", "Signing", "Transport", "RelayServer", "Basics"]),
-        .testTarget(name: "RelayRoutingTests", dependencies: ["TestSupport", "RelayRouting", "InferenceWire", "Courier", "Routing", "Inference", "Sealing", "Wire", "Signing", "PeerLink", "Transport"]),
+        .testTarget(name: "RelayRoutingTests", dependencies: ["TestSupport", "RelayRouting", "InferenceWire", "Courier", "Routing", "Inference", "Sealing", "Wire", "Signing", "PeerLink", "Transport", "RelayServer"]),
         .testTarget(name: "RelayProbeTests", dependencies: ["TestSupport", "RelayProbe", "RelayServer", "PeerLink", "Transport", "Wire", "Signing"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing", "CSodium", "Basics"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["TestSupport", "ModelStore"], exclude: ["peers"]),
         .testTarget(name: "InferenceTests", dependencies: ["TestSupport", "Inference"], exclude: ["peers"]),
-        .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "HomebaseAgent", "InferenceWire", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "RelayRouting", "Pairing", "Transport"]),
-        .testTarget(name: "GuestAgentTests", dependencies: ["TestSupport", "GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Wire", "Courier", "PeerLink", "Transport", "Basics", "Pairing"],
+        .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "HomebaseAgent", "InferenceWire", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "RelayRouting", "Pairing", "Transport", "Basics"]),
+        .testTarget(name: "GuestAgentTests", dependencies: ["TestSupport", "GuestAgent", "OnDeviceEngine", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Wire", "Courier", "PeerLink", "Transport", "Basics", "Pairing"],
                     exclude: ["peers"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "Wire", "Sealing", "Signing"]),
         .testTarget(name: "CloudKeysTests", dependencies: ["TestSupport", "CloudKeys", "Signing", "Inference"]),

@@ -20,7 +20,8 @@ SYSTEM = {"Swift", "Foundation", "FoundationEssentials", "FoundationNetworking",
 
 RELAY = ["RelayServer", "RelayProbe", "homebase-relay"]
 HOST_ROLE = ["HomebaseAgent", "homebase"]
-GUEST_ROLE = ["GuestAgent", "guest", "RelayRouting", "Routing", "LocalAPI", "CloudKeys", "AgentKit", "ModelStore"]
+GUEST_ROLE = ["GuestAgent", "guest", "RelayRouting", "Routing", "LocalAPI", "CloudKeys", "AgentKit", "ModelStore",
+              "OnDeviceEngine"]
 
 # (who, what it may not reach, why). Reachability over the declared graph, after every import is
 # known to be declared.
@@ -56,9 +57,9 @@ FORBIDDEN = [
      "(GuestAgent, guest and the guest's own libraries) meet only through the wire schema"),
     (["GuestAgent", "guest"], HOST_ROLE,
      "the two roles never see each other: the guest meets the Homebase only through the wire schema"),
-    (["Inference"], ["Routing", "RelayRouting", "GuestAgent", "guest"],
-     "Inference never chooses routes: it speaks to one engine it is handed, and the router above it "
-     "decides which"),
+    (["Inference", "OnDeviceEngine"], ["Routing", "RelayRouting", "GuestAgent", "guest"],
+     "Inference never chooses routes, nor does OnDeviceEngine: they speak to the one engine they are handed "
+     "(or supervise), and the router above them decides which"),
 ]
 # What the codecs and Basics may import at all (system modules included: no Foundation, no Glibc).
 ONLY_IMPORTS = {"RelayWire": {"Basics"}, "Wire": {"RelayWire"}, "Basics": {"Glibc", "Darwin", "Musl"}}

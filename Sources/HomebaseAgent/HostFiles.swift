@@ -119,7 +119,7 @@ extension HostFiles {
     /// that joined the account has none: the error names the one that does.
     func accountKeyForChanges(_ store: HostStore) throws(HomebaseError) -> SigningKey {
         if !holdsAccountKey, let account = try store.accountPublicKey() {
-            let head = try store.accountHead().map { "\"\($0.name)\" (\($0.signingKey.hex.prefix(16))…)" }
+            let head = try store.accountHead().map { "\"\($0.name)\" (\($0.signingKey.short))" }
             throw .notAccountHolder(head: head, account: account.hex)
         }
         return try loadAccountKey()

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import GuestAgent
+@testable import OnDeviceEngine
 import Inference
 import Routing
 import Signing
@@ -63,12 +64,12 @@ import Wire
     @Test func engineLocatorOrder() throws {
         let dir = try tempDirectory()
         let env = ["PATH": dir + "/nobin", "HOMEBASE_ENGINE_DIR": dir]
-        #expect(throws: GuestError.self) { try EngineLocator(environment: env).locate() }
+        #expect(throws: EngineError.self) { try EngineLocator(environment: env).locate() }
         try FileManager.default.createDirectory(atPath: dir + "/bin", withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: dir + "/bin/llama-server", contents: Data(), attributes: [.posixPermissions: 0o755]))
         #expect(try EngineLocator(environment: env).locate() == dir + "/bin/llama-server")
         // A configured binary that is missing is an error, never silently replaced.
-        #expect(throws: GuestError.self) { try EngineLocator(configured: dir + "/other", environment: env).locate() }
+        #expect(throws: EngineError.self) { try EngineLocator(configured: dir + "/other", environment: env).locate() }
     }
 
     /// The context's router on real facts: a runtime.json serving the selected tag routes to

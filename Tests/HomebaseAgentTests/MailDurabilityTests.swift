@@ -9,6 +9,7 @@ import Synchronization
 import Testing
 import Wire
 @testable import HomebaseAgent
+import Basics
 
 /// Trust mail (rosters above all) is not lost to a full mailbox or to a laptop that was away
 /// longer than its replay window: it is retried until the relay stores it, and the current
@@ -87,7 +88,7 @@ import Wire
         let behind = Atomic<UInt64>(window + 86_400_000)  // the Homebase's clock: 8 days ago, for now
         let f = try await HostFixture(runtime: nil, configure: { c in
             c.advertPulse = .milliseconds(50)
-            c.courier.now = { UInt64(Date().timeIntervalSince1970 * 1000) - behind.load(ordering: .relaxed) }
+            c.courier.now = { UInt64(wallClockMs()) - behind.load(ordering: .relaxed) }
         })
         try await run(f) {
             let account = try f.files.loadAccountKey()

@@ -1,4 +1,5 @@
 import Inference
+import OnDeviceEngine
 import RelayRouting
 import Routing
 import Synchronization

@@ -1,5 +1,6 @@
 import Inference
 import Routing
+import OnDeviceEngine
 
 // The warm floor (#24): see LlamaServerSupervisor+Warm.swift.
 extension GuestContext {

@@ -4,6 +4,7 @@ import ModelStore
 import Routing
 import Signing
 import Storage
+import OnDeviceEngine
 
 /// What a guest is configured with: flags, config file and environment, already merged.
 public struct GuestConfiguration: Sendable {
@@ -119,7 +120,7 @@ public final class GuestContext: Sendable {
         do {
             _ = try await supervisor.endpoint(for: GGUFTarget(path: candidate.modelPath, alias: candidate.id,
                                                               projector: candidate.projectorPath))
-        } catch GuestError.engineExited(let how) {
+        } catch EngineError.exited(let how) {
             let binary = (try? supervisor.configuration.locator.locate()) ?? "llama-server"
             if let problem = await engineCheck.problem(binary: binary) {
                 throw GuestError.engineBroken(path: binary, detail: problem)

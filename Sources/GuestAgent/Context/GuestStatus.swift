@@ -3,6 +3,7 @@ import Courier
 import Foundation
 import ModelStore
 import Routing
+import OnDeviceEngine
 
 /// What `guest status` shows: the route the next request would take and why, and the facts
 /// behind it. Keys are present/absent only, never their bytes.

@@ -1,3 +1,4 @@
+import Basics
 import Courier
 import Foundation
 import PeerLink
@@ -151,7 +152,7 @@ struct JoinedRelay: Equatable {
         var relays: [JoinedRelay] = []
         let records = ((try? context.joined.all()) ?? []).filter { $0.state != .revoked }
         for record in records.sorted(by: { $0.relayURL < $1.relayURL }) {
-            let name = "\"\(names[record.hostKey] ?? "?")\" \(record.hostKey.hex.prefix(8))…"
+            let name = "\"\(names[record.hostKey] ?? "?")\" \(shortKey(record.hostKey.bytes))"
             let pin = files.pin(record.hostKey), token = files.token(record.hostKey)
             let more = files.alternates(record.hostKey)
             if let i = relays.firstIndex(where: { GuestJoin.sameRelay($0.url, record.relayURL) }) {

@@ -78,7 +78,7 @@ enum PairJoinCommand {
         defer { store.close() }
         let held = (try store.accountPublicKey(), try store.roster()?.version ?? 0)
         if let account = held.0, account != welcome.accountKey {
-            out("note: this Homebase leaves account \(account.hex.prefix(16))… for the one that answered")
+            out("note: this Homebase leaves account \(account.short) for the one that answered")
         }
         if held.0 != welcome.accountKey || welcome.roster.version >= held.1 {
             try store.storeRoster(welcome.roster, records: welcome.records, nowMs: nowMs())

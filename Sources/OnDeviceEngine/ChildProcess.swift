@@ -9,8 +9,8 @@ import Synchronization
 /// (test runners do) would otherwise hand that mask down, and llama-server would never see the
 /// SIGTERM that asks it to stop. stdin is /dev/null; stdout and stderr go to `logPath`
 /// (appended, 0600) or /dev/null; every other descriptor is closed in the child.
-final class ChildProcess: Sendable {
-    let pid: pid_t
+public final class ChildProcess: Sendable {
+    public let pid: pid_t
     /// The exit status once reaped (waitpid's raw status); nil while running.
     private let reaped = Mutex<Int32?>(nil)
 
@@ -18,8 +18,8 @@ final class ChildProcess: Sendable {
 
     /// `environment`: the child's (nil: ours). `newSession`: the child leads a session of its own
     /// (setsid), so a terminal's hang-up or Ctrl-C aimed at our process group never reaches it.
-    static func spawn(_ path: String, _ arguments: [String], logPath: String?, environment: [String: String]? = nil,
-                      newSession: Bool = false) throws(GuestError) -> ChildProcess {
+    public static func spawn(_ path: String, _ arguments: [String], logPath: String?, environment: [String: String]? = nil,
+                      newSession: Bool = false) throws(EngineError) -> ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -57,7 +57,7 @@ final class ChildProcess: Sendable {
 
     /// A child that dies with this process, however it ends (see `LeashThread`): the engine. Same
     /// descriptors, mask and dispositions as `spawn`; our environment.
-    static func spawnLeashed(_ path: String, _ arguments: [String], logPath: String?) throws(GuestError) -> ChildProcess {
+    static func spawnLeashed(_ path: String, _ arguments: [String], logPath: String?) throws(EngineError) -> ChildProcess {
         let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
         let output = open(logPath ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         defer { if input >= 0 { close(input) }; if output >= 0 { close(output) } }
@@ -77,10 +77,10 @@ final class ChildProcess: Sendable {
     }
 
     /// Reaps the child if it has exited (never blocks). True while it runs.
-    var isRunning: Bool { exitStatus() == nil }
+    public var isRunning: Bool { exitStatus() == nil }
 
     /// waitpid's status once the child exited, nil while it runs.
-    func exitStatus() -> Int32? {
+    public func exitStatus() -> Int32? {
         reaped.withLock { status in
             if let status { return status }
             var raw: Int32 = 0
@@ -93,7 +93,7 @@ final class ChildProcess: Sendable {
 
     /// SIGTERM, then SIGKILL after `grace` if it still runs (llama-server can be slow to leave
     /// on SIGTERM), then reaps it. Idempotent.
-    func terminate(grace: Duration, poll: Duration = .milliseconds(10)) async {
+    public func terminate(grace: Duration, poll: Duration = .milliseconds(10)) async {
         // Detached: a cancelled caller (a start given up) must still wait out the grace, not
         // spin through sleeps that return at once.
         await Task.detached { await self.signalAndReap(grace: grace, poll: poll) }.value
@@ -113,7 +113,7 @@ final class ChildProcess: Sendable {
     }
 
     /// A human word for a waitpid status: "exit 1", "signal 9".
-    static func describe(_ status: Int32) -> String {
+    public static func describe(_ status: Int32) -> String {
         let signal = status & 0x7f
         return signal == 0 ? "exit \((status >> 8) & 0xff)" : "signal \(signal)"
     }
@@ -121,7 +121,7 @@ final class ChildProcess: Sendable {
 
 /// A loopback TCP port that was free a moment ago: bound to port 0, read back, closed. The
 /// server may lose the race for it; the supervisor then sees it exit and tries another.
-func freeLoopbackPort() throws(GuestError) -> UInt16 {
+func freeLoopbackPort() throws(EngineError) -> UInt16 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw .noFreePort(errno: errno) }
     defer { close(fd) }

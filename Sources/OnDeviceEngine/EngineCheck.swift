@@ -4,13 +4,17 @@ import Glibc
 /// Whether the engine binary runs at all: `llama-server --version` exits 0. Asked before a
 /// model is blamed for an engine that exited on it: a broken binary (missing library, wrong
 /// architecture) would otherwise mark every model `unsupported`, for good.
-struct EngineCheck: Sendable {
+public struct EngineCheck: Sendable {
     /// Longest wait for `--version` (it answers at once when the binary runs).
-    var timeout: Duration = .seconds(10)
-    var poll: Duration = .milliseconds(10)
+    public var timeout: Duration = .seconds(10)
+    public var poll: Duration = .milliseconds(10)
+
+    public init(timeout: Duration = .seconds(10), poll: Duration = .milliseconds(10)) {
+        self.timeout = timeout; self.poll = poll
+    }
 
     /// nil when `binary --version` exits 0; else why not, with the last line it printed.
-    func problem(binary: String) async -> String? {
+    public func problem(binary: String) async -> String? {
         let out = NSTemporaryDirectory() + "homebase-engine-check-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         defer { unlink(out) }
         let child: ChildProcess

@@ -31,7 +31,7 @@ extension LlamaServerSupervisor {
         // A small model is healthy within tens of ms: poll often at first, then every healthPoll.
         var pause = min(c.healthPollFirst, c.healthPoll)
         while ContinuousClock.now - start < c.healthDeadline {
-            if let status = child.exitStatus() { throw GuestError.engineExited(how: ChildProcess.describe(status)) }
+            if let status = child.exitStatus() { throw EngineError.exited(how: ChildProcess.describe(status)) }
             if let r = try? await http.send(HTTPStreamRequest(url: url + "/health", timeouts: quick)) {
                 _ = try? await r.collect(limit: 1 << 16)
                 if r.status == 200 { return }
@@ -39,8 +39,8 @@ extension LlamaServerSupervisor {
             try await Task.sleep(for: pause)
             pause = min(pause * 2, c.healthPoll)
         }
-        if let status = child.exitStatus() { throw GuestError.engineExited(how: ChildProcess.describe(status)) }
+        if let status = child.exitStatus() { throw EngineError.exited(how: ChildProcess.describe(status)) }
         let ms = c.healthDeadline.components
-        throw GuestError.engineNotHealthy(deadlineMs: ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000)
+        throw EngineError.notHealthy(deadlineMs: ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000)
     }
 }

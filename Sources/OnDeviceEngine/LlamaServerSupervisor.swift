@@ -24,7 +24,7 @@ public actor LlamaServerSupervisor {
         var startedAt: ContinuousClock.Instant
     }
 
-    public let configuration: Configuration
+    nonisolated public let configuration: Configuration
     var running: Running?
     var starting: (model: GGUFTarget, task: Task<Running, Error>)?
     private var crashesInARow = 0
@@ -51,7 +51,7 @@ public actor LlamaServerSupervisor {
 
     /// `warming`: the warm floor's own start (`warm(_:)`), not counted in `found` as a request.
     func endpoint(for model: GGUFTarget, warming: Bool) async throws -> Endpoint {
-        guard !stopped else { throw GuestError.stopped }
+        guard !stopped else { throw EngineError.stopped }
         if let r = running {
             if let status = r.child.exitStatus() {
                 noteCrash(ChildProcess.describe(status), ranFor: ContinuousClock.now - r.startedAt)
@@ -99,13 +99,13 @@ public actor LlamaServerSupervisor {
             let ms = (ContinuousClock.now - began).components
             configuration.events?("engine: llama-server pid \(r.endpoint.pid) healthy on \(model.alias) after "
                                   + "\(ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000) ms (started by \(warming ? "the warm floor" : "a request"))")
-            guard !stopped else { await r.child.terminate(grace: configuration.stopGrace); throw GuestError.stopped }
+            guard !stopped else { await r.child.terminate(grace: configuration.stopGrace); throw EngineError.stopped }
             running = r
             notBefore = nil
             announce(r.endpoint, warm: warming)
             return r.endpoint
-        } catch let error as GuestError {
-            if case .engineExited(let how) = error { noteCrash(how, ranFor: .zero) }
+        } catch let error as EngineError {
+            if case .exited(let how) = error { noteCrash(how, ranFor: .zero) }
             throw error
         }
     }

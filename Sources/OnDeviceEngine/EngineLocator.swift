@@ -27,10 +27,10 @@ public struct EngineLocator: Sendable {
 
     /// The first executable candidate. A configured path that is not executable is an error,
     /// never silently replaced by another binary.
-    public func locate() throws(GuestError) -> String {
+    public func locate() throws(EngineError) -> String {
         let all = candidates
         guard let found = all.first(where: { access($0, X_OK) == 0 }) else {
-            throw .engineNotFound(searched: configured.map { [$0] } ?? ["PATH", engineDirectory + "/bin"])
+            throw .notFound(searched: configured.map { [$0] } ?? ["PATH", engineDirectory + "/bin"])
         }
         return found
     }
