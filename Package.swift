@@ -21,6 +21,9 @@ let package = Package(
 
         // The floor: hex, short keys, clocks, wipe, the duration grammar. Depends on nothing.
         .target(name: "Basics"),
+        // The command-line kit of the three programs: commands, flags, usage errors (exit 2),
+        // `--help`, the duration and size grammars, config file < environment < flags, key tables.
+        .target(name: "CommandLineKit", dependencies: ["Basics"]),
         // The relay frames, the byte reader and writer, fixed-size bytes (ids; Bytes32 is the one
         // device key type), the relay's limits: pure codecs, no I/O; all of the wire the relay links.
         .target(name: "RelayWire", dependencies: ["Basics"]),
@@ -119,6 +122,7 @@ let package = Package(
                           path: "bench/homebase"),
 
         .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "Basics"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "Signing", "Basics", "CSodium"]),
         .testTarget(name: "WireTests", dependencies: ["TestKit", "Wire"]),
