@@ -64,7 +64,7 @@ let package = Package(
         // The relay: sessions by key, routing, mailbox, limits, metrics. Never imports Sealing.
         // NATS for the relay as a cluster: connection, subscriptions, JetStream mail calls (no relay logic).
         .target(name: "RelayCluster", dependencies: ["CNats"]),
-        .target(name: "RelayServer", dependencies: ["Transport", "RelayWire", "Storage", "Signing", "Basics", "RelayCluster"]),
+        .target(name: "RelayServer", dependencies: ["Transport", "RelayWire", "Storage", "Signing", "Basics", "RelayCluster", "CommandLineKit"]),
         // `homebase-relay probe`: two throwaway devices check a running relay end to end.
         .target(name: "RelayProbe", dependencies: ["PeerLink", "Signing"]),
         .executableTarget(name: "homebase-relay", dependencies: ["RelayServer", "RelayProbe"]),
@@ -73,11 +73,11 @@ let package = Package(
         .target(name: "Pairing", dependencies: ["Courier", "PeerLink", "Wire", "Sealing", "Signing", "CSodium"]),
 
         // The workstation agent: verified runtime, signed adverts, inference served through the relay.
-        .target(name: "HomebaseAgent", dependencies: ["Pairing", "Courier", "PeerLink", "Transport", "Sealing", "Signing", "Wire", "Inference", "InferenceWire", "Storage", "CSystemd", "Basics"]),
+        .target(name: "HomebaseAgent", dependencies: ["Pairing", "Courier", "PeerLink", "Transport", "Sealing", "Signing", "Wire", "Inference", "InferenceWire", "Storage", "CSystemd", "Basics", "CommandLineKit"]),
         .executableTarget(name: "homebase", dependencies: ["HomebaseAgent"]),
         // The guest: on-device llama-server, fallback runner, router wiring; `guest` is its CLI.
         .target(name: "GuestAgent", dependencies: ["Pairing", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink", "CLinux", "Basics"]),
-        .executableTarget(name: "guest", dependencies: ["GuestAgent", "CloudKeys", "LocalAPI", "Pairing", "AgentKit", "Sealing", "Signing", "Wire", "PeerLink", "ModelStore", "Basics", "RelayRouting", "Inference", "Routing"]),
+        .executableTarget(name: "guest", dependencies: ["CommandLineKit", "GuestAgent", "CloudKeys", "LocalAPI", "Pairing", "AgentKit", "Sealing", "Signing", "Wire", "PeerLink", "ModelStore", "Basics", "RelayRouting", "Inference", "Routing"]),
 
         // Writes protocol/vectors/ (make vectors).
         .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing", "Basics"]),
@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing", "CSodium", "Basics"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["TestSupport", "ModelStore"], exclude: ["peers"]),
         .testTarget(name: "InferenceTests", dependencies: ["TestSupport", "Inference"], exclude: ["peers"]),
-        .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "HomebaseAgent", "InferenceWire", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "RelayRouting", "Pairing", "Transport"]),
+        .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "HomebaseAgent", "CommandLineKit", "InferenceWire", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "RelayRouting", "Pairing", "Transport"]),
         .testTarget(name: "GuestAgentTests", dependencies: ["TestSupport", "GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Wire", "Courier", "PeerLink", "Transport", "Basics", "Pairing"],
                     exclude: ["peers"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "Wire", "Sealing", "Signing"]),

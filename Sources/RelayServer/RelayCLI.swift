@@ -1,72 +1,52 @@
-import Glibc
+import CommandLineKit
 import RelayWire
 
-/// The command line of `homebase-relay`: `serve [flags]`, `probe URL ...`, `version`, `help`.
+/// The command line of `homebase-relay`: `serve [flags]`, `probe URL ...`, `version`, `help`
+/// (the command-line kit's program; exit 2 for usage and configuration errors).
 public enum RelayCLI {
     public static let version = "0.1.0"
 
-    static let usage = """
-        homebase-relay: forwards sealed frames between Homebase devices by public key.
-
-        usage:
-          homebase-relay serve [--key value ...]   run the relay (see `homebase-relay serve --help`)
-          homebase-relay probe URL [--timeout MS] [--pin HEX] [--token T]
-                                                   check a running relay end to end (`probe --help`)
-          homebase-relay version                   print the version
-          homebase-relay --help                    this text
-
+    static let footer = """
         Signals: SIGTERM/SIGINT tell devices `restarting` and stop cleanly; SIGHUP re-reads the
         TLS certificate and the allowlist/token files without dropping connections.
-
         """
 
-    static var serveUsage: String {
-        """
-        usage: homebase-relay serve [--key value | --key=value ...]
-
+    static let serveDetails = """
         Settings come from (later wins): defaults, a config file (--config FILE or
         HOMEBASE_RELAY_CONFIG; `key = value` lines, `#` comments), the environment
         (HOMEBASE_RELAY_<KEY>, e.g. HOMEBASE_RELAY_MAIL_TTL=3d), then flags.
-
-          --config FILE         config file of `key = value` lines
-        \(ConfigLoader.helpText())
+        Durations take a unit (250ms, 30s, 10m, 2h, 7d); sizes are bytes or 64KiB, 4MiB, 1GiB.
         """
-    }
 
-    /// Runs the command line; returns the exit status (2 for usage and configuration errors).
-    /// `probe` runs the arguments after it (the executable passes RelayProbe's command: this module
-    /// never links the device side).
-    public static func main(_ arguments: [String], environment: [String: String],
-                            probe: (([String]) -> Int32)? = nil) -> Int32 {
-        let args = Array(arguments.dropFirst())
-        guard let command = args.first else { out(usage); return 2 }
-        let rest = Array(args.dropFirst())
-        switch command {
-        case "--help", "-h", "help":
-            out(usage)
-            return 0
-        case "version", "--version":
-            out("homebase-relay \(version) (relay protocol \(RelayFrame.protocolVersion))\n")
-            return 0
-        case "probe" where probe != nil: return probe?(rest) ?? 2
-        case "serve":
-            if rest.contains("--help") || rest.contains("-h") { out(serveUsage); return 0 }
-            do {
-                let config = try ConfigLoader.load(arguments: rest, environment: environment)
+    /// The program: `probe` runs the arguments after it (the executable passes RelayProbe's
+    /// command: this module never links the device side).
+    static func program(probe: (@Sendable ([String]) -> Int32)?) -> Program {
+        var commands = [
+            Command(name: "serve", summary: "run the relay", usage: "[--key value | --key=value ...]",
+                    details: serveDetails, flags: ConfigLoader.flags, blocking: { call in
+                let config: RelayConfig
+                do { config = try ConfigLoader.load(call.arguments, environment: call.environment) }
+                catch let e as UsageError { throw ConfigLoader.relayError(e) }
                 return RelayProcess.serve(config)
-            } catch {
-                err("homebase-relay: \(error)\n")
-                return error.exitCode
-            }
-        default:
-            err("homebase-relay: \(RelayError.unknownCommand(command))\n")
-            return 2
+            }),
+            Command(name: "version", summary: "print the version", usage: "", flags: [], blocking: { call in
+                call.output.out("homebase-relay \(version) (relay protocol \(RelayFrame.protocolVersion))\n")
+                return 0
+            }),
+        ]
+        if let probe {
+            commands.insert(Command(name: "probe", summary: "check a running relay end to end (`probe --help`)",
+                                    usage: "URL [--timeout MS] [--pin HEX] [--token T]", flags: [], rawArguments: true,
+                                    blocking: { call in probe(call.positionals) }), at: 1)
         }
+        return Program(name: "homebase-relay", summary: "forwards sealed frames between Homebase devices by public key.",
+                       commands: commands, footer: footer,
+                       failure: { _, error in ("homebase-relay: \(error)", (error as? RelayError)?.exitCode ?? 1) })
     }
 
-    private static func out(_ s: String) { write(1, s) }
-    private static func err(_ s: String) { write(2, s) }
-    private static func write(_ fd: Int32, _ s: String) {
-        _ = s.utf8CString.withUnsafeBufferPointer { p in Glibc.write(fd, p.baseAddress, p.count - 1) }
+    /// Runs the command line; returns the exit status.
+    public static func main(_ arguments: [String], environment: [String: String],
+                            probe: (@Sendable ([String]) -> Int32)? = nil) -> Int32 {
+        program(probe: probe).mainBlocking(arguments, environment: environment)
     }
 }

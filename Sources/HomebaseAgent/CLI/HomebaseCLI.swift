@@ -1,101 +1,97 @@
+import CommandLineKit
 import Foundation
 
-/// The `homebase` command: `main` returns the exit status (0 ok, 1 failure, 2 usage error).
+/// The `homebase` command: the command-line kit's program over the commands below; `main`
+/// returns the exit status (0 ok, 1 failure, 2 usage error).
 public enum HomebaseCLI {
-    static let usage = """
-        usage: homebase [--data-dir DIR] [--config FILE] COMMAND [ARGS]
-
-        commands:
-          init [--name NAME]            create this device's identity and the account (first device)
-          run [--relay URL] [...]       connect to the relay and serve until SIGTERM/SIGINT
-          status [--json] [--serve A]   relay link, runtimes and models, last advert, requests, grants, siblings
-                                        (--serve 127.0.0.1:PORT: the same as a read-only page)
-          devices add RECORD            add a sibling by the hex record `guest init` printed
-          devices list                  list the account's devices
-          devices remove KEY            remove a sibling
-          pair [--valid 10m] [...]      print a one-time code that adds a new device (guest pair -, then paste it)
-          pair - [--name NAME]          join this workstation to an account (the code read from stdin)
-          runtime add [URL]             probe an engine and store it if it passes (default http://127.0.0.1:11434)
-          runtime list                  list stored runtimes
-          runtime remove URL            forget a runtime
-          share [--models a,b] [...]    print an invite for another account's device (guest join -, then paste it)
-          grants list                   list grants to other accounts' devices and joins awaiting approval
-          grants usage [--json]         requests and tokens per grant and own device, by day and model
-          grants approve ID             grant a join that waits for approval
-          grants revoke ID              revoke a grant (the device is told) or refuse a waiting join
-
-        --data-dir defaults to $XDG_DATA_HOME/homebase/host; --config to $XDG_CONFIG_HOME/homebase/homebase.conf.
-        `homebase COMMAND --help` describes a command.
-        """
-
     /// Parsed global context for the commands.
     struct Context {
         var files: HostFiles
         var configPath: String
         var configExplicit: Bool
         var environment: [String: String]
+
+        init(_ call: CommandCall) {
+            let dataDir = call.arguments.value("--data-dir")
+            let config = call.arguments.value("--config")
+            files = HostFiles(dataDir: dataDir ?? HostFiles.defaultDataDir(environment: call.environment))
+            configPath = config ?? Settings.defaultPath(environment: call.environment)
+            configExplicit = config != nil
+            environment = call.environment
+        }
+    }
+
+    static let globalFlags = [
+        Flag("--data-dir", "DIR", "data directory (default $XDG_DATA_HOME/homebase/host)"),
+        Flag("--config", "FILE", "config file of `key = value` lines (default $XDG_CONFIG_HOME/homebase/homebase.conf)"),
+    ]
+
+    /// A command whose body takes the parsed flags and the global context.
+    private static func command(_ name: String, _ summary: String, usage: String, details: String = "", flags: [Flag] = [],
+                                _ body: @escaping @Sendable (ParsedArguments, Context) async throws -> Int32) -> Command {
+        Command(name: name, summary: summary, usage: usage, details: details, flags: flags) { call in
+            try await body(call.arguments, Context(call))
+        }
+    }
+
+    static var commands: [Command] { [
+        command("init", "create this device's identity and the account (first device)", usage: "[--name NAME]",
+                flags: [Flag("--name", "NAME", "this device's name (default: the host name)")], Commands.initialize),
+        command("run", "connect to the relay and serve until SIGTERM/SIGINT", usage: "[--relay URL] [--quiet] [--KEY VALUE ...]",
+                details: RunCommand.details,
+                flags: Settings.table.flags(defaults: Settings())
+                    + [Flag("--quiet", "log only `timing:` lines"),
+                       Flag("--trace-timings", "one `timing:` line per request on stderr (or HOMEBASE_TRACE_TIMINGS=1)")],
+                RunCommand.run),
+        command("status", "relay link, runtimes and models, last advert, requests, grants, siblings",
+                usage: "[--json] [--serve 127.0.0.1:PORT]",
+                flags: [Flag("--json", "print the status as JSON"),
+                        Flag("--serve", "ADDR", "the same as a read-only page on loopback (127.0.0.1:PORT), until Ctrl-C")],
+                Commands.status),
+        command("devices", "list, add or remove the account's devices", usage: "[list] | add RECORD | remove KEY",
+                details: "list (also with no argument): the account's devices\nadd RECORD: add a sibling by the hex record `guest init` printed\nremove KEY: remove a sibling",
+                Commands.devices),
+        command("pair", "print a one-time code that adds a new device, or join an account with one",
+                usage: "[--valid 10m] [...] | - [--name NAME]", details: PairCommand.usage + "\n\n" + PairJoinCommand.usage,
+                flags: [Flag("--relay", "URL", "the relay the new device joins through (default: `relay` of the config file)"),
+                        Flag("--relay-alternates", "URL,URL", "other nodes of the relay's cluster the code names too"),
+                        Flag("--pin", "HEX", "the relay certificate's SHA-256, for a self-signed relay"),
+                        Flag("--valid", "TIME", "how long the code stays valid (default 10m)"),
+                        Flag("--tries", "N", "wrong attempts that burn the code (default 3)"),
+                        Flag("--no-wait", "print the code and return"),
+                        Flag("--wait", "TIME", "issuing: stop waiting after TIME; joining: longest wait for the answer (default 30s)"),
+                        Flag("--name", "NAME", "joining: this Homebase's name if it has no identity yet"),
+                        Flag("--connect-timeout", "TIME", "joining: relay connect and handshake, each (default 10s)")],
+                PairCommand.run),
+        command("runtime", "probe and store an engine, list or forget them", usage: "add [URL] | list | remove URL",
+                details: "add [URL]: probe an engine and store it if it passes (default http://127.0.0.1:11434)\nlist: stored runtimes\nremove URL: forget a runtime",
+                Commands.runtime),
+        command("share", "print an invite for another account's device (guest join -, then paste it)",
+                usage: "[--models a,b] [--rate N/min] [--expires 7d] [...]", details: ShareCommand.usage,
+                flags: [Flag("--models", "a,b", "models the grant allows (default: every model served now)"),
+                        Flag("--rate", "N/min", "requests per minute the grant allows (default: no limit)"),
+                        Flag("--expires", "TIME", "joins are refused after TIME (default 7d)"),
+                        Flag("--grant-expires", "TIME", "the grants end TIME from now, or never (default: when the invite expires)"),
+                        Flag("--uses", "N", "devices that may join with it (default 1)"),
+                        Flag("--approve", "joins wait for `homebase grants approve ID`"),
+                        Flag("--tools", "the friend may send requests that carry tools"),
+                        Flag("--tokens", "N/day", "a token budget per friend device, per UTC day or N/month"),
+                        Flag("--relay", "URL", "the relay named in the invite (default: `relay` of the config file)"),
+                        Flag("--relay-alternates", "URL,URL", "other nodes of the relay's cluster the invite names too")],
+                { f, c in try ShareCommand.run(f, c) }),
+        command("grants", "grants to other accounts' devices: list, usage, approve, revoke",
+                usage: "list | usage [--json] | approve ID | revoke ID", details: GrantsCommand.usage,
+                flags: [Flag("--json", "usage: print JSON")], { f, c in try GrantsCommand.run(f, c) }),
+    ] }
+
+    static var program: Program {
+        Program(name: "homebase", summary: "the workstation agent of Homebase: serves its engines to the account's devices through the relay.",
+                globalFlags: globalFlags, commands: commands,
+                failure: { _, error in ("homebase: \(error)", 1) })
     }
 
     public static func main(_ arguments: [String], environment: [String: String]) async -> Int32 {
-        var words = Array(arguments.dropFirst())
-        var dataDir: String?, config: String?
-        // Global flags come before the command (and are also accepted after it).
-        while let first = words.first, first.hasPrefix("--") {
-            if first == "--help" || first == "-h" { out(usage); return 0 }
-            guard let (name, value, used) = takeValue(words), name == "data-dir" || name == "config" else {
-                return usageError("unknown flag \(first)")
-            }
-            if name == "data-dir" { dataDir = value } else { config = value }
-            words.removeFirst(used)
-        }
-        guard let command = words.first else { return usageError("no command") }
-        words.removeFirst()
-        // Also accept the global flags after the command.
-        var rest: [String] = []
-        var i = 0
-        while i < words.count {
-            if words[i].hasPrefix("--data-dir") || words[i].hasPrefix("--config"), let (name, value, used) = takeValue(Array(words[i...])) {
-                if name == "data-dir" { dataDir = value } else if name == "config" { config = value } else { rest.append(words[i]) }
-                i += used
-            } else {
-                rest.append(words[i]); i += 1
-            }
-        }
-        let context = Context(files: HostFiles(dataDir: dataDir ?? HostFiles.defaultDataDir(environment: environment)),
-                              configPath: config ?? Settings.defaultPath(environment: environment),
-                              configExplicit: config != nil, environment: environment)
-        do {
-            switch command {
-            case "init": return try Commands.initialize(rest, context)
-            case "run": return try await RunCommand.run(rest, context)
-            case "status": return try Commands.status(rest, context)
-            case "devices": return try Commands.devices(rest, context)
-            case "pair": return try await PairCommand.run(rest, context)
-            case "runtime": return try await Commands.runtime(rest, context)
-            case "share": return try ShareCommand.run(rest, context)
-            case "grants": return try GrantsCommand.run(rest, context)
-            default: return usageError("unknown command \(command)")
-            }
-        } catch let e as Flags.UsageError {
-            return usageError(e.description)
-        } catch {
-            err("homebase: \(error)")
-            return 1
-        }
-    }
-
-    /// `--name value` or `--name=value` at the head of `words`: (name, value, words used).
-    private static func takeValue(_ words: [String]) -> (String, String, Int)? {
-        guard let first = words.first, first.hasPrefix("--") else { return nil }
-        let body = first.dropFirst(2)
-        if let eq = body.firstIndex(of: "=") { return (String(body[..<eq]), String(body[body.index(after: eq)...]), 1) }
-        guard words.count > 1 else { return nil }
-        return (String(body), words[1], 2)
-    }
-
-    static func usageError(_ message: String) -> Int32 {
-        err("homebase: \(message)\n(see homebase --help)")
-        return 2
+        await program.main(arguments, environment: environment)
     }
 }
 
