@@ -14,7 +14,7 @@ public enum ConfigLoader {
     static let environmentPrefix = "HOMEBASE_RELAY_"
 
     /// The flags of `serve`: one a key, and `--config`.
-    static var flags: [Flag] { Settings.table.flags(defaults: RelayConfig()) + [Flag("--" + configKey, "FILE", "config file of `key = value` lines")] }
+    package static var flags: [Flag] { Settings.table.flags(defaults: RelayConfig()) + [Flag("--" + configKey, "FILE", "config file of `key = value` lines")] }
 
     public static func load(arguments: [String], environment: [String: String]) throws(RelayError) -> RelayConfig {
         do { return try load(try ParsedArguments.parse(arguments, flags: flags), environment: environment) }
@@ -23,7 +23,7 @@ public enum ConfigLoader {
         catch { throw .inconsistent("\(error)") }
     }
 
-    static func load(_ parsed: ParsedArguments, environment: [String: String]) throws -> RelayConfig {
+    package static func load(_ parsed: ParsedArguments, environment: [String: String]) throws -> RelayConfig {
         if let word = parsed.positionals.first { throw RelayError.unknownKey(key: word, source: "command line") }
         let table = Settings.table
         var config = RelayConfig()
@@ -45,7 +45,7 @@ public enum ConfigLoader {
     }
 
     /// The kit's usage errors as the relay's (its one error enum; exit 2 for each).
-    static func relayError(_ e: UsageError) -> RelayError {
+    package static func relayError(_ e: UsageError) -> RelayError {
         switch e {
         case let .badValue(key, value, source, expected): .badValue(key: key, value: value, source: source, expected: expected)
         case let .unknownKey(key, source): .unknownKey(key: key, source: source)

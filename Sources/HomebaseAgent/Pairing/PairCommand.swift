@@ -128,7 +128,3 @@ enum PairCommand {
         return live.running && nowMs() <= live.staleAfterMs && kill(live.pid, 0) == 0
     }
 }
-
-extension Duration {
-    var wholeMilliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
-}

@@ -31,7 +31,7 @@ enum GrantsCommand {
         case ("list", 1):
             try list(store: store, sharing: sharing)
         case ("usage", 1):
-            try UsageCommand.run(json: f.has("--json"), store: store)
+            out(try UsageCommand.text(json: f.has("--json"), store: store))
         case ("approve", 2):
             let join = try SharingActions.approve(try grantID(f.positionals[1]), sharing: sharing, store: store, nowMs: nowMs())
             out("approved \(hex(join.grantID.bytes)) for \(join.joiner.signingKey.hex) (\"\(Printable.escape(join.accountName))\")")
