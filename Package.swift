@@ -67,14 +67,16 @@ let package = Package(
         .target(name: "RelayServer", dependencies: ["Transport", "RelayWire", "Storage", "Signing", "Basics", "RelayCluster", "CommandLineKit"]),
         // `homebase-relay probe`: two throwaway devices check a running relay end to end.
         .target(name: "RelayProbe", dependencies: ["PeerLink", "Signing"]),
-        .executableTarget(name: "homebase-relay", dependencies: ["RelayServer", "RelayProbe"]),
+        // `homebase-relay`: its commands over CommandLineKit (the settings table stays in RelayServer).
+        .executableTarget(name: "homebase-relay", dependencies: ["RelayServer", "RelayProbe", "RelayWire", "CommandLineKit"]),
 
         // Pairing codes, the MACs and the joining side of the pairing exchange (shared by both agents).
         .target(name: "Pairing", dependencies: ["Courier", "PeerLink", "Wire", "Sealing", "Signing", "CSodium"]),
 
         // The workstation agent: verified runtime, signed adverts, inference served through the relay.
-        .target(name: "HomebaseAgent", dependencies: ["Pairing", "Courier", "PeerLink", "Transport", "Sealing", "Signing", "Wire", "Inference", "InferenceWire", "Storage", "CSystemd", "Basics", "CommandLineKit"]),
-        .executableTarget(name: "homebase", dependencies: ["HomebaseAgent"]),
+        .target(name: "HomebaseAgent", dependencies: ["Pairing", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "InferenceWire", "Storage", "CSystemd", "Basics"]),
+        // `homebase`: its commands, settings table and status page over CommandLineKit.
+        .executableTarget(name: "homebase", dependencies: ["HomebaseAgent", "CommandLineKit", "Pairing", "PeerLink", "Sealing", "Signing", "Wire", "Transport", "Basics"]),
         // The guest: on-device llama-server, fallback runner, router wiring; `guest` is its CLI.
         .target(name: "GuestAgent", dependencies: ["Pairing", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink", "CLinux", "Basics"]),
         .executableTarget(name: "guest", dependencies: ["CommandLineKit", "GuestAgent", "CloudKeys", "LocalAPI", "Pairing", "AgentKit", "Sealing", "Signing", "Wire", "PeerLink", "ModelStore", "Basics", "RelayRouting", "Inference", "Routing"]),
@@ -141,7 +143,7 @@ let package = Package(
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing", "CSodium", "Basics"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["TestSupport", "ModelStore"], exclude: ["peers"]),
         .testTarget(name: "InferenceTests", dependencies: ["TestSupport", "Inference"], exclude: ["peers"]),
-        .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "HomebaseAgent", "CommandLineKit", "InferenceWire", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "RelayRouting", "Pairing", "Transport"]),
+        .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "HomebaseAgent", "homebase", "CommandLineKit", "InferenceWire", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "RelayRouting", "Pairing", "Transport"]),
         .testTarget(name: "GuestAgentTests", dependencies: ["TestSupport", "GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Wire", "Courier", "PeerLink", "Transport", "Basics", "Pairing"],
                     exclude: ["peers"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "Wire", "Sealing", "Signing"]),

@@ -9,6 +9,7 @@ import Synchronization
 import Testing
 import Wire
 @testable import HomebaseAgent
+@testable import homebase
 
 /// Trust mail (rosters above all) is not lost to a full mailbox or to a laptop that was away
 /// longer than its replay window: it is retried until the relay stores it, and the current
@@ -133,7 +134,7 @@ import Wire
     }
 
     @Test func theRetryBackoffIsSetAndCheckedLikeTheOtherDurations() throws {
-        var s = Settings()
+        var s = homebase.Settings()
         s.values = ["relay": "ws://127.0.0.1:1", "mail-retry": "250ms", "mail-retry-max": "2s"]
         let c = try s.configuration()
         #expect(c.mailRetry.initial == .milliseconds(250) && c.mailRetry.maximum == .seconds(2))

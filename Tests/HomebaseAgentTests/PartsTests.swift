@@ -6,6 +6,7 @@ import Signing
 import Testing
 import Wire
 @testable import HomebaseAgent
+@testable import homebase
 
 /// The pure parts: batching, the gate, conversation memory, admission, settings, flags.
 struct BatcherTests {

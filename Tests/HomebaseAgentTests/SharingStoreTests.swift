@@ -1,4 +1,5 @@
 @testable import HomebaseAgent
+@testable import homebase
 import CommandLineKit
 import Sealing
 import Signing

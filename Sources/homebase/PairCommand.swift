@@ -1,6 +1,7 @@
 import CommandLineKit
 import Foundation
 import Glibc
+import HomebaseAgent
 import Pairing
 import PeerLink
 import Sealing

@@ -1,6 +1,7 @@
 import Basics
 import CommandLineKit
 import Foundation
+import HomebaseAgent
 import Pairing
 import Sealing
 import Signing

@@ -1,5 +1,6 @@
 import CommandLineKit
 import Foundation
+import HomebaseAgent
 
 /// The `homebase` command: the command-line kit's program over the commands below; `main`
 /// returns the exit status (0 ok, 1 failure, 2 usage error).

@@ -2,6 +2,7 @@ import CommandLineKit
 import Dispatch
 import Foundation
 import Glibc
+import HomebaseAgent
 import Transport
 
 /// `homebase status --serve 127.0.0.1:PORT`: the status `homebase status --json` prints, as a

@@ -1,5 +1,6 @@
 import CommandLineKit
 import Foundation
+import HomebaseAgent
 import PeerLink
 
 /// The settings of `homebase run`: defaults < config file < environment < flags (SettingKeys.swift). The config file holds

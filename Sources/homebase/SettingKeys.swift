@@ -1,4 +1,5 @@
 import CommandLineKit
+import HomebaseAgent
 
 // The table of `homebase run`'s settings: one entry per key of `Settings.keys`, with what it does
 // and its default (read from a default `Configuration`, so the help cannot drift from the code).

@@ -1,6 +1,7 @@
 import Basics
 import CommandLineKit
 import Foundation
+import HomebaseAgent
 import Sealing
 import Signing
 import Wire

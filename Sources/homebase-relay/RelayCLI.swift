@@ -1,4 +1,5 @@
 import CommandLineKit
+import RelayServer
 import RelayWire
 
 /// The command line of `homebase-relay`: `serve [flags]`, `probe URL ...`, `version`, `help`

@@ -1,5 +1,6 @@
 import CommandLineKit
 import Foundation
+import HomebaseAgent
 import Pairing
 import Sealing
 import Signing

@@ -1,6 +1,7 @@
 import CommandLineKit
 import Foundation
 import Glibc
+import HomebaseAgent
 import Synchronization
 
 /// `homebase run`: the agent until SIGTERM or SIGINT, then a clean stop (active requests are
