@@ -41,6 +41,10 @@ FORBIDDEN = [
      "no I/O"),
     (["Basics"], "*",
      "Basics is the floor every module stands on: it depends on no other module"),
+    (["CommandLineKit"], "*",
+     "CommandLineKit is the three programs' command-line kit (flags, usage errors, the value grammars, "
+     "config layers): it stands on Basics alone, so any program, and its pure tests, can use it without "
+     "linking a product module"),
     (["TestKit"], "*",
      "TestKit is the pure test kit: codec tests that use it must build without the relay, processes "
      "or sockets, so it depends on no other module"),
@@ -62,7 +66,8 @@ FORBIDDEN = [
      "(or supervise), and the router above them decides which"),
 ]
 # What the codecs and Basics may import at all (system modules included: no Foundation, no Glibc).
-ONLY_IMPORTS = {"RelayWire": {"Basics"}, "Wire": {"RelayWire"}, "Basics": {"Glibc", "Darwin", "Musl"}}
+ONLY_IMPORTS = {"RelayWire": {"Basics"}, "Wire": {"RelayWire"}, "Basics": {"Glibc", "Darwin", "Musl"},
+                "CommandLineKit": {"Basics", "Glibc", "Darwin", "Musl"}}
 
 # The relay reaches CSodium through Signing (Ed25519 checks of device proofs, SHA-256, random ids):
 # allowed, because these calls cannot open a payload. Any other libsodium call in a module the relay

@@ -1,4 +1,4 @@
-import Basics
+import CommandLineKit
 import GuestAgent
 import RelayRouting
 
@@ -17,8 +17,8 @@ extension Flag {
         Flag("--retake-after", "TIME", "serve: take a relay link back TIME after another guest command replaced it (default 5s)"),
     ]
 
-    /// `250ms`, `2s`, `5m`, `1h`, `7d` (the shared grammar, `Basics.parseDuration`); a bare number is seconds.
-    static func duration(_ text: String) -> Duration? { parseDuration(text, bareNumber: .seconds) }
+    /// `250ms`, `2s`, `5m`, `1h`, `7d` (the kit's `DurationGrammar`); a bare number is seconds.
+    static func duration(_ text: String) -> Duration? { DurationGrammar.parse(text, bare: .seconds) }
 }
 
 extension Invocation {

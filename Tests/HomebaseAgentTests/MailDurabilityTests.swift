@@ -10,6 +10,7 @@ import Testing
 import Wire
 @testable import HomebaseAgent
 import Basics
+@testable import homebase
 
 /// Trust mail (rosters above all) is not lost to a full mailbox or to a laptop that was away
 /// longer than its replay window: it is retried until the relay stores it, and the current
@@ -134,7 +135,7 @@ import Basics
     }
 
     @Test func theRetryBackoffIsSetAndCheckedLikeTheOtherDurations() throws {
-        var s = Settings()
+        var s = homebase.Settings()
         s.values = ["relay": "ws://127.0.0.1:1", "mail-retry": "250ms", "mail-retry-max": "2s"]
         let c = try s.configuration()
         #expect(c.mailRetry.initial == .milliseconds(250) && c.mailRetry.maximum == .seconds(2))

@@ -177,4 +177,4 @@ extension HostStatus {
 }
 
 /// Lowercase hex: `Basics.hexString` under the name this module's call sites use.
-func hex(_ bytes: some Collection<UInt8>) -> String { hexString(bytes) }
+package func hex(_ bytes: some Collection<UInt8>) -> String { hexString(bytes) }

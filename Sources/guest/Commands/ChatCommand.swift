@@ -1,3 +1,4 @@
+import CommandLineKit
 import AgentKit
 import GuestAgent
 import Inference

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Basics
 import Foundation
 import GuestAgent

@@ -1,5 +1,7 @@
+import CommandLineKit
 import Foundation
 import Glibc
+import HomebaseAgent
 import Pairing
 import PeerLink
 import Sealing
@@ -27,40 +29,40 @@ enum PairCommand {
         `homebase run` must be running here: it is what answers the new device.
         """
 
-    static func run(_ words: [String], _ c: HomebaseCLI.Context) async throws -> Int32 {
-        if words.contains(SecretLine.stdinWord) || words.first(where: { !$0.hasPrefix("-") })?.lowercased().hasPrefix(PairingCode.prefix) == true {
-            return try await PairJoinCommand.run(words, c)
+    static func run(_ f: ParsedArguments, _ c: HomebaseCLI.Context) async throws -> Int32 {
+        if f.positionals.contains(SecretLine.stdinWord) || f.positionals.first?.lowercased().hasPrefix(PairingCode.prefix) == true {
+            try refuse(joinOnly: false, f)
+            return try await PairJoinCommand.run(f, c)
         }
-        let f = try Flags(words, valued: ["relay", "relay-alternates", "pin", "valid", "tries", "wait"], switches: ["no-wait"])
-        if f.help { out(usage); return 0 }
-        guard f.positional.isEmpty else {
-            throw Flags.UsageError(description: "pair takes no arguments, or a code starting with \(PairingCode.prefix) "
+        try refuse(joinOnly: true, f)
+        guard f.positionals.isEmpty else {
+            throw UsageError.invalid("pair takes no arguments, or a code starting with \(PairingCode.prefix) "
                                    + "(to join an account: `homebase pair -` here, or `guest pair -` on a laptop, then paste the code)")
         }
         let settings = try Settings.load(path: c.configPath, explicit: c.configExplicit)
-        guard let relay = f.values["relay"] ?? settings.values["relay"] else {
-            throw Flags.UsageError(description: "no relay: pass --relay ws[s]://HOST[:PORT] or set `relay` in the config file")
+        guard let relay = f.value("--relay") ?? settings.values["relay"] else {
+            throw UsageError.invalid("no relay: pass --relay ws[s]://HOST[:PORT] or set `relay` in the config file")
         }
-        do { _ = try RelayURL(parsing: relay) } catch { throw Flags.UsageError(description: "--relay \(relay): \(error)") }
-        let alternates = try settings.alternates(flag: f.values["relay-alternates"], relay: relay)
+        do { _ = try RelayURL(parsing: relay) } catch { throw UsageError.invalid("--relay \(relay): \(error)") }
+        let alternates = try settings.alternates(flag: f.value("--relay-alternates"), relay: relay)
         var pin: [UInt8]?
-        if let hex = f.values["pin"] ?? settings.values["pin"] {
+        if let hex = f.value("--pin") ?? settings.values["pin"] {
             guard case .pinnedSHA256(let bytes)? = try? PeerLink.Trust.pinned(hex: hex) else {
-                throw Flags.UsageError(description: "--pin takes 64 hex digits (the SHA-256 of the relay's certificate)")
+                throw UsageError.invalid("--pin takes 64 hex digits (the SHA-256 of the relay's certificate)")
             }
             pin = bytes
         }
-        let validText = f.values["valid"] ?? "10m"
+        let validText = f.value("--valid") ?? "10m"
         guard let valid = Settings.parseDuration(validText), valid > .zero else {
-            throw Flags.UsageError(description: "--valid takes a duration above zero: 90s, 10m, 1h")
+            throw UsageError.invalid("--valid takes a duration above zero: 90s, 10m, 1h")
         }
         let range = PairingIssue.triesRange
-        guard let tries = Int(f.values["tries"] ?? "\(PairingIssue.defaultTries)"), range.contains(tries) else {
-            throw Flags.UsageError(description: "--tries takes a whole number from \(range.lowerBound) to \(range.upperBound)")
+        guard let tries = Int(f.value("--tries") ?? "\(PairingIssue.defaultTries)"), range.contains(tries) else {
+            throw UsageError.invalid("--tries takes a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         var waitMax: Duration?
-        if let w = f.values["wait"] {
-            guard let d = Settings.parseDuration(w) else { throw Flags.UsageError(description: "--wait takes a duration: 30s, 10m") }
+        if let w = f.value("--wait") {
+            guard let d = Settings.parseDuration(w) else { throw UsageError.invalid("--wait takes a duration: 30s, 10m") }
             waitMax = d
         }
 
@@ -80,9 +82,21 @@ enum PairCommand {
         if !agentRunning(c.files) {
             err("homebase: note: `homebase run` is not running here; start it: it is what answers the new device")
         }
-        if f.switches.contains("no-wait") { return 0 }
+        if f.has("--no-wait") { return 0 }
         out("waiting for the new device (Ctrl-C stops waiting; the code stays valid)…")
         return try await wait(for: code, store: store, until: waitMax.map { ContinuousClock.now + $0 })
+    }
+
+    /// The flags of issuing a code (`joinOnly` false: refused when joining) or of joining.
+    static let joinFlags: Set<String> = ["--name", "--connect-timeout"]
+    static let issueFlags: Set<String> = ["--relay", "--relay-alternates", "--pin", "--valid", "--tries", "--no-wait"]
+
+    /// One `pair` command takes both sides' flags; a flag of the other side is a usage error.
+    static func refuse(joinOnly: Bool, _ f: ParsedArguments) throws(UsageError) {
+        let wrong = (joinOnly ? joinFlags : issueFlags).sorted().filter(f.has)
+        guard let flag = wrong.first else { return }
+        throw joinOnly ? .invalid("\(flag) is for joining (homebase pair - or homebase pair CODE), not for issuing a code")
+                       : .invalid("\(flag) is for issuing a code (homebase pair), not for joining with one")
     }
 
     /// Polls the store until the agent used or burnt the code, or it expired.
@@ -114,8 +128,4 @@ enum PairCommand {
               let live = try? JSONDecoder().decode(HostStatus.Live.self, from: data) else { return false }
         return live.running && nowMs() <= live.staleAfterMs && kill(live.pid, 0) == 0
     }
-}
-
-extension Duration {
-    var wholeMilliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
 }

@@ -1,5 +1,7 @@
 import Basics
+import CommandLineKit
 import Foundation
+import HomebaseAgent
 import Pairing
 import Sealing
 import Signing
@@ -20,33 +22,31 @@ enum GrantsCommand {
                        that waits for approval
         """
 
-    static func run(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
-        let f = try Flags(words, valued: [], switches: ["json"])
-        if f.help { out(usage); return 0 }
+    static func run(_ f: ParsedArguments, _ c: HomebaseCLI.Context) throws -> Int32 {
         _ = try c.files.loadIdentity()
         let store = try c.files.openStore()
         defer { store.close() }
         let sharing = try c.files.openSharing()
         defer { sharing.close() }
-        switch (f.positional.first, f.positional.count) {
+        switch (f.positionals.first, f.positionals.count) {
         case ("list", 1):
             try list(store: store, sharing: sharing)
         case ("usage", 1):
-            try UsageCommand.run(json: f.switches.contains("json"), store: store)
+            out(try UsageCommand.text(json: f.has("--json"), store: store))
         case ("approve", 2):
-            let join = try SharingActions.approve(try grantID(f.positional[1]), sharing: sharing, store: store, nowMs: nowMs())
+            let join = try SharingActions.approve(try grantID(f.positionals[1]), sharing: sharing, store: store, nowMs: nowMs())
             out("approved \(hex(join.grantID.bytes)) for \(join.joiner.signingKey.hex) (\"\(Printable.escape(join.accountName))\")")
         case ("revoke", 2):
-            out(try SharingActions.revoke(try grantID(f.positional[1]), sharing: sharing, store: store))
+            out(try SharingActions.revoke(try grantID(f.positionals[1]), sharing: sharing, store: store))
         default:
-            throw Flags.UsageError(description: usage)
+            throw UsageError.invalid(usage)
         }
         return 0
     }
 
     static func grantID(_ text: String) throws -> Bytes16 {
         guard let bytes = Basics.bytes(fromHex: text.trimmingCharacters(in: .whitespaces)), let id = Bytes16(bytes) else {
-            throw Flags.UsageError(description: "ID is 32 hex digits, as `homebase grants list` prints it")
+            throw UsageError.invalid("ID is 32 hex digits, as `homebase grants list` prints it")
         }
         return id
     }

@@ -1,4 +1,6 @@
+import CommandLineKit
 import Foundation
+import HomebaseAgent
 import Pairing
 import Sealing
 import Signing
@@ -32,49 +34,47 @@ enum ShareCommand {
         `homebase grants revoke ID` ends a grant at any time (and retires its invite).
         """
 
-    static func run(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
-        let f = try Flags(words, valued: ["models", "rate", "expires", "grant-expires", "uses", "relay", "relay-alternates", "tokens"], switches: ["approve", "tools"])
-        if f.help { out(usage); return 0 }
-        guard f.positional.isEmpty else { throw Flags.UsageError(description: "share takes no arguments (see --help)") }
-        let rate = try f.values["rate"].map(parseRate) ?? 0
-        let budget = try f.values["tokens"].map { (v: String) throws(Flags.UsageError) -> TokenBudget in
+    static func run(_ f: ParsedArguments, _ c: HomebaseCLI.Context) throws -> Int32 {
+        guard f.positionals.isEmpty else { throw UsageError.invalid("share takes no arguments (see --help)") }
+        let rate = try f.value("--rate").map(parseRate) ?? 0
+        let budget = try f.value("--tokens").map { (v: String) throws(UsageError) -> TokenBudget in
             guard let b = TokenBudget.parse(v) else {
-                throw Flags.UsageError(description: "--tokens takes N/day or N/month, N a whole number or 200k, 1.5m (above 0): got \(v)")
+                throw UsageError.invalid("--tokens takes N/day or N/month, N a whole number or 200k, 1.5m (above 0): got \(v)")
             }
             return b
         }
-        let expiresIn = try f.values["expires"].map { (v: String) throws(Flags.UsageError) in try parseLifetime(v) } ?? 7 * 86_400_000
-        let grantFor = try f.values["grant-expires"].map { (v: String) throws(Flags.UsageError) in
+        let expiresIn = try f.value("--expires").map { (v: String) throws(UsageError) in try parseLifetime(v) } ?? 7 * 86_400_000
+        let grantFor = try f.value("--grant-expires").map { (v: String) throws(UsageError) in
             try parseGrantLifetime(v, invite: expiresIn)
         } ?? expiresIn
-        let uses = try f.values["uses"].map { (v: String) throws(Flags.UsageError) -> Int in
-            guard let n = Int(v), (1...1000).contains(n) else { throw Flags.UsageError(description: "--uses takes 1 to 1000") }
+        let uses = try f.value("--uses").map { (v: String) throws(UsageError) -> Int in
+            guard let n = Int(v), (1...1000).contains(n) else { throw UsageError.invalid("--uses takes 1 to 1000") }
             return n
         } ?? 1
         let settings = try Settings.load(path: c.configPath, explicit: c.configExplicit)
-        guard let relay = f.values["relay"] ?? settings.values["relay"] else { throw HomebaseError.noRelay }
-        let alternates = try settings.alternates(flag: f.values["relay-alternates"], relay: relay)
+        guard let relay = f.value("--relay") ?? settings.values["relay"] else { throw HomebaseError.noRelay }
+        let alternates = try settings.alternates(flag: f.value("--relay-alternates"), relay: relay)
         let identity = try c.files.loadIdentity()
         let store = try c.files.openStore()
         defer { store.close() }
-        var models = f.values["models"].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+        var models = f.value("--models").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
         models = models.filter { !$0.isEmpty }
-        if f.values["models"] == nil {
+        if f.value("--models") == nil {
             models = ModelCatalog(runtimes: try store.runtimes()).models.map(\.tag)
             guard !models.isEmpty else {
                 throw HomebaseError.sharing("no model is served now: add a runtime (homebase runtime add) or pass --models a,b")
             }
         }
-        guard !models.isEmpty else { throw Flags.UsageError(description: "--models names at least one model") }
+        guard !models.isEmpty else { throw UsageError.invalid("--models names at least one model") }
         let sharing = try c.files.openSharing()
         defer { sharing.close() }
         let now = nowMs()
         let secret = randomBytes(count: 32)
         try sharing.createInvite(StoredInvite(inviteID: Bytes16(unchecked: randomBytes(count: 16)), secret: secret,
                                               models: models, ratePerMinute: rate, expiresMs: now + expiresIn,
-                                              maxUses: uses, uses: 0, approval: f.switches.contains("approve"),
+                                              maxUses: uses, uses: 0, approval: f.has("--approve"),
                                               createdMs: now, grantExpiresMs: grantFor == 0 ? 0 : now + grantFor,
-                                              tools: f.switches.contains("tools"), budget: budget))
+                                              tools: f.has("--tools"), budget: budget))
         let invite = AppMessage.Invite(relayURL: relay, hostSigningKey: identity.signingKey.publicKey,
                                        hostHPKEKey: Bytes32(unchecked: identity.hpkeKey.publicKey.bytes),
                                        inviteSecret: Secret32(unchecked: secret), models: models,
@@ -91,34 +91,34 @@ enum ShareCommand {
             : "the grant expires \(PairingError.time(now + grantFor))"
         err("invite for [\(models.joined(separator: ", "))], \(rate == 0 ? "no rate limit" : "\(rate)/min"), "
             + "\(uses == 1 ? "single use" : "\(uses) devices"); joins accepted until \(PairingError.time(now + expiresIn)); \(grantEnd)"
-            + (f.switches.contains("tools") ? "; tools allowed" : "; no tools (share --tools allows them)")
+            + (f.has("--tools") ? "; tools allowed" : "; no tools (share --tools allows them)")
             + (budget.map { "; budget \($0.tokens) tokens a \($0.period.rawValue)" } ?? "")
-            + (f.switches.contains("approve") ? "; joins wait for: homebase grants approve ID" : "")
+            + (f.has("--approve") ? "; joins wait for: homebase grants approve ID" : "")
             + "\nthe friend runs: guest join -   and pastes the invite (homebase run must be running to answer the join)")
         return 0
     }
 
     /// `N/min` or `N` (per minute); 0 = no limit.
-    static func parseRate(_ text: String) throws(Flags.UsageError) -> UInt32 {
+    static func parseRate(_ text: String) throws(UsageError) -> UInt32 {
         let n = text.hasSuffix("/min") ? String(text.dropLast(4)) : text
-        guard let v = UInt32(n) else { throw Flags.UsageError(description: "--rate takes N/min, e.g. 20/min (0: no limit)") }
+        guard let v = UInt32(n) else { throw UsageError.invalid("--rate takes N/min, e.g. 20/min (0: no limit)") }
         return v
     }
 
     /// `--grant-expires`: a lifetime no shorter than the invite's, or `never` (0).
-    static func parseGrantLifetime(_ text: String, invite: Int64) throws(Flags.UsageError) -> Int64 {
+    static func parseGrantLifetime(_ text: String, invite: Int64) throws(UsageError) -> Int64 {
         if text == "never" { return 0 }
         let ms = try parseLifetime(text, flag: "--grant-expires", extra: " or never")
         guard ms >= invite else {
-            throw Flags.UsageError(description: "--grant-expires \(text) ends before the invite (--expires): "
+            throw UsageError.invalid("--grant-expires \(text) ends before the invite (--expires): "
                                    + "a friend joining late would get an expired grant; give at least the invite's lifetime")
         }
         return ms
     }
 
     /// `30m`, `12h`, `7d` (also `s`, `ms`), in milliseconds; at least one second.
-    static func parseLifetime(_ text: String, flag: String = "--expires", extra: String = "") throws(Flags.UsageError) -> Int64 {
-        let bad = Flags.UsageError(description: "\(flag) takes a duration: 30m, 12h, 7d\(extra)")
+    static func parseLifetime(_ text: String, flag: String = "--expires", extra: String = "") throws(UsageError) -> Int64 {
+        let bad = UsageError.invalid("\(flag) takes a duration: 30m, 12h, 7d\(extra)")
         let ms: Int64
         if text.hasSuffix("d"), let days = Int64(text.dropLast()), days >= 0, days <= 3650 {
             ms = days * 86_400_000

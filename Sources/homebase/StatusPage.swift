@@ -1,6 +1,8 @@
+import CommandLineKit
 import Dispatch
 import Foundation
 import Glibc
+import HomebaseAgent
 import Transport
 
 /// `homebase status --serve 127.0.0.1:PORT`: the status `homebase status --json` prints, as a
@@ -11,12 +13,12 @@ import Transport
 enum StatusPage {
     static func serve(_ listen: String, files: HostFiles) throws -> Int32 {
         guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
-            throw Flags.UsageError(description: "--serve takes 127.0.0.1:PORT (got \(listen.prefix(60)))")
+            throw UsageError.invalid("--serve takes 127.0.0.1:PORT (got \(listen.prefix(60)))")
         }
         let given = String(listen[..<colon])
         let host = given.hasPrefix("[") && given.hasSuffix("]") ? String(given.dropFirst().dropLast()) : given
         guard LoopbackNames.isAddress(host) else {
-            throw Flags.UsageError(description: "--serve listens on loopback only (127.0.0.1:PORT or [::1]:PORT): the page shows grants and devices")
+            throw UsageError.invalid("--serve listens on loopback only (127.0.0.1:PORT or [::1]:PORT): the page shows grants and devices")
         }
         _ = try HostStatus.read(files)  // a store that cannot be read fails now, not on the first request
         signal(SIGPIPE, SIG_IGN)

@@ -1,8 +1,9 @@
-import Basics
+import CommandLineKit
 import Foundation
+import HomebaseAgent
 import PeerLink
 
-/// The settings of `homebase run`: defaults < config file < flags. The config file holds
+/// The settings of `homebase run`: defaults < config file < environment < flags (SettingKeys.swift). The config file holds
 /// `key = value` lines (`#` comments); its keys are the flags' names.
 struct Settings {
     /// Every key of the config file, each also a flag of `run`.
@@ -20,21 +21,19 @@ struct Settings {
     /// for every command (`pair CODE` writes it; `run --relay URL` needs none); one that exists
     /// but cannot be read is an error. `explicit` only words the error.
     static func load(path: String, explicit: Bool) throws(HomebaseError) -> Settings {
-        guard FileManager.default.fileExists(atPath: path) else { return Settings() }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw .invalidSetting(key: "config", reason: "cannot read \(path)\(explicit ? " (named by --config)" : "")")
+        let lines: [Assignment]
+        do {
+            guard let read = try ConfigLayers.readFile(path) else { return Settings() }
+            lines = read
+        } catch {
+            throw .invalidSetting(key: "config", reason: "\(error)\(explicit ? " (named by --config)" : "")")
         }
         var s = Settings()
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty { continue }
-            guard let eq = trimmed.firstIndex(of: "=") else {
-                throw .invalidSetting(key: "config", reason: "\(path):\(n + 1): expected key = value")
+        for line in lines {
+            guard keys.contains(line.key) else {
+                throw .invalidSetting(key: "config", reason: "\(path):\(line.line ?? 0): unknown key \(line.key)")
             }
-            let key = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
-            guard keys.contains(key) else { throw .invalidSetting(key: "config", reason: "\(path):\(n + 1): unknown key \(key)") }
-            s.values[key] = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            s.values[line.key] = line.value
         }
         return s
     }
@@ -43,7 +42,7 @@ struct Settings {
     /// "Devices"): `--relay-alternates` when given, else the config's when `relay` is its relay
     /// (the config's alternates belong to the config's relay, not to one named by `--relay`).
     /// Each checked as `run` checks them (one scheme for the whole cluster).
-    func alternates(flag: String?, relay: String) throws(Flags.UsageError) -> [String] {
+    func alternates(flag: String?, relay: String) throws(UsageError) -> [String] {
         guard let text = flag ?? (values["relay"] == relay ? values["relay-alternates"] : nil) else { return [] }
         let urls = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         do {
@@ -51,7 +50,7 @@ struct Settings {
             try link.addAlternates(urls)
             return link.alternates.map(\.description)
         } catch {
-            throw Flags.UsageError(description: "--relay-alternates \(text): \(error) (other nodes of the relay's cluster: URL,URL)")
+            throw UsageError.invalid("--relay-alternates \(text): \(error) (other nodes of the relay's cluster: URL,URL)")
         }
     }
 
@@ -112,8 +111,8 @@ struct Settings {
         try onOff("audit-grants") { c.audit.grants = $0 }
         try onOff("audit-own") { c.audit.own = $0 }
         if let v = values["audit-max-bytes"] {
-            guard let n = parseCount(v), n >= 1024, n <= Int64(Int.max) else {
-                throw .invalidSetting(key: "audit-max-bytes", reason: "\(v) is not a size of at least 1024 bytes (e.g. 10m, 500k)")
+            guard let n = SizeGrammar.parse(v), n >= 1024, n <= Int64(Int.max) else {
+                throw .invalidSetting(key: "audit-max-bytes", reason: "\(v) is not a size of at least 1024 bytes (e.g. 10m, 500k, 16MiB)")
             }
             c.audit.maxBytes = Int(n)
         }
@@ -146,8 +145,8 @@ struct Settings {
         set(n)
     }
 
-    /// `250ms`, `30s`, `5m`, `1h`, `7d` (the shared grammar, `Basics.parseDuration`); a bare number is seconds.
-    static func parseDuration(_ text: String) -> Duration? { Basics.parseDuration(text, bareNumber: .seconds) }
+    /// `250ms`, `30s`, `5m`, `1h`, `7d` (the kit's `DurationGrammar`); a bare number is seconds.
+    static func parseDuration(_ text: String) -> Duration? { DurationGrammar.parse(text, bare: .seconds) }
 
     /// Appends `key = value` lines to the config file (created, with its directory, if missing).
     static func append(_ lines: [String], to path: String) throws(HomebaseError) {

@@ -1,17 +1,17 @@
 import Basics
+import CommandLineKit
 import Foundation
+import HomebaseAgent
 import Sealing
 import Signing
 import Wire
 
 /// The short commands (everything but `run`). Each returns its exit status or throws.
 enum Commands {
-    static func initialize(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
-        let f = try Flags(words, valued: ["name"], switches: [])
-        if f.help { out("usage: homebase init [--name NAME]\ncreates the device identity and, on a first device, the account (key + signed roster)"); return 0 }
-        guard f.positional.isEmpty else { throw Flags.UsageError(description: "init takes no arguments") }
+    static func initialize(_ f: ParsedArguments, _ c: HomebaseCLI.Context) throws -> Int32 {
+        guard f.positionals.isEmpty else { throw UsageError.invalid("init takes no arguments") }
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "homebase"
-        let name = String((f.values["name"] ?? host).prefix(64))
+        let name = String((f.value("--name") ?? host).prefix(64))
         let result = try c.files.initialize(name: name.isEmpty ? "homebase" : name, nowMs: nowMs())
         out("device key: \(result.identity.signingKey.publicKey.hex)")
         if let account = result.accountKey { out("account key: \(account.hex)") }
@@ -20,13 +20,11 @@ enum Commands {
         return 0
     }
 
-    static func status(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
-        let f = try Flags(words, valued: ["serve"], switches: ["json"])
-        if f.help { out("usage: homebase status [--json] [--serve 127.0.0.1:PORT]  (--serve: a read-only page of it, until Ctrl-C)"); return 0 }
-        guard f.positional.isEmpty else { throw Flags.UsageError(description: "status takes no arguments") }
-        if let listen = f.values["serve"] { return try StatusPage.serve(listen, files: c.files) }
+    static func status(_ f: ParsedArguments, _ c: HomebaseCLI.Context) throws -> Int32 {
+        guard f.positionals.isEmpty else { throw UsageError.invalid("status takes no arguments") }
+        if let listen = f.value("--serve") { return try StatusPage.serve(listen, files: c.files) }
         let s = try HostStatus.read(c.files)
-        if f.switches.contains("json") {
+        if f.has("--json") {
             let e = JSONEncoder()
             e.outputFormatting = [.prettyPrinted, .sortedKeys]
             out(String(decoding: try e.encode(s), as: UTF8.self))
@@ -36,21 +34,19 @@ enum Commands {
         return 0
     }
 
-    static func devices(_ words: [String], _ c: HomebaseCLI.Context) throws -> Int32 {
-        let f = try Flags(words, valued: [], switches: [])
+    static func devices(_ f: ParsedArguments, _ c: HomebaseCLI.Context) throws -> Int32 {
         let usage = "usage: homebase devices [list] | add RECORD | remove KEY   (no argument: list)"
-        if f.help { out(usage); return 0 }
         let identity = try c.files.loadIdentity()
         let store = try c.files.openStore()
         defer { store.close() }
-        switch (f.positional.first, f.positional.count) {
+        switch (f.positionals.first, f.positionals.count) {
         case (nil, 0), ("list", 1):
             let me = identity.signingKey.publicKey
             for d in try store.devices() {
                 out("\(d.record.signingKey.hex)  \(Printable.escape(d.record.name))\(d.record.signingKey == me ? "  (this Homebase)" : "")")
             }
         case ("add", 2):
-            guard let bytes = Basics.bytes(fromHex: f.positional[1].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            guard let bytes = Basics.bytes(fromHex: f.positionals[1].trimmingCharacters(in: .whitespacesAndNewlines)) else {
                 throw HomebaseError.invalidRecord("not hex")
             }
             let record: DeviceRecord
@@ -62,26 +58,24 @@ enum Commands {
             let roster = try store.addDevice(record, accountKey: try c.files.accountKeyForChanges(store), nowMs: nowMs())
             out("added \(record.signingKey.hex) (\(record.name)); roster version \(roster.version)")
         case ("remove", 2):
-            guard let key = PublicKey(hex: f.positional[1]) else { throw HomebaseError.invalidKey(f.positional[1]) }
+            guard let key = PublicKey(hex: f.positionals[1]) else { throw HomebaseError.invalidKey(f.positionals[1]) }
             let roster = try store.removeDevice(key, host: identity.signingKey.publicKey, accountKey: try c.files.accountKeyForChanges(store))
             // The running agent tells the relay (a revocation), so the device's proof stops working.
             try RevocationLog(dataDir: c.files.dataDir).append(.init(device: key, rosterVersion: roster.version,
                                                                       removedSeconds: RelayAdmission.nowSeconds))
             out("removed \(key.hex); roster version \(roster.version); any pairing code it used is retired (it cannot rejoin with it)")
         default:
-            throw Flags.UsageError(description: usage)
+            throw UsageError.invalid(usage)
         }
         return 0
     }
 
-    static func runtime(_ words: [String], _ c: HomebaseCLI.Context) async throws -> Int32 {
-        let f = try Flags(words, valued: [], switches: [])
+    static func runtime(_ f: ParsedArguments, _ c: HomebaseCLI.Context) async throws -> Int32 {
         let usage = "usage: homebase runtime add [URL] | list | remove URL"
-        if f.help { out(usage); return 0 }
         _ = try c.files.loadIdentity()
         let store = try c.files.openStore()
         defer { store.close() }
-        switch (f.positional.first, f.positional.count) {
+        switch (f.positionals.first, f.positionals.count) {
         case ("list", 1):
             for r in try store.runtimes() {
                 let models = r.models.map(\.tag).joined(separator: ", ")
@@ -89,16 +83,16 @@ enum Commands {
                     + (r.lastError.map { "  last error: \($0)" } ?? ""))
             }
         case ("add", 1), ("add", 2):
-            let url = f.positional.count == 2 ? f.positional[1] : "http://127.0.0.1:11434"
+            let url = f.positionals.count == 2 ? f.positionals[1] : "http://127.0.0.1:11434"
             let report = try await RuntimeVerifier(store: store).add(url: url)
             out("stored \(url): \(report.kind.rawValue)\(report.version.map { " \($0)" } ?? ""), "
                 + "\(report.models.filter(\.mayComplete).count) chat model(s): "
                 + report.models.filter(\.mayComplete).map(\.tag).joined(separator: ", "))
         case ("remove", 2):
-            try store.removeRuntime(url: f.positional[1])
-            out("removed \(f.positional[1])")
+            try store.removeRuntime(url: f.positionals[1])
+            out("removed \(f.positionals[1])")
         default:
-            throw Flags.UsageError(description: usage)
+            throw UsageError.invalid(usage)
         }
         return 0
     }

@@ -1,4 +1,6 @@
+import CommandLineKit
 import Foundation
+import HomebaseAgent
 import Pairing
 import Sealing
 import Signing
@@ -24,27 +26,21 @@ enum PairJoinCommand {
         A Homebase that ran `homebase init` heads its own account and cannot join another.
         """
 
-    static func run(_ words: [String], _ c: HomebaseCLI.Context) async throws -> Int32 {
-        let f = try Flags(words, valued: ["name", "wait", "connect-timeout"], switches: [])
-        if f.help { out(usage); return 0 }
-        guard f.positional.count == 1 else { throw Flags.UsageError(description: "give the code on stdin (homebase pair -), or as one argument") }
+    static func run(_ f: ParsedArguments, _ c: HomebaseCLI.Context) async throws -> Int32 {
+        guard f.positionals.count == 1 else { throw UsageError.invalid("give the code on stdin (homebase pair -), or as one argument") }
         var options = PairExchange.Options()
-        func duration(_ flag: String) throws(Flags.UsageError) -> Duration? {
-            guard let text = f.values[flag] else { return nil }
-            guard let d = Settings.parseDuration(text), d > .zero else { throw .init(description: "--\(flag) takes a duration: 500ms, 30s, 2m") }
-            return d
-        }
+        func duration(_ flag: String) throws(UsageError) -> Duration? { try f.duration("--\(flag)", above: .zero) }
         if let d = try duration("wait") { options.answerWait = d }
         if let d = try duration("connect-timeout") { options.connectTimeout = d }
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "homebase"
-        let name = f.values["name"] ?? (host.isEmpty ? "homebase" : String(host.prefix(DeviceRecord.maxNameBytes)))
+        let name = f.value("--name") ?? (host.isEmpty ? "homebase" : String(host.prefix(DeviceRecord.maxNameBytes)))
         guard (1...DeviceRecord.maxNameBytes).contains(name.utf8.count) else {
-            throw Flags.UsageError(description: "--name must be 1 to \(DeviceRecord.maxNameBytes) bytes")
+            throw UsageError.invalid("--name must be 1 to \(DeviceRecord.maxNameBytes) bytes")
         }
-        var text = f.positional[0]
+        var text = f.positionals[0]
         if text == SecretLine.stdinWord {
             guard let line = SecretLine.read(prompt: "pairing code: ") else {
-                throw Flags.UsageError(description: "no code on standard input: paste the code `homebase pair` printed, or pipe it in")
+                throw UsageError.invalid("no code on standard input: paste the code `homebase pair` printed, or pipe it in")
             }
             text = line
         } else {

@@ -1,3 +1,5 @@
+import HomebaseAgent
+
 /// `homebase status` for people.
 enum StatusText {
     static func render(_ s: HostStatus, nowMs: Int64) -> String {
