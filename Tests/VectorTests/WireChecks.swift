@@ -16,7 +16,6 @@ let wireCheckers: [String: VectorChecker] = [
 
 private func be<T: FixedWidthInteger>(_ v: T) -> String { hexString((0..<T.bitWidth / 8).reversed().map { UInt8(truncatingIfNeeded: v >> ($0 * 8)) }) }
 private func str(_ s: String) -> String { hexString(Array(s.utf8)) }
-private func fail(_ v: VectorFile, _ why: String) -> VectorFile.Bad { VectorFile.Bad(description: "\(v.path): \(why)") }
 
 /// The `expect` name of each decode failure.
 private func failureName(_ e: WireError) -> String {
@@ -34,18 +33,6 @@ private func failureName(_ e: WireError) -> String {
     case .tooManyInFlight: "too many in flight"
     case .badInviteCode: "bad invite code"
     }
-}
-
-private func compare(_ v: VectorFile, _ got: [(String, String)]) throws {
-    let dict = Dictionary(got, uniquingKeysWith: { a, _ in a })
-    for (k, want) in v.fields where dict[k] != want.lowercased() {
-        throw fail(v, "field \(k): file says \(want), decoded \(dict[k] ?? "nothing")")
-    }
-    for k in dict.keys where v.fields[k] == nil { throw fail(v, "decoded field \(k) missing from the file") }
-}
-
-private func indexed(_ stem: String, _ suffixes: [String]) -> Set<String> {
-    Set((0..<16).flatMap { i in suffixes.map { $0.isEmpty ? "\(stem).\(i)" : "\(stem).\(i).\($0)" } })
 }
 
 private let frameKeys: Set<String> = [
