@@ -1,5 +1,8 @@
 # The README's two commands are `make demo` and `make test`. Everything else is for developers.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
+# `swift build` of each product in $(1) (SwiftPM builds one --product a call), in the
+# configuration $(2), release when not given; the first that fails stops the recipe.
+build-products = for p in $(1); do swift build -c $(or $(2),release) --product $$p $(SWIFT_FLAGS) || exit 1; done
 .PHONY: test test-fast layers demo build fuzz bench bench-relay bench-cluster bench-e2e bench-router bench-homebase setup vectors engine bench-sidechannel
 
 setup:
@@ -51,8 +54,7 @@ bench: setup
 # BENCH_RELAY_FLAGS: --runs N, --connections N, --count N, --no-memory; or --cluster first (bench-cluster).
 bench-relay: setup
 	@scripts/setup.sh mosquitto nats-server
-	swift build -c release --product homebase-relay $(SWIFT_FLAGS)
-	swift build -c release --product bench-relay $(SWIFT_FLAGS)
+	$(call build-products,homebase-relay bench-relay)
 	.build/release/bench-relay $(BENCH_RELAY_FLAGS)
 
 # The relay cluster (#19): relay node A → NATS → relay node B beside one relay and NATS alone
@@ -65,25 +67,17 @@ bench-cluster:
 # guest in-process: TTFT and tokens/s beside the engine alone, time to the first fallback token
 # per fault, 1,000 concurrent streams, a tool round trip and a 5 MB image (#23). BENCH_E2E_FLAGS: see `.build/release/bench-e2e --help`.
 bench-e2e: setup engine
-	swift build -c release --product homebase-relay $(SWIFT_FLAGS)
-	swift build -c release --product homebase $(SWIFT_FLAGS)
-	swift build -c release --product guest $(SWIFT_FLAGS)
-	swift build -c release --product bench-e2e $(SWIFT_FLAGS)
+	$(call build-products,homebase-relay homebase guest bench-e2e)
 	.build/release/bench-e2e $(BENCH_E2E_FLAGS)
 
 # The guest's routing decision per call and not-here -> first on-device token (bench/router).
 bench-router: setup engine
-	swift build -c release --product homebase-relay $(SWIFT_FLAGS)
-	swift build -c release --product homebase $(SWIFT_FLAGS)
-	swift build -c release --product guest $(SWIFT_FLAGS)
-	swift build -c release --product bench-router $(SWIFT_FLAGS)
+	$(call build-products,homebase-relay homebase guest bench-router)
 	.build/release/bench-router $(BENCH_ROUTER_FLAGS)
 
 # The Homebase's cost per chunk and its tokens/s beside the engine alone (bench/homebase).
 bench-homebase: setup engine
-	swift build -c release --product homebase-relay $(SWIFT_FLAGS)
-	swift build -c release --product homebase $(SWIFT_FLAGS)
-	swift build -c release --product bench-homebase $(SWIFT_FLAGS)
+	$(call build-products,homebase-relay homebase bench-homebase)
 	.build/release/bench-homebase $(BENCH_HOMEBASE_FLAGS)
 
 # What the relay learns of an answer's topic from frame sizes and timing (bench/sidechannel):
@@ -97,9 +91,7 @@ bench-homebase: setup engine
 SIDECHANNEL_VENV := .build/sidechannel-venv
 SIDECHANNEL_CONFIG ?= release
 bench-sidechannel: setup
-	swift build -c $(SIDECHANNEL_CONFIG) --product homebase-relay $(SWIFT_FLAGS)
-	swift build -c $(SIDECHANNEL_CONFIG) --product homebase $(SWIFT_FLAGS)
-	swift build -c $(SIDECHANNEL_CONFIG) --product guest $(SWIFT_FLAGS)
+	$(call build-products,homebase-relay homebase guest,$(SIDECHANNEL_CONFIG))
 	@test -x $(SIDECHANNEL_VENV)/bin/python || python3 -m venv $(SIDECHANNEL_VENV)
 	@$(SIDECHANNEL_VENV)/bin/python -c 'import sklearn' 2>/dev/null || $(SIDECHANNEL_VENV)/bin/pip install -q scikit-learn
 	rm -rf .build/sidechannel-run

@@ -3,6 +3,7 @@
 # silent when everything is already there. Used by `make test` and `make demo`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/python_venv.sh
 
 DEBS=(pkg-config libsodium-dev libssl-dev libcurl4-openssl-dev libsqlite3-dev libsystemd-dev)
 # Tests only: a private D-Bus daemon and a stand-in logind (HomebaseAgentTests.SleepWatchTests).
@@ -34,21 +35,7 @@ fi
 # Python peers for tests (real WebSocket/HTTP clients, model generator): a project venv, never the product's path.
 # llm and its llm-ollama plugin: a real application driven against guest serve (LocalAPITests).
 PYPKGS=(websockets==13.1 openai==3.57.0 ollama==0.6.3 anthropic==2.15.0 llm==0.36 llm-ollama==0.19.1 selenium==4.38.0)
-VENV=.cache/venv
-if [ ! -x "$VENV/bin/python" ]; then
-  echo "setup: creating $VENV (Python test peers)"
-  python3 -m venv "$VENV" 2>/dev/null || {
-    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-    $SUDO apt-get install -y -qq python3-venv >/dev/null && python3 -m venv "$VENV"; }
-fi
-need=()
-for p in "${PYPKGS[@]}"; do
-  "$VENV/bin/python" -m pip show -q "${p%%==*}" >/dev/null 2>&1 || need+=("$p")
-done
-if ((${#need[@]})); then
-  echo "setup: pip installing ${need[*]} into $VENV"
-  "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${need[@]}"
-fi
+ensure_venv setup .cache/venv "${PYPKGS[@]}"
 
 # aider-chat: a real application driven by LocalAPITests (AiderApplicationTests), in a venv of
 # its own: it pins its dependencies (openai among them), which would replace the test peers'

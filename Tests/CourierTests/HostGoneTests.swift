@@ -9,10 +9,7 @@ import Wire
     @Test func aRequestEndsWhenItsHostLeavesTheRelay() async throws {
         let relay = try LiveRelay(), loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (guest, host) = try await pair(relay, loop)
-        let (outcome, stream) = await guest.courier.sendRequest(request(1), to: host.record)
-        #expect(outcome == .sent)
-        let w = try await writer(on: host, for: id16(1))
+        let (guest, host, stream, w) = try await requestAtTheHost(relay, loop)
         #expect(await w.accept() == .sent)
         #expect(await w.chunk(text: "half an ans") == .sent)
         host.courier.stop()  // the host's connection closes mid-answer

@@ -36,10 +36,7 @@ struct PipelinedWriterTests {
     @Test func acceptAndChunksAreHandedOffWhileTheRelayCannotConfirmAnyOfThem() async throws {
         let relay = try LiveRelay(), loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (guest, host) = try await pair(relay, loop)
-        let (outcome, stream) = await guest.courier.sendRequest(request(1), to: host.record)
-        #expect(outcome == .sent)
-        let w = try await writer(on: host, for: id16(1))
+        let (guest, host, stream, w) = try await requestAtTheHost(relay, loop)
         let heard = Heard()
         let pieces = (0..<20).map { "piece\($0) " }
         let freeze = Freeze(relay)
@@ -63,9 +60,7 @@ struct PipelinedWriterTests {
     @Test func aClosedStreamPostsNothingAndSaysSo() async throws {
         let relay = try LiveRelay(), loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (guest, host) = try await pair(relay, loop)
-        let (_, stream) = await guest.courier.sendRequest(request(2), to: host.record)
-        let w = try await writer(on: host, for: id16(2))
+        let (guest, host, stream, w) = try await requestAtTheHost(relay, loop, 2)
         let heard = Heard()
         #expect(w.post(text: "only") { heard.add($0) })
         #expect(await w.finish(done: done(id16(2))) == .sent)
@@ -81,9 +76,7 @@ struct PipelinedWriterTests {
     @Test func aRequesterThatIsGoneIsHeardOnAPostedFrame() async throws {
         let relay = try LiveRelay(), loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (guest, host) = try await pair(relay, loop)
-        _ = await guest.courier.sendRequest(request(3), to: host.record)
-        let w = try await writer(on: host, for: id16(3))
+        let (guest, host, _, w) = try await requestAtTheHost(relay, loop, 3)
         guest.courier.stop()
         var bounced = false  // once the relay has dropped the guest's connection
         for _ in 0..<1_500 where !bounced {

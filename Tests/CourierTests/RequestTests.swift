@@ -15,6 +15,16 @@ func writer(on host: Device, for requestID: Bytes16) async throws -> ReplyWriter
     return try ReplyWriter(courier: host.courier, delivery: d)
 }
 
+/// A paired guest and host on `relay`, the guest's request `id` sent and arrived: the guest's
+/// reply stream and the host's writer for it.
+func requestAtTheHost(_ relay: LiveRelay, _ loop: TestLoop, _ id: UInt8 = 1) async throws
+    -> (guest: Device, host: Device, stream: ReplyStream, writer: ReplyWriter) {
+    let (guest, host) = try await pair(relay, loop)
+    let (outcome, stream) = await guest.courier.sendRequest(request(id), to: host.record)
+    #expect(outcome == .sent)
+    return (guest, host, stream, try await writer(on: host, for: id16(id)))
+}
+
 func firstRequest(on host: Device) async throws -> Delivery? {
     try await eventually("a request arrived") { !host.deliveries.isEmpty }
     return host.deliveries.first
@@ -27,10 +37,7 @@ struct RequestTests {
     @Test func aStreamedReplyOf100ChunksArrivesExactly() async throws {
         let relay = try LiveRelay(), loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (guest, host) = try await pair(relay, loop)
-        let (outcome, stream) = await guest.courier.sendRequest(request(1), to: host.record)
-        #expect(outcome == .sent)
-        let w = try await writer(on: host, for: id16(1))
+        let (guest, host, stream, w) = try await requestAtTheHost(relay, loop)
         #expect(w.streamID == stream.streamID)
         let pieces = (0..<100).map { "tök\($0)·" }
         #expect(await w.accept() == .sent)
@@ -122,9 +129,7 @@ struct RequestTests {
     @Test func cancelStopsDelivery() async throws {
         let relay = try LiveRelay(), loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (guest, host) = try await pair(relay, loop)
-        let (_, stream) = await guest.courier.sendRequest(request(1), to: host.record)
-        let w = try await writer(on: host, for: id16(1))
+        let (guest, host, stream, w) = try await requestAtTheHost(relay, loop)
         _ = await w.accept()
         _ = await w.chunk(text: "first")
         var it = stream.makeAsyncIterator()
@@ -144,9 +149,7 @@ struct RequestTests {
     @Test func stopEndsEveryReplyStreamAndTheWriterSeesIt() async throws {
         let relay = try LiveRelay(), loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (guest, host) = try await pair(relay, loop)
-        let (_, stream) = await guest.courier.sendRequest(request(1), to: host.record)
-        let w = try await writer(on: host, for: id16(1))
+        let (guest, host, stream, w) = try await requestAtTheHost(relay, loop)
         _ = await w.accept()
         var it = stream.makeAsyncIterator()
         #expect(await it.next() == .message(.accept(requestID: id16(1))))

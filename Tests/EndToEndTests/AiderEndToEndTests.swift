@@ -43,11 +43,8 @@ import Testing
     }
 
     @Test func aiderEditsThroughTheHomebaseThenOnDevice() throws {
-        let lb = try Loopback(engine: .llama, engineArgs: Self.engineArgs)
+        let (lb, guest) = try Loopback.laptop(engine: .llama, engineArgs: Self.engineArgs)
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase()
-        try guest.waitForAdvert()
         let port = try Processes.freePort()
         let waits = Guest.chatWaits.filter { $0.name != "--max-tokens" }.flatMap { [$0.name, $0.value] }
         let flags = ["--data-dir", guest.directory, "--llama-server", try Self.onDeviceEngine(lb), "--model-path", lb.bin.model]

@@ -30,12 +30,8 @@ import Testing
     /// CAPTURE PEER of ImagesThroughRelayEndToEndTests (it claims vision, records each image's
     /// SHA-256 and answers "I got 1 image(s)"; the tiny model cannot see).
     @Test func anImageThroughTheHomebase() throws {
-        let lb = try Loopback(engine: .visionCapture)
+        let (lb, guest, _) = try ServeLinkEndToEndTests.laptopWithServe(engine: .visionCapture)
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase()
-        try guest.waitForAdvert()
-        _ = try ServeLinkEndToEndTests.startServe(lb, guest)
         let base = try ServeDoorsEndToEndTests.serveBase(guest)
         let o = try ServeDoorsEndToEndTests.peer("anthropic_client.py", [base, "k", "image_sent", lb.model, "120"])
         let why = "\(o)\n\(guest.log.suffix(2000))\n\(lb.procs.read("capture.log"))"

@@ -11,16 +11,8 @@ import Testing
         let s = try PairScene(engine: false)
         let hub = try StandInHub(s)
         defer { Self.killFetchers(under: s.procs.work); hub.stop(); s.stop() }
-        _ = try RosterEndToEndTests.siblings(s, ["a", "b"])
-        try s.startHost()
         let wait = ["--relay-wait", "5s"]
-        for n in ["a", "b"] {
-            try s.procs.waitUntil(60, "roster 3 at \(n)") { try s.guest(n, ["devices"] + wait).contains("roster version 3") }
-        }
-        let pulled = try s.guest("a", ["models", "pull", LocalModelChoiceEndToEndTests.repo])
-        guard let id = pulled.split(separator: "\n").first(where: { $0.hasSuffix(": ready") })?.dropLast(": ready".count) else {
-            throw Failure("pull: \(pulled)")
-        }
+        let id = try LocalModelChoiceEndToEndTests.siblingsAndAModelOnA(s, wait)
         let cdnBefore = try hub.cdnRequests()
 
         // b's download is held after 100 kB; a chooses; b learns it in a one-shot `status`.

@@ -8,13 +8,11 @@ import Testing
 /// the answer comes on-device at once (not after a watchdog); a revoke sends it on-device.
 @Suite(.serialized) struct CrossRelaySharingTests {
     @Test func joinChatRelayDownAndRevokeAcrossRelays() throws {
-        let w = try CrossRelayWorld()
+        let (w, hostKey) = try CrossRelayWorld.withFriendsHomebase()
         defer { w.procs.stopAll() }
-        let hostKey = try w.startHost("friend-workstation")
 
         // The guest's own account lives on relay B.
-        #expect(try w.guest("laptop", ["init", "--name", "laptop"]).status == 0)
-        #expect(try w.guest("laptop", ["relay", "set", w.relayB]).status == 0)
+        try w.initGuestOnB("laptop")
         let invite = try w.share(["--models", "tiny"])
         let joined = try w.guest("laptop", ["join", invite, "--as", "alice", "--wait", "30s"] + w.linkFlags)
         #expect(joined.status == 0, "\(joined.err)\n\(w.log("laptop"))")
@@ -67,9 +65,8 @@ import Testing
     }
 
     @Test func aGuestWithoutItsOwnRelayJoinsWithoutAdoptingTheInvitesRelay() throws {
-        let w = try CrossRelayWorld()
+        let (w, hostKey) = try CrossRelayWorld.withFriendsHomebase()
         defer { w.procs.stopAll() }
-        let hostKey = try w.startHost("friend-workstation")
         let invite = try w.share(["--models", "tiny"])
         let joined = try w.guest("nomad", ["join", invite, "--wait", "30s"] + w.linkFlags)
         #expect(joined.status == 0 && joined.out.contains("joined: models tiny"), "\(joined.out) \(joined.err)")

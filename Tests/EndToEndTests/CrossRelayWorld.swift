@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Testing
 
 /// Two relays as real processes: A, where the friend's Homebase (the tiny llama-server) lives
 /// and its invites point, and B, the guest's own account relay. Guests by name.
@@ -101,6 +102,18 @@ final class CrossRelayWorld {
         return String(line.dropFirst("device key: ".count))
     }
 
+    /// A world whose friend's Homebase ("friend-workstation") runs on relay A: the world and the
+    /// Homebase's key. A failed start stops what started.
+    static func withFriendsHomebase() throws -> (CrossRelayWorld, hostKey: String) {
+        let w = try CrossRelayWorld()
+        do {
+            return (w, try w.startHost("friend-workstation"))
+        } catch {
+            w.procs.stopAll()
+            throw error
+        }
+    }
+
     /// `homebase share --relay A ARGS`: the invite.
     func share(_ args: [String]) throws -> String {
         String(try homebase(["share", "--relay", relayA] + args).prefix { $0 != "\n" })
@@ -111,6 +124,21 @@ final class CrossRelayWorld {
     func guest(_ name: String, _ args: [String]) throws -> (status: Int32, out: String, err: String) {
         try procs.capture(bin.path("guest"), args + ["--data-dir", procs.work + "/" + name, "--llama-server", bin.engine,
                                                      "--model-path", bin.model])
+    }
+
+    /// `guest init` of `name`, its own account on relay B (no Homebase of its own there).
+    func initGuestOnB(_ name: String) throws {
+        for args in [["init", "--name", name], ["relay", "set", relayB]] {
+            let r = try guest(name, args)
+            guard r.status == 0 else { throw Failure("guest \(args.joined(separator: " ")): \(r.err)") }
+        }
+    }
+
+    /// `name` joins a fresh invite to `tiny` as "alice" and selects the friend's Homebase (`host`).
+    func joinAndSelect(_ name: String, host: String) throws {
+        let joined = try guest(name, ["join", try share(["--models", "tiny"]), "--as", "alice", "--wait", "30s"] + linkFlags)
+        #expect(joined.status == 0 && joined.out.contains("joined: models tiny"), "\(joined.err)")
+        try select(name, host: host)
     }
 
     /// Selects the joined Homebase's `tiny` as the guest's model.

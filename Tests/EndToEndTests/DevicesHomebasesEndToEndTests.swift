@@ -6,15 +6,13 @@ import Testing
 /// device, and the one this guest routes to says "in use".
 @Suite(.serialized) struct DevicesHomebasesEndToEndTests {
     @Test func aSecondWorkstationIsListedAsAHomebase() throws {
-        let s = try PairScene(engine: false)
+        let s = try PairScene.withRunningHomebase()
         defer { s.stop() }
-        _ = try s.initHost()
-        try s.startHost()
         let second = ["--data-dir", s.procs.work + "/second", "--config", s.procs.work + "/second.conf"]
-        let code = try s.code(try s.homebase(["pair", "--relay", s.relay, "--no-wait"]))
+        let code = try s.homebaseCode()
         let joined = try s.run(s.bin.path("homebase"), second + ["pair", code, "--name", "second", "--wait", "30s"])
         #expect(joined.status == 0, "\(joined.err)")
-        let laptopCode = try s.code(try s.homebase(["pair", "--relay", s.relay, "--no-wait"]))
+        let laptopCode = try s.homebaseCode()
         try s.guest("laptop", ["pair", laptopCode, "--name", "laptop", "--wait", "30s"])
         // The second Homebase runs (after the laptop joined: its pulse reaches it).
         try s.procs.start(s.bin.path("homebase"), second + ["run", "--reload-interval", "100ms", "--advert-pulse", "1s",

@@ -11,17 +11,12 @@ extension FaultSuite {
     /// The engine goes silent mid-stream; the Homebase waits (its engine idle limit is 5 min),
     /// so the guest's stall rung (1 s) fires and its on-device model continues the answer.
     @Test func stallMidStreamIsContinuedOnDevice() throws {
-        let lb = try Loopback(engine: .standIn(mode: "stall"))
+        let (lb, guest) = try Loopback.laptop(engine: .standIn(mode: "stall"), homebaseArgs: ["--engine-idle-timeout", "5m"])
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase(["--engine-idle-timeout", "5m"])
-        try guest.waitForAdvert()
 
         let (out, line) = try guest.chat("tell me a story", ["--stall-timeout": "1s"], within: 60)
-        #expect(out.hasPrefix(standInPartial), "the shown start of the answer was lost: \(out)")
-        #expect(out.components(separatedBy: standInPartial).count == 2, "the answer restarted: \(out)")
+        Self.expectContinuedOnDevice(out, line)
         #expect(out.count > standInPartial.count + line.line.count + 1, "nothing after the partial answer: \(out)")
-        #expect(line.brain == "on-device", "\(line.line)")
         #expect(line.line.contains("fell back: homebase failed (timed out: stall)"), "\(line.line)")
         let seam = "after \(standInPartial.utf8.count) bytes; continuing on on-device"
         #expect(guest.log.contains("fallback: homebase failed (timed out: stall) " + seam), "\(guest.log)")
@@ -30,16 +25,11 @@ extension FaultSuite {
     /// The engine reports an error inside its stream after some text: the Homebase ends the
     /// request with `host_error`, and the device continues from the text already shown.
     @Test func inBandEngineErrorIsContinuedOnDevice() throws {
-        let lb = try Loopback(engine: .standIn(mode: "error"))
+        let (lb, guest) = try Loopback.laptop(engine: .standIn(mode: "error"))
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase()
-        try guest.waitForAdvert()
 
         let (out, line) = try guest.chat("tell me a story", within: 60)
-        #expect(out.hasPrefix(standInPartial), "the shown start of the answer was lost: \(out)")
-        #expect(out.components(separatedBy: standInPartial).count == 2, "the answer restarted: \(out)")
-        #expect(line.brain == "on-device", "\(line.line)")
+        Self.expectContinuedOnDevice(out, line)
         #expect(line.line.contains("fell back: homebase failed (remote error host_error"), "\(line.line)")
         #expect(guest.log.contains("after \(standInPartial.utf8.count) bytes; continuing on on-device"), "\(guest.log)")
         // `status` reads what the running Homebase rewrites every 200 ms.

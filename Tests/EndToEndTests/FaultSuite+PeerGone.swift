@@ -10,23 +10,12 @@ extension FaultSuite {
     /// SIGKILL while the Homebase's answer is on screen: the relay sees the socket close and
     /// tells the guest, which continues the answer on-device (the stall rung is a minute away).
     @Test func aHomebaseKilledMidAnswerIsContinuedOnDeviceAtOnce() throws {
-        let lb = try Loopback(engine: .standIn(mode: "stall"))
+        let (lb, guest) = try Loopback.laptop(engine: .standIn(mode: "stall"), homebaseArgs: ["--engine-idle-timeout", "5m"])
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase(["--engine-idle-timeout", "5m"])
-        try guest.waitForAdvert()
-        let conversation = try guest.startConversation(["--stall-timeout": "60s"], log: "laptop-chat.log")
-        try conversation.input.write(contentsOf: Data("tell me a story\n".utf8))
-        try lb.procs.waitUntil(60, "the Homebase's partial answer on screen") {
-            lb.procs.read("laptop-chat.log").contains(standInPartial)
-        }
+        let conversation = try Self.storyOnScreen(lb, guest, stallTimeout: "60s")
         lb.killHomebase()
-        try lb.procs.waitUntil(50, "the answer line") { !conversation.answers.isEmpty }
-        let shown = lb.procs.read("laptop-chat.log")
-        let line = try #require(conversation.answers.first)
-        #expect(line.brain == "on-device", "\(shown)")
+        let (line, _) = try Self.storyContinuedOnDevice(lb, conversation, within: 50)
         #expect(line.line.contains("left the relay mid-answer (its connection closed)"), "\(line.line)")
-        #expect(shown.components(separatedBy: standInPartial).count == 2, "the answer restarted: \(shown)")
         #expect(guest.log.contains("fallback: homebase failed (runtime unreachable: the Homebase left the relay mid-answer"), "\(guest.log)")
         #expect(!guest.log.contains("timed out"), "\(guest.log)")
         #expect(lb.metric("homebase_relay_peer_gone_total{reason=\"closed\"}") ?? 0 >= 1)
@@ -38,11 +27,8 @@ extension FaultSuite {
     /// `guest chat` (another process) goes on-device without asking, and `status` says why.
     /// With the cooldown off, the next question is the relay's `not-here` (it closed the host).
     @Test func aFrozenHomebaseIsFoundSilentByTheRelaysProbe() throws {
-        let lb = try Loopback(engine: .standIn(mode: "stall"))
+        let (lb, guest) = try Loopback.laptop(engine: .standIn(mode: "stall"))
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase()
-        try guest.waitForAdvert()
         lb.signalHomebase(SIGSTOP)
         defer { lb.signalHomebase(SIGCONT) }
         let (first, line) = try guest.chat("hello, frozen host", ["--accept-timeout": "60s"], within: 50)
@@ -67,11 +53,8 @@ extension FaultSuite {
     /// closing nothing), its advert still fresh: the first question is on-device through the
     /// relay's probe, the next without asking it (cooled down).
     @Test func aBlackHoledHomebaseIsAnsweredOnDeviceFromTheFirstQuestion() throws {
-        let lb = try Loopback(engine: .standIn(mode: "stall"), viaProxy: true)
+        let (lb, guest) = try Loopback.laptop(engine: .standIn(mode: "stall"), viaProxy: true)
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase()
-        try guest.waitForAdvert()
         try lb.blackHole()
         for (i, question) in ["hello?", "anyone?"].enumerated() {
             let (out, line) = try guest.chat(question, ["--accept-timeout": "60s"], within: 50)
@@ -92,24 +75,14 @@ extension FaultSuite {
     /// away. After 2 s of silence the guest sends the Homebase an empty live frame, the relay
     /// probes it, finds it silent and says so: the answer is continued on-device.
     @Test func aHomebaseFrozenMidAnswerIsFoundByTheRelayAfterTheGuestsNudge() throws {
-        let lb = try Loopback(engine: .standIn(mode: "stall"))
+        let (lb, guest) = try Loopback.laptop(engine: .standIn(mode: "stall"),
+                                              homebaseArgs: ["--engine-idle-timeout", "5m", "--keep-alive", "1h"])
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase(["--engine-idle-timeout", "5m", "--keep-alive", "1h"])
-        try guest.waitForAdvert()
-        let conversation = try guest.startConversation(["--stall-timeout": "60s"], log: "laptop-chat.log")
-        try conversation.input.write(contentsOf: Data("tell me a story\n".utf8))
-        try lb.procs.waitUntil(60, "the Homebase's partial answer on screen") {
-            lb.procs.read("laptop-chat.log").contains(standInPartial)
-        }
+        let conversation = try Self.storyOnScreen(lb, guest, stallTimeout: "60s")
         lb.signalHomebase(SIGSTOP)
         defer { lb.signalHomebase(SIGCONT) }
-        try lb.procs.waitUntil(50, "the answer line") { !conversation.answers.isEmpty }
-        let shown = lb.procs.read("laptop-chat.log")
-        let line = try #require(conversation.answers.first)
-        #expect(line.brain == "on-device", "\(shown)")
+        let (line, _) = try Self.storyContinuedOnDevice(lb, conversation, within: 50)
         #expect(line.line.contains("left the relay mid-answer (it stopped answering the relay)"), "\(line.line)")
-        #expect(shown.components(separatedBy: standInPartial).count == 2, "the answer restarted: \(shown)")
         #expect(!guest.log.contains("timed out"), "\(guest.log)")
         try conversation.end()
     }

@@ -8,16 +8,11 @@ extension FaultSuite {
     /// stall rung, so the guest hears the Homebase's `host_error` (which names the limit) and
     /// continues on-device at once; its own rung never fires.
     @Test func engineStallReachesTheGuestAsTheHomebasesErrorBeforeItsRung() throws {
-        let lb = try Loopback(engine: .standIn(mode: "stall"))
+        let (lb, guest) = try Loopback.laptop(engine: .standIn(mode: "stall"), homebaseArgs: ["--engine-idle-timeout", "500ms"])
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase(["--engine-idle-timeout", "500ms"])
-        try guest.waitForAdvert()
 
         let (out, line) = try guest.chat("tell me a story", ["--stall-timeout": "60s"], within: 60)
-        #expect(out.hasPrefix(standInPartial), "the shown start of the answer was lost: \(out)")
-        #expect(out.components(separatedBy: standInPartial).count == 2, "the answer restarted: \(out)")
-        #expect(line.brain == "on-device", "\(line.line)")
+        Self.expectContinuedOnDevice(out, line)
         #expect(line.line.contains("remote error host_error"), "\(line.line)")
         #expect(guest.log.contains("the engine sent nothing for 500 ms"), "\(guest.log)")
         #expect(!guest.log.contains("timed out: stall"), "\(guest.log)")
@@ -27,11 +22,9 @@ extension FaultSuite {
     /// (longer than the guest's first-output rung). The Homebase's keep-alives tell the guest it
     /// is alive, so the Homebase answers, whole, instead of the guest giving up on a live path.
     @Test func aSlowPrefillIsKeptAliveAndAnsweredByTheHomebase() throws {
-        let lb = try Loopback(engine: .standIn(mode: "slow"))  // 3 s before the first token
+        // The stand-in `slow`: 3 s before the first token.
+        let (lb, guest) = try Loopback.laptop(engine: .standIn(mode: "slow"), homebaseArgs: ["--keep-alive", "100ms"])
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase(["--keep-alive", "100ms"])
-        try guest.waitForAdvert()
 
         let (out, line) = try guest.chat("a long prompt", ["--first-output-timeout": "1500ms", "--waiting-after": "300ms"],
                                          within: 60)
@@ -73,27 +66,15 @@ extension FaultSuite {
     /// settled on the frozen link (5 s live timeout), yet the on-device fallback starts first:
     /// the guest's log has the fallback before the cancel's outcome.
     @Test func aCancelOnAFrozenRelayDoesNotHoldUpTheFallback() throws {
-        let lb = try Loopback(engine: .standIn(mode: "stall"))
+        let (lb, guest) = try Loopback.laptop(engine: .standIn(mode: "stall"), homebaseArgs: ["--engine-idle-timeout", "5m"])
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase(["--engine-idle-timeout", "5m"])
-        try guest.waitForAdvert()
-        let conversation = try guest.startConversation(["--stall-timeout": "1s"], log: "laptop-chat.log")
-        try conversation.input.write(contentsOf: Data("tell me a story\n".utf8))
-        try lb.procs.waitUntil(60, "the Homebase's partial answer on screen") {
-            lb.procs.read("laptop-chat.log").contains(standInPartial)
-        }
+        let conversation = try Self.storyOnScreen(lb, guest, stallTimeout: "1s")
         let relay = try #require(lb.relayProcess)
         Glibc.kill(relay.processIdentifier, SIGSTOP)
         defer { Glibc.kill(relay.processIdentifier, SIGCONT) }
-        try lb.procs.waitUntil(120, "the answer line") { !conversation.answers.isEmpty }
+        _ = try Self.storyContinuedOnDevice(lb, conversation, within: 120)
         Glibc.kill(relay.processIdentifier, SIGCONT)
-        #expect(conversation.answers.first?.brain == "on-device", "\(lb.procs.read("laptop-chat.log"))")
-        try lb.procs.waitUntil(30, "the cancel's outcome in the guest's log") { guest.log.contains("cancel outcome") }
-        let log = guest.log
-        let fallback = try #require(log.range(of: "fallback: homebase failed (timed out: stall)"), "\(log)")
-        let outcome = try #require(log.range(of: "cancel outcome"), "\(log)")
-        #expect(fallback.lowerBound < outcome.lowerBound, "the fallback waited for the cancel: \(log)")
+        try Self.expectFallbackBeforeTheCancel(lb, guest)
         try conversation.end()
     }
 }
@@ -104,26 +85,13 @@ extension FaultSuite {
     /// its `cancel` goes onto the dead link (5 s live timeout), and the on-device fallback starts
     /// first: the guest's log has the fallback before the cancel's outcome.
     @Test func aCancelOnTheGuestsBlackHoledLinkDoesNotHoldUpTheFallback() throws {
-        let lb = try Loopback(engine: .standIn(mode: "stall"), viaProxy: true)
+        let (lb, guest) = try Loopback.laptop(engine: .standIn(mode: "stall"), viaProxy: true,
+                                              homebaseArgs: ["--engine-idle-timeout", "5m"])
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase(["--engine-idle-timeout", "5m"])
-        try guest.waitForAdvert()
-        let conversation = try guest.startConversation(["--stall-timeout": "1s"], log: "laptop-chat.log")
-        try conversation.input.write(contentsOf: Data("tell me a story\n".utf8))
-        try lb.procs.waitUntil(60, "the Homebase's partial answer on screen") {
-            lb.procs.read("laptop-chat.log").contains(standInPartial)
-        }
+        let conversation = try Self.storyOnScreen(lb, guest, stallTimeout: "1s")
         try lb.blackHole(newest: true)
-        try lb.procs.waitUntil(120, "the answer line") { !conversation.answers.isEmpty }
-        let shown = lb.procs.read("laptop-chat.log")
-        #expect(conversation.answers.first?.brain == "on-device", "\(shown)")
-        #expect(shown.components(separatedBy: standInPartial).count == 2, "the answer restarted: \(shown)")
-        try lb.procs.waitUntil(30, "the cancel's outcome in the guest's log") { guest.log.contains("cancel outcome") }
-        let log = guest.log
-        let fallback = try #require(log.range(of: "fallback: homebase failed (timed out: stall)"), "\(log)")
-        let outcome = try #require(log.range(of: "cancel outcome"), "\(log)")
-        #expect(fallback.lowerBound < outcome.lowerBound, "the fallback waited for the cancel: \(log)")
+        _ = try Self.storyContinuedOnDevice(lb, conversation, within: 120)
+        try Self.expectFallbackBeforeTheCancel(lb, guest)
         try conversation.end()
     }
 }

@@ -13,11 +13,8 @@ import Testing
     /// `--advert-max-age`): the router decides on-device before any network. The Homebase is
     /// frozen, so a request sent to it would wait out the 60 s accept rung and say so.
     @Test func silentHomebasePastTheAdvertWindowAnswersOnDeviceWithoutWaiting() throws {
-        let lb = try Loopback(engine: .standIn(mode: "stall"))
+        let (lb, guest) = try Loopback.laptop(engine: .standIn(mode: "stall"))
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase()
-        try guest.waitForAdvert()
         let fresh = try guest.status()
         #expect(fresh["route"] as? String == "external", "\(fresh)")
         #expect((fresh["reason"] as? String)?.contains("own Homebase, own Homebase advert is") == true, "\(fresh)")
@@ -42,11 +39,8 @@ import Testing
     /// `accept`. Behind a relay that does not probe (an older one: `--probe-after 0ms`) the
     /// accept rung (1 s) fires and the device answers.
     @Test func frozenHomebaseFallsBackOnDeviceAtTheAcceptRung() throws {
-        let lb = try Loopback(engine: .standIn(mode: "stall"), relayArgs: ["--probe-after", "0ms"])
+        let (lb, guest) = try Loopback.laptop(engine: .standIn(mode: "stall"), relayArgs: ["--probe-after", "0ms"])
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase()
-        try guest.waitForAdvert()
         lb.signalHomebase(SIGSTOP)
         defer { lb.signalHomebase(SIGCONT) }
 

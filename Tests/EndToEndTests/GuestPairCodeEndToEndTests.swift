@@ -7,19 +7,10 @@ import Testing
 /// asking is refused by the Homebase; an unpaired guest gets the usage explanation; a stopped
 /// Homebase is named as the reason.
 @Suite(.serialized) struct GuestPairCodeEndToEndTests {
-    /// Pairs `name` with a code from `homebase pair` (the Homebase must be running).
-    func pairFromHomebase(_ s: PairScene, _ name: String) throws {
-        let code = try s.code(try s.homebase(["pair", "--relay", s.relay, "--no-wait"]))
-        let out = try s.guest(name, ["pair", code, "--name", name, "--wait", "30s"])
-        #expect(out.contains("confirmation: "), "\(out)")
-    }
-
     @Test func aPairedLaptopGetsACodeAndShowsTheJoinersConfirmation() throws {
-        let s = try PairScene(engine: false)
+        let s = try PairScene.withRunningHomebase()
         defer { s.stop() }
-        _ = try s.initHost()
-        try s.startHost()
-        try pairFromHomebase(s, "laptop")
+        try s.pairFromHomebase("laptop")
 
         let asking = try s.procs.start(s.bin.path("guest"), ["pair", "--wait", "60s", "--tries", "2", "--connect-timeout", "5s"]
                                        + s.guestArgs("laptop"), log: "laptop-pair.log")
@@ -29,13 +20,7 @@ import Testing
         #expect(printed.contains("on the new device run: guest pair -"), "\(printed)")
         #expect(printed.contains("2 wrong tries burn it"), "\(printed)")
 
-        let joined = try s.guest("phone", ["pair", code, "--name", "phone", "--wait", "30s"])
-        let confirmation = String(try s.field(joined, "confirmation: ").prefix(9))
-        try s.procs.waitUntil(30, "the laptop to see the phone join") { !asking.isRunning }
-        let laptop = s.procs.read("laptop-pair.log")
-        #expect(asking.terminationStatus == 0, "\(laptop)")
-        #expect(laptop.contains("paired \"phone\""), "\(laptop)")
-        #expect(try s.field(laptop, "confirmation: ").hasPrefix(confirmation), "\(laptop)\n\(joined)")
+        let confirmation = try s.phoneJoins(askedFor: code, by: asking)
         let status = try s.homebase(["status"])
         #expect(status.contains("last pairing: \"phone\"") && status.contains("confirmation \(confirmation)"), "\(status)")
         // The code travelled sealed: neither program logged it.
@@ -55,7 +40,7 @@ import Testing
         #expect(unpaired.status == 2 && unpaired.err.contains("run `homebase pair`"), "\(unpaired.err)")
 
         try s.startHost()
-        try pairFromHomebase(s, "laptop")
+        try s.pairFromHomebase("laptop")
         // A friend's device joins a share, then is set up (by hand) as if the Homebase were its own.
         let invite = String(try s.homebase(["share", "--relay", s.relay, "--models", "tiny"]).prefix { $0 != "\n" })
         let join = try s.guestRun("friend", ["join", invite, "--as", "friend", "--wait", "30s",

@@ -8,18 +8,9 @@ import Testing
 /// records what it is sent (the tiny model cannot see).
 @Suite(.serialized) struct ImagesThroughRelayEndToEndTests {
     @Test func aFiveMegabyteImageArrivesAtTheHomebasesEngineByteForByte() throws {
-        let lb = try Loopback(engine: .visionCapture)
+        let (lb, guest, _) = try ServeLinkEndToEndTests.laptopWithServe(engine: .visionCapture)
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase()
-        try guest.waitForAdvert()
-        let port = try Processes.freePort()
-        let waits = Guest.chatWaits.filter { $0.name != "--max-tokens" }.flatMap { [$0.name, $0.value] }
-        _ = try lb.procs.start(lb.bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(port)"] + waits + guest.globalFlags,
-                               log: "serve.log")
-        try lb.procs.waitUntil(60, "guest serve") {
-            Processes.canConnect(port) && FileManager.default.fileExists(atPath: guest.directory + "/serve.json")
-        }
+        let base = try ServeDoorsEndToEndTests.serveBase(guest)
 
         var rng = SplitMix64(seed: 23)
         let image = Data((0..<(5 << 20)).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
@@ -34,7 +25,7 @@ import Testing
         ]
         try JSONSerialization.data(withJSONObject: body).write(to: URL(fileURLWithPath: bodyPath))
         let r = try lb.procs.capture("/usr/bin/curl", ["-s", "-D", "-", "-H", "Content-Type: application/json",
-                                                       "--data-binary", "@" + bodyPath, "http://127.0.0.1:\(port)/v1/chat/completions"])
+                                                       "--data-binary", "@" + bodyPath, base + "/v1/chat/completions"])
         let out = r.out.replacingOccurrences(of: "\r\n", with: "\n")
         let why = "\(out.suffix(1500))\n\(guest.log.suffix(3000))\n\(lb.procs.read("capture.log"))"
         #expect(out.lowercased().contains("x-homebase-brain: homebase"), "\(why)")

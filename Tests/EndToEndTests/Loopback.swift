@@ -82,6 +82,22 @@ final class Loopback: @unchecked Sendable {  // used from one test task only
         }
     }
 
+    /// The scene most cases start from: this loopback with its Homebase running (`homebaseArgs`)
+    /// and one guest, "laptop", holding the Homebase's advert. A failed step stops what started.
+    static func laptop(engine: Engine, relayArgs: [String] = [], viaProxy: Bool = false, engineArgs: [String] = [],
+                       homebaseArgs: [String] = []) throws -> (Loopback, Guest) {
+        let lb = try Loopback(engine: engine, relayArgs: relayArgs, viaProxy: viaProxy, engineArgs: engineArgs)
+        do {
+            let guest = try lb.addGuest("laptop")
+            try lb.startHomebase(homebaseArgs)
+            try guest.waitForAdvert()
+            return (lb, guest)
+        } catch {
+            lb.stopAll()
+            throw error
+        }
+    }
+
     deinit { stopAll() }
 
     /// Kills every process (a stopped Homebase is continued first, so nothing is left frozen).

@@ -6,19 +6,11 @@ import Testing
 /// processes on a real relay: burnt by three wrong tries → the asker says so at once (not at the
 /// expiry), exit 1; used → the asker names the joiner from the Homebase's notice.
 @Suite(.serialized) struct PairCodeOutcomeEndToEndTests {
-    func pairFromHomebase(_ s: PairScene, _ name: String) throws {
-        let code = try s.code(try s.homebase(["pair", "--relay", s.relay, "--no-wait"]))
-        let out = try s.guest(name, ["pair", code, "--name", name, "--wait", "30s"])
-        #expect(out.contains("confirmation: "), "\(out)")
-    }
-
     /// A Homebase, a paired laptop asking for a code, the code, and a forgery of it (wrong secret).
     func laptopAsking() throws -> (PairScene, Process, String, PairingCode) {
-        let s = try PairScene(engine: false)
+        let s = try PairScene.withRunningHomebase()
         do {
-            _ = try s.initHost()
-            try s.startHost()
-            try pairFromHomebase(s, "laptop")
+            try s.pairFromHomebase("laptop")
             let (asking, good) = try ask(s, log: "laptop-pair.log")
             var forged = try PairingCode(parsing: good)
             forged.secret = .repeating(7)
@@ -57,12 +49,6 @@ import Testing
         defer { s.stop() }
         let wrong = try s.guestRun("phone", ["pair", forged.text, "--name", "phone", "--wait", "30s"])
         #expect(wrong.status == 1 && wrong.err.contains("wrong code; 2 tries left"), "\(wrong.err)")
-        let joined = try s.guest("phone", ["pair", good, "--name", "phone", "--wait", "30s"])
-        let confirmation = String(try s.field(joined, "confirmation: ").prefix(9))
-        try s.procs.waitUntil(60, "the laptop to see the phone join") { !asking.isRunning }
-        let laptop = s.procs.read("laptop-pair.log")
-        #expect(asking.terminationStatus == 0, "\(laptop)")
-        #expect(laptop.contains("paired \"phone\""), "\(laptop)")
-        #expect(try s.field(laptop, "confirmation: ").hasPrefix(confirmation), "\(laptop)\n\(joined)")
+        try s.phoneJoins(askedFor: good, by: asking)
     }
 }

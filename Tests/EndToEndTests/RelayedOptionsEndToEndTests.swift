@@ -11,15 +11,10 @@ import Testing
     static let always: Set<String> = ["model", "messages", "stream", "stream_options"]
 
     @Test func everyOptionArrivesAtTheHomebasesEngineAndNothingIsInvented() throws {
-        let lb = try Loopback(engine: .optionsCapture)
+        let (lb, guest, _) = try ServeLinkEndToEndTests.laptopWithServe(engine: .optionsCapture)
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase()
-        try guest.waitForAdvert()
-        _ = try ServeLinkEndToEndTests.startServe(lb, guest)
         let base = try ServeDoorsEndToEndTests.serveBase(guest)
-        let line = try runJSONPeer(testsFile("EndToEndTests/peers/serve_capture_options_client.py"), [base])
-        let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let (o, line) = try jsonPeer("EndToEndTests/peers/serve_capture_options_client.py", [base])
         let recorded = try lb.procs.capture("/usr/bin/curl", ["-sf", lb.engineURL + "/recorded"]).out
         let why = "\(line)\n\(recorded.prefix(4000))\nguest: \(guest.log.suffix(1500))\ncapture: \(lb.procs.read("capture.log").suffix(800))"
         #expect(o["raised"] == nil, "\(why)")

@@ -6,11 +6,9 @@ import Testing
 /// history), which sends the very same `pair-request`; the Homebase refuses it and adds nobody.
 @Suite(.serialized) struct RemovedDeviceEndToEndTests {
     @Test func aRemovedLaptopResendingItsPairRequestIsRefused() throws {
-        let s = try PairScene(engine: false)
+        let s = try PairScene.withRunningHomebase()
         defer { s.stop() }
-        _ = try s.initHost()
-        try s.startHost()
-        let code = try s.code(try s.homebase(["pair", "--relay", s.relay, "--no-wait"]))
+        let code = try s.homebaseCode()
         let joined = try s.guest("laptop", ["pair", code, "--name", "laptop", "--wait", "30s"])
         #expect(joined.contains("confirmation: "), "\(joined)")
         let line = try #require(try s.homebase(["devices", "list"]).split(separator: "\n").first { $0.hasSuffix("  laptop") })

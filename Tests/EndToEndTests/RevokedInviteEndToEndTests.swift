@@ -6,10 +6,8 @@ import Testing
 /// the same invite (two uses left) is refused, and nothing new is granted.
 @Suite(.serialized) struct RevokedInviteEndToEndTests {
     @Test func aRevokedGrantsInviteAdmitsNoFreshIdentity() throws {
-        let s = try PairScene(engine: false)
+        let s = try PairScene.withRunningHomebase()
         defer { s.stop() }
-        _ = try s.initHost()
-        try s.startHost()
         let invite = String(try s.homebase(["share", "--relay", s.relay, "--models", "tiny", "--uses", "3"]).prefix { $0 != "\n" })
         let link = ["--wait", "30s", "--relay-wait", "3s", "--connect-timeout", "2s"]
         let first = try s.guestRun("friend", ["join", invite, "--as", "alice"] + link)

@@ -6,14 +6,10 @@ import Testing
 /// longer counts the guest's connection. Real processes: two relays, the friend's Homebase.
 @Suite(.serialized) struct RevokedRelayLinkEndToEndTests {
     @Test func aRevokeWhileServeRunsClosesTheLinkToThatRelay() throws {
-        let w = try CrossRelayWorld()
+        let (w, hostKey) = try CrossRelayWorld.withFriendsHomebase()
         defer { w.procs.stopAll() }
-        let hostKey = try w.startHost("friend-workstation")
-        #expect(try w.guest("laptop", ["init", "--name", "laptop"]).status == 0)
-        #expect(try w.guest("laptop", ["relay", "set", w.relayB]).status == 0)
-        let joined = try w.guest("laptop", ["join", try w.share(["--models", "tiny"]), "--as", "alice", "--wait", "30s"] + w.linkFlags)
-        #expect(joined.status == 0 && joined.out.contains("joined: models tiny"), "\(joined.err)")
-        try w.select("laptop", host: hostKey)
+        try w.initGuestOnB("laptop")
+        try w.joinAndSelect("laptop", host: hostKey)
 
         _ = try ServeJoinEndToEndTests.startServe(w, "laptop")
         // Serve opened its link to relay A at its start: the Homebase and the laptop are there.

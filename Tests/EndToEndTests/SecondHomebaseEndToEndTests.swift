@@ -44,7 +44,7 @@ import Testing
         #expect(issue.status == 1 && issue.err.contains("only the account's first Homebase"), "\(issue.err)")
 
         // A Homebase that heads its own account cannot join another: refused, nothing changed.
-        let other = try s.code(try s.homebase(["pair", "--relay", s.relay, "--no-wait"]))
+        let other = try s.homebaseCode()
         let heads = try s.run(s.bin.path("homebase"), s.hostArgs + ["pair", other])
         #expect(heads.status == 1 && heads.err.contains("heads its own account") && heads.err.contains("--data-dir"), "\(heads.err)")
         #expect(FileManager.default.fileExists(atPath: s.procs.work + "/host/account.key"))

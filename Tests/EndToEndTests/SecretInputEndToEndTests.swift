@@ -9,26 +9,24 @@ import Testing
 /// and warns; the stores they write are 0600 in a 0700 data directory.
 @Suite(.serialized) struct SecretInputEndToEndTests {
     @Test func aCodeAndAnInviteReadFromStdinPairAndJoin() throws {
-        let s = try PairScene(engine: false)
+        let s = try PairScene.withRunningHomebase()
         defer { s.stop() }
-        _ = try s.initHost()
-        try s.startHost()
 
         // `guest pair -`: the code on stdin; no warning, the screens' confirmation printed.
-        let code = try s.code(try s.homebase(["pair", "--relay", s.relay, "--no-wait"]))
+        let code = try s.homebaseCode()
         let laptop = try s.runWithInput(s.bin.path("guest"), ["pair", "-", "--name", "laptop", "--wait", "30s"] + s.guestArgs("laptop"),
                                         input: code + "\n")
         #expect(laptop.status == 0 && laptop.out.contains("confirmation: "), "\(laptop.err)\(laptop.out)")
         #expect(!laptop.err.contains("warning"), "\(laptop.err)")
 
         // Plain `guest pair` on a device not paired yet reads the code from stdin (a prompt on a tty).
-        let second = try s.code(try s.homebase(["pair", "--relay", s.relay, "--no-wait"]))
+        let second = try s.homebaseCode()
         let phone = try s.runWithInput(s.bin.path("guest"), ["pair", "--name", "phone", "--wait", "30s"] + s.guestArgs("phone"),
                                        input: second + "\n")
         #expect(phone.status == 0 && phone.out.contains("confirmation: "), "\(phone.err)\(phone.out)")
 
         // The argument form still works, and says the code was visible to other users.
-        let third = try s.code(try s.homebase(["pair", "--relay", s.relay, "--no-wait"]))
+        let third = try s.homebaseCode()
         let tablet = try s.guestRun("tablet", ["pair", third, "--name", "tablet", "--wait", "30s"])
         #expect(tablet.status == 0, "\(tablet.err)")
         #expect(tablet.err.contains("visible to other users") && tablet.err.contains("guest pair -"), "\(tablet.err)")

@@ -18,15 +18,9 @@ import Testing
 
     /// No relay, no Homebase: the on-device tiny model answers every client.
     @Test func officialClientsOnDevice() throws {
-        let bin = try Binaries.locate(), procs = try Processes()
-        defer { procs.stopAll() }
-        let dir = procs.work + "/laptop"
-        let flags = ["--data-dir", dir, "--llama-server", bin.engine, "--model-path", bin.model]
-        #expect(try procs.run(bin.path("guest"), ["init", "--name", "laptop"] + flags).status == 0)
-        let port = try Processes.freePort()
-        try procs.start(bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(port)"] + flags, log: "serve.log")
-        try procs.waitUntil(60, "guest serve") { Processes.canConnect(port) }
-        let base = "http://127.0.0.1:\(port)"
+        let serve = try OnDeviceServe(name: "laptop")
+        defer { serve.stop() }
+        let base = serve.base, procs = serve.procs
         let log = { procs.read("serve.log") }
 
         let whole = try Self.peer("anthropic_client.py", [base, "k", "whole", "default", "120"])

@@ -6,17 +6,13 @@ import Testing
 /// friend's Homebase with the tiny engine, serve and join on one guest, curl as the local tool.
 @Suite(.serialized) struct ServeJoinEndToEndTests {
     @Test func aHomebaseJoinedWhileServeRunsAnswersItsNextRequests() throws {
-        let w = try CrossRelayWorld()
+        let (w, hostKey) = try CrossRelayWorld.withFriendsHomebase()
         defer { w.procs.stopAll() }
-        let hostKey = try w.startHost("friend-workstation")
-        #expect(try w.guest("laptop", ["init", "--name", "laptop"]).status == 0)
-        #expect(try w.guest("laptop", ["relay", "set", w.relayB]).status == 0)
+        try w.initGuestOnB("laptop")
 
         let port = try Self.startServe(w, "laptop")
 
-        let joined = try w.guest("laptop", ["join", try w.share(["--models", "tiny"]), "--as", "alice", "--wait", "30s"] + w.linkFlags)
-        #expect(joined.status == 0 && joined.out.contains("joined: models tiny"), "\(joined.err)")
-        try w.select("laptop", host: hostKey)
+        try w.joinAndSelect("laptop", host: hostKey)
         try w.procs.waitUntil(30, "serve to link relay A") {
             w.log("laptop").contains("relay: linked to ws://127.0.0.1:\(w.portA) for a Homebase joined meanwhile")
         }
@@ -34,9 +30,8 @@ import Testing
 
     /// A device with no relay at all when serve starts (no account relay, nothing joined).
     @Test func serveWithNoRelayAtItsStartLinksTheRelayOfAHomebaseJoinedLater() throws {
-        let w = try CrossRelayWorld()
+        let (w, hostKey) = try CrossRelayWorld.withFriendsHomebase()
         defer { w.procs.stopAll() }
-        let hostKey = try w.startHost("friend-workstation")
         let port = try Self.startServe(w, "nomad")
         #expect(try Self.ask(w, port) != "joined-homebase")
         let joined = try w.guest("nomad", ["join", try w.share(["--models", "tiny"]), "--wait", "30s"] + w.linkFlags)

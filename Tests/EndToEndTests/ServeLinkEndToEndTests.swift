@@ -74,19 +74,12 @@ import Testing
     /// A serve that is running but does not answer (frozen): chat waits `--serve-wait`, says
     /// so in its log and answers on its own path. No relay here: the on-device tiny model answers.
     @Test func aServeThatDoesNotAnswerLeavesChatToItsOwnPath() throws {
-        let bin = try Binaries.locate(), procs = try Processes()
-        defer { procs.stopAll() }
-        let dir = procs.work + "/nomad"
-        let flags = ["--data-dir", dir, "--llama-server", bin.engine, "--model-path", bin.model]
-        #expect(try procs.run(bin.path("guest"), ["init", "--name", "nomad"] + flags).status == 0)
-        let zero = try procs.capture(bin.path("guest"), ["chat", "--serve-wait", "0", "hi"] + flags)
-        #expect(zero.status == 2 && zero.err.contains("--serve-wait takes a duration"), "\(zero.err)")
-
-        let port = try Processes.freePort()
-        let serve = try procs.start(bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(port)"] + flags, log: "serve.log")
-        try procs.waitUntil(60, "guest serve and its serve.json") {
-            Processes.canConnect(port) && FileManager.default.fileExists(atPath: dir + "/serve.json")
+        let nomad = try OnDeviceServe(name: "nomad") { bin, procs, flags in
+            let zero = try procs.capture(bin.path("guest"), ["chat", "--serve-wait", "0", "hi"] + flags)
+            #expect(zero.status == 2 && zero.err.contains("--serve-wait takes a duration"), "\(zero.err)")
         }
+        defer { nomad.stop() }
+        let (bin, procs, flags, dir, port, serve) = (nomad.bin, nomad.procs, nomad.flags, nomad.directory, nomad.port, nomad.process)
         procs.freeze(serve)
         defer { procs.thaw(serve) }
         let r = try procs.run(bin.path("guest"), ["chat", "--serve-wait", "300ms", "--max-tokens", "8", "hello"] + flags)
@@ -100,12 +93,9 @@ import Testing
     /// `guest serve` on the guest's data directory, relay waits of the chat tests; waits for
     /// `serve.json` (written once serve listens, after its link read the relay's backlog).
     /// A llama engine, the own Homebase adverting to a laptop, and `guest serve` on the laptop.
-    static func laptopWithServe(retakeAfter: String = "5s") throws -> (Loopback, Guest, Process) {
-        let lb = try Loopback(engine: .llama)
+    static func laptopWithServe(engine: Loopback.Engine = .llama, retakeAfter: String = "5s") throws -> (Loopback, Guest, Process) {
+        let (lb, guest) = try Loopback.laptop(engine: engine)
         do {
-            let guest = try lb.addGuest("laptop")
-            try lb.startHomebase()
-            try guest.waitForAdvert()
             return (lb, guest, try startServe(lb, guest, retakeAfter: retakeAfter))
         } catch {
             lb.stopAll()

@@ -2,6 +2,17 @@ import Foundation
 import Glibc
 import Testing
 
+/// `script` (an EndToEndTests peer) in `scenario` against a fresh on-device serve of guest
+/// `name`: its JSON, nothing raised; `why` is what a failure prints.
+private func onDevice(_ name: String, _ script: String, _ scenario: String) throws -> (o: [String: Any], why: String) {
+    let serve = try OnDeviceServe(name: name)
+    defer { serve.stop() }
+    let (o, line) = try jsonPeer("EndToEndTests/peers/" + script, [serve.base, scenario])
+    let why = "\(line)\n\(serve.procs.read("serve.log").suffix(2000))"
+    #expect(o["raised"] == nil, "\(why)")
+    return (o, why)
+}
+
 /// Tool calls through a real `guest serve` answering on-device (its llama-server runs with
 /// `--jinja`; `tool_choice: "required"` makes the grammar force a call even from the tiny random
 /// model), driven by the official `openai` and `ollama` Python clients: the call comes back, the
@@ -9,18 +20,7 @@ import Testing
 @Suite(.serialized) struct ServeToolsEndToEndTests {
     @Test(arguments: ["openai-whole", "openai-stream", "ollama-whole", "ollama-stream"])
     func toolCallRoundTripOnDevice(_ scenario: String) throws {
-        let bin = try Binaries.locate()
-        let procs = try Processes()
-        defer { procs.stopAll() }
-        let port = try Processes.freePort()
-        let flags = ["--data-dir", procs.work + "/g", "--llama-server", bin.engine, "--model-path", bin.model]
-        #expect(try procs.run(bin.path("guest"), ["init", "--name", "tools"] + flags).status == 0)
-        _ = try procs.start(bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(port)"] + flags, log: "serve.log")
-        try procs.waitUntil(60, "guest serve") { Processes.canConnect(port) }
-        let line = try runJSONPeer(testsFile("EndToEndTests/peers/serve_tools_client.py"), ["http://127.0.0.1:\(port)", scenario])
-        let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        let why = "\(line)\n\(procs.read("serve.log").suffix(2000))"
-        #expect(o["raised"] == nil, "\(why)")
+        let (o, why) = try onDevice("tools", "serve_tools_client.py", scenario)
         let call = try #require(o["call"] as? [String: Any], "\(why)")
         #expect(call["name"] as? String == "get_time", "\(why)")
         #expect((call["id"] as? String)?.isEmpty == false, "\(why)")
@@ -40,18 +40,7 @@ import Testing
 @Suite(.serialized) struct ServeOptionsEndToEndTests {
     @Test(arguments: ["openai-format", "ollama-format", "openai-seed", "ollama-seed"])
     func optionsReachTheEngine(_ scenario: String) throws {
-        let bin = try Binaries.locate()
-        let procs = try Processes()
-        defer { procs.stopAll() }
-        let port = try Processes.freePort()
-        let flags = ["--data-dir", procs.work + "/g", "--llama-server", bin.engine, "--model-path", bin.model]
-        #expect(try procs.run(bin.path("guest"), ["init", "--name", "options"] + flags).status == 0)
-        _ = try procs.start(bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(port)"] + flags, log: "serve.log")
-        try procs.waitUntil(60, "guest serve") { Processes.canConnect(port) }
-        let line = try runJSONPeer(testsFile("EndToEndTests/peers/serve_options_client.py"), ["http://127.0.0.1:\(port)", scenario])
-        let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        let why = "\(line)\n\(procs.read("serve.log").suffix(2000))"
-        #expect(o["raised"] == nil, "\(why)")
+        let (o, why) = try onDevice("options", "serve_options_client.py", scenario)
         #expect(o["finish"] as? String == "stop", "\(why)")
         if scenario.hasSuffix("format") {
             let content = try #require(o["content"] as? String, "\(why)")
@@ -74,10 +63,8 @@ import Testing
     func toolCallRoundTripOnTheHomebase(_ scenario: String) throws {
         let (lb, guest, _) = try ServeLinkEndToEndTests.laptopWithServe()
         defer { lb.stopAll() }
-        let file = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: guest.directory + "/serve.json"))) as? [String: Any]
-        let port = try #require(file?["port"] as? Int)
-        let line = try runJSONPeer(testsFile("EndToEndTests/peers/serve_tools_client.py"), ["http://127.0.0.1:\(port)", scenario])
-        let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let base = try ServeDoorsEndToEndTests.serveBase(guest)
+        let (o, line) = try jsonPeer("EndToEndTests/peers/serve_tools_client.py", [base, scenario])
         #expect(o["raised"] == nil, "\(line)")
         #expect((o["call"] as? [String: Any])?["name"] as? String == "get_time", "\(line)")
         #expect(o["finish_reason"] as? String == "tool_calls", "\(line)")

@@ -8,11 +8,8 @@ import Testing
 /// when the fallback began. Asserted on the guest's events, never on time.
 @Suite(.serialized) struct WarmFloorEndToEndTests {
     @Test func aColdGuestsFallbackFindsTheEngineTheWarmFloorStarted() throws {
-        let lb = try Loopback(engine: .llama)
+        let (lb, guest) = try Loopback.laptop(engine: .llama)
         defer { lb.stopAll() }
-        let guest = try lb.addGuest("laptop")
-        try lb.startHomebase()
-        try guest.waitForAdvert()
         lb.killHomebase()  // before the request: the relay answers not-here at once
 
         let (out, line) = try guest.chat("are you there")

@@ -12,30 +12,11 @@ import Transport
 final class DoorsHarness: @unchecked Sendable {
     let loop: EventLoop
     let port: UInt16
-    private let holder = Holder()
-    private final class Holder: @unchecked Sendable { var server: LocalAPIServer? }
+    private let holder = ServerHolder()
 
     init(brain: any ChatProvider, models: [ListedModel] = ["fake-brain"],
          configuration: ServeConfiguration = ServeConfiguration(port: 0), embedder: EmbeddingRouter? = nil) throws {
-        signal(SIGPIPE, SIG_IGN)
-        loop = try EventLoop()
-        try loop.start()
-        let result = Mutex<Result<UInt16, any Error>?>(nil)
-        let ready = DispatchSemaphore(value: 0)
-        let (loop, holder) = (self.loop, self.holder)
-        loop.execute {
-            let r = Result {
-                let server = try LocalAPIServer(loop: loop, configuration: configuration,
-                                                router: { _ in RoutedAnswer(provider: brain, metadata: ["route": "test"]) },
-                                                models: { models }, embedder: embedder)
-                holder.server = server
-                return server.port
-            }
-            result.withLock { $0 = r }
-            ready.signal()
-        }
-        guard ready.wait(timeout: .now() + .seconds(30)) == .success else { throw TestSetupError("loop did not start the server") }
-        do { port = try result.withLock { $0! }.get() } catch { loop.shutdown(); loop.join(); throw error }
+        (loop, port) = try startServer(holder, brain: brain, models: models, configuration: configuration, embedder: embedder)
     }
 
     var base: String { "http://127.0.0.1:\(port)" }

@@ -49,26 +49,26 @@ import Testing
         #expect(asked.list.withLock { $0.map(\.inputs) } == [["one", "two"], ["three"], ["one", "two"], ["one"]])
     }
 
-    @Test func aRouteThatCannotSaysSoAndNoEmbedderIsAClearError() async throws {
-        let h = try DoorsHarness(brain: FakeBrain(events: FakeBrain.hello),
-                                 embedder: { _ in .failure(.unavailable("embeddings through the Homebase: not yet")) })
+    /// What the OpenAI door and the Ollama door answer for an embedding of `model` when the
+    /// route fails with `failure`: (status, body) each, the Ollama one's `error` field.
+    func bothDoors(_ failure: EmbeddingFailure, model: String) async throws -> (openAI: (status: Int, body: String), ollama: (status: Int, error: String)) {
+        let h = try DoorsHarness(brain: FakeBrain(events: FakeBrain.hello), embedder: { _ in .failure(failure) })
         defer { h.stop() }
-        let openAI = try await send(h.base + "/v1/embeddings", body: #"{"model":"m","input":"x"}"#)
-        #expect(openAI.status == 501 && openAI.body.contains("embeddings through the Homebase: not yet"))
-        let ollama = try await send(h.base + "/api/embed", body: #"{"model":"m","input":"x"}"#)
-        #expect(ollama.status == 501 && (object(Array(ollama.body.utf8))["error"] as? String)?.contains("not yet") == true)
-        let unknown = try DoorsHarness(brain: FakeBrain(events: FakeBrain.hello),
-                                       embedder: { r in .failure(.unknownModel("no embedding model \(r.model) here: available e5")) })
-        defer { unknown.stop() }
-        let notFound = try await send(unknown.base + "/v1/embeddings", body: #"{"model":"zz","input":"x"}"#)
-        #expect(notFound.status == 404 && notFound.body.contains("no embedding model zz here: available e5"))
-        let ollamaNotFound = try await send(unknown.base + "/api/embed", body: #"{"model":"zz","input":"x"}"#)
-        #expect(ollamaNotFound.status == 404 && (object(Array(ollamaNotFound.body.utf8))["error"] as? String)?.contains("zz") == true)
-        let failed = try DoorsHarness(brain: FakeBrain(events: FakeBrain.hello),
-                                      embedder: { _ in .failure(.failed("through the own Homebase failed: not connected")) })
-        defer { failed.stop() }
-        let gateway = try await send(failed.base + "/v1/embeddings", body: #"{"model":"zz","input":"x"}"#)
-        #expect(gateway.status == 502 && gateway.body.contains("not connected") && !gateway.body.contains("embedding\""))
+        let body = #"{"model":"\#(model)","input":"x"}"#
+        let openAI = try await send(h.base + "/v1/embeddings", body: body)
+        let ollama = try await send(h.base + "/api/embed", body: body)
+        return ((openAI.status, openAI.body), (ollama.status, object(Array(ollama.body.utf8))["error"] as? String ?? ""))
+    }
+
+    @Test func aRouteThatCannotSaysSoAndNoEmbedderIsAClearError() async throws {
+        let unavailable = try await bothDoors(.unavailable("embeddings through the Homebase: not yet"), model: "m")
+        #expect(unavailable.openAI.status == 501 && unavailable.openAI.body.contains("embeddings through the Homebase: not yet"))
+        #expect(unavailable.ollama.status == 501 && unavailable.ollama.error.contains("not yet"))
+        let unknown = try await bothDoors(.unknownModel("no embedding model zz here: available e5"), model: "zz")
+        #expect(unknown.openAI.status == 404 && unknown.openAI.body.contains("no embedding model zz here: available e5"))
+        #expect(unknown.ollama.status == 404 && unknown.ollama.error.contains("zz"))
+        let failed = try await bothDoors(.failed("through the own Homebase failed: not connected"), model: "zz")
+        #expect(failed.openAI.status == 502 && failed.openAI.body.contains("not connected") && !failed.openAI.body.contains("embedding\""))
         let none = try DoorsHarness(brain: FakeBrain(events: FakeBrain.hello))
         defer { none.stop() }
         let r = try await send(none.base + "/api/embeddings", body: #"{"model":"m","prompt":"x"}"#)

@@ -5,25 +5,27 @@ import Testing
 
 /// `guest serve` driven by the official `ollama` Python library, as a real client.
 @Suite struct OllamaClientTests {
-    @Test func wholeAnswer() async throws {
+    /// The fake brain's hello through the client in `mode` (whole, stream): the whole text,
+    /// done, the brain's completion count; what the client printed.
+    func hello(_ mode: String) async throws -> [String: Any] {
         let h = try ServeHarness(brain: FakeBrain(events: FakeBrain.hello))
         defer { h.stop() }
-        let o = try await runClient("ollama_client.py", [h.base, "none", "whole"])
+        let o = try await runClient("ollama_client.py", [h.base, "none", mode])
         #expect(o["content"] as? String == "Hello, Zürich ☀️")
         #expect(o["done"] as? Bool == true)
-        #expect(o["done_reason"] as? String == "stop")
         #expect(o["eval_count"] as? Int == 3)
+        return o
+    }
+
+    @Test func wholeAnswer() async throws {
+        let o = try await hello("whole")
+        #expect(o["done_reason"] as? String == "stop")
         #expect(o["prompt_eval_count"] as? Int == 7)
     }
 
     @Test func streamedAnswer() async throws {
-        let h = try ServeHarness(brain: FakeBrain(events: FakeBrain.hello))
-        defer { h.stop() }
-        let o = try await runClient("ollama_client.py", [h.base, "none", "stream"])
-        #expect(o["content"] as? String == "Hello, Zürich ☀️")
-        #expect(o["done"] as? Bool == true)
+        let o = try await hello("stream")
         #expect(o["parts"] as? Int == 4)
-        #expect(o["eval_count"] as? Int == 3)
     }
 
     @Test func streamedToolCalls() async throws {

@@ -7,6 +7,15 @@ import Testing
 /// can use them) is answered 422 with the router's words, streamed or not, in both APIs' shapes:
 /// never a 502 that looks like a broken brain, never an answer that pretends.
 @Suite struct RefusalTests {
+    /// What serve's `path` answers one chat turn (streamed or not) that `brain` fails at once.
+    static func ask(_ brain: any ChatProvider, _ path: String, stream: Bool) async throws -> (status: Int, body: String) {
+        let h = try ServeHarness(brain: brain)
+        defer { h.stop() }
+        let body = #"{"model": "default", "stream": \#(stream), "messages": [{"role": "user", "content": "what is this?"}]}"#
+        let r = try await fetch(h.base + path, method: "POST", body: body)
+        return (r.status, r.body)
+    }
+
     /// Labelled fake: fails at once, as the guest's runner does with the router's refusal.
     struct RefusingBrain: ChatProvider {
         var brain: BrainKind { .floor }
@@ -18,10 +27,7 @@ import Testing
 
     @Test(arguments: [("/v1/chat/completions", true), ("/v1/chat/completions", false), ("/api/chat", true), ("/api/chat", false)])
     func aRefusalIs422WithTheRoutersWords(path: String, stream: Bool) async throws {
-        let h = try ServeHarness(brain: RefusingBrain())
-        defer { h.stop() }
-        let body = #"{"model": "default", "stream": \#(stream), "messages": [{"role": "user", "content": "what is this?"}]}"#
-        let r = try await fetch(h.base + path, method: "POST", body: body)
+        let r = try await Self.ask(RefusingBrain(), path, stream: stream)
         #expect(r.status == 422)
         #expect(r.body.contains("no brain that can see the image is available"), "\(r.body)")
         #expect((try? JSONSerialization.jsonObject(with: Data(r.body.utf8))) != nil, "\(r.body)")
@@ -38,10 +44,7 @@ import Testing
 
     @Test(arguments: [("/v1/chat/completions", true), ("/api/chat", false)])
     func overTheRelaysLimitIs413NamingIt(path: String, stream: Bool) async throws {
-        let h = try ServeHarness(brain: TooLargeBrain())
-        defer { h.stop() }
-        let body = #"{"model": "default", "stream": \#(stream), "messages": [{"role": "user", "content": "what is this?"}]}"#
-        let r = try await fetch(h.base + path, method: "POST", body: body)
+        let r = try await Self.ask(TooLargeBrain(), path, stream: stream)
         #expect(r.status == 413)
         #expect(r.body.contains("limit of 10 MiB per image"), "\(r.body)")
     }

@@ -44,37 +44,43 @@ final class FakeBrain: ChatProvider, @unchecked Sendable {
 final class ServeHarness: @unchecked Sendable {
     let loop: EventLoop
     let port: UInt16
+    private let holder = ServerHolder()
 
     init(brain: any ChatProvider, configuration: ServeConfiguration = ServeConfiguration(port: 0), page: PageSource? = nil) throws {
-        signal(SIGPIPE, SIG_IGN)
-        loop = try EventLoop()
-        try loop.start()
-        let result = Mutex<Result<UInt16, any Error>?>(nil)
-        let ready = DispatchSemaphore(value: 0)
-        let holder = Holder()
-        let loop = self.loop
-        loop.execute {
-            let r = Result {
-                let server = try LocalAPIServer(loop: loop, configuration: configuration,
-                                                router: { _ in RoutedAnswer(provider: brain, metadata: ["route": "test"]) },
-                                                models: { ["fake-brain", "fake-brain:tools"] }, page: page)
-                holder.server = server
-                return server.port
-            }
-            result.withLock { $0 = r }
-            ready.signal()
-        }
-        guard ready.wait(timeout: .now() + .seconds(30)) == .success else { throw TestSetupError("loop did not start the server") }
-        do { port = try result.withLock { $0! }.get() } catch { loop.shutdown(); loop.join(); throw error }
-        self.holder = holder
+        (loop, port) = try startServer(holder, brain: brain, models: ["fake-brain", "fake-brain:tools"],
+                                       configuration: configuration, page: page)
     }
-
-    private let holder: Holder
-    private final class Holder: @unchecked Sendable { var server: LocalAPIServer? }
 
     var base: String { "http://127.0.0.1:\(port)" }
 
     func stop() { loop.shutdown(); loop.join() }
+}
+
+/// Keeps a harness's server alive (it is made on the loop's thread).
+final class ServerHolder: @unchecked Sendable { var server: LocalAPIServer? }
+
+/// A new loop thread and, made on it, a `LocalAPIServer` routing every request to `brain`
+/// (route "test") and listing `models`; kept in `holder`. The loop and the server's port.
+func startServer(_ holder: ServerHolder, brain: any ChatProvider, models: [ListedModel], configuration: ServeConfiguration,
+                 embedder: EmbeddingRouter? = nil, page: PageSource? = nil) throws -> (EventLoop, UInt16) {
+    signal(SIGPIPE, SIG_IGN)
+    let loop = try EventLoop()
+    try loop.start()
+    let result = Mutex<Result<UInt16, any Error>?>(nil)
+    let ready = DispatchSemaphore(value: 0)
+    loop.execute {
+        let r = Result {
+            let server = try LocalAPIServer(loop: loop, configuration: configuration,
+                                            router: { _ in RoutedAnswer(provider: brain, metadata: ["route": "test"]) },
+                                            models: { models }, embedder: embedder, page: page)
+            holder.server = server
+            return server.port
+        }
+        result.withLock { $0 = r }
+        ready.signal()
+    }
+    guard ready.wait(timeout: .now() + .seconds(30)) == .success else { throw TestSetupError("loop did not start the server") }
+    do { return (loop, try result.withLock { $0! }.get()) } catch { loop.shutdown(); loop.join(); throw error }
 }
 
 /// Runs a Python client peer; returns its JSON line. The wait happens on a Dispatch thread, never

@@ -13,12 +13,7 @@ import Testing
         // The CDN sends 100,000 bytes, then holds the rest for up to 600 s.
         try await hub.mode("hold=100000&hold_wait=600")
         let pull = Task { try await puller.pull(repo: tinyRepo) }
-        let part = "\(dir.path)/models/\(tinyRepo)/\(tinyFile).part"
-        let start = ContinuousClock.now
-        while (fileBytes(part)?.count ?? 0) < 100_000 {
-            guard ContinuousClock.now - start < .seconds(120) else { throw SetupError("the held pull never started") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        let part = try await partHolds(100_000, in: dir)
         try await canceller.cancel(tinyID)
         // The puller notices by itself, long before the hold would end.
         let ended = Task { await storeError { _ = try await pull.value } }

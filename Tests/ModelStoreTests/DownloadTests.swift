@@ -17,6 +17,24 @@ func makeStore(_ hub: StandInHub, _ dir: TempDir, token: String? = nil, maxResum
 
 /// Downloads against the stand-in's CDN: shards, resume after a cut and after a kill, 200 for a
 /// range, offline, and where the token goes.
+/// A pull of the tiny model into `dir` from the stand-in hub sending slowly (8 KiB at a time),
+/// returned running once its part holds `bytes`; and the part's path.
+func slowPull(_ store: ModelStore, _ hub: StandInHub, _ dir: TempDir,
+              until bytes: Int) async throws -> (Task<ModelRecord, any Error>, part: String) {
+    try await hub.mode("slow=8192")
+    let pull = Task { try await store.pull(repo: tinyRepo) }
+    return (pull, try await partHolds(bytes, in: dir))
+}
+
+/// A downloader of the stand-in hub that never resumes, and the tiny model's file as one item
+/// into `dir/t.gguf` (with `etag`, the digest it must have).
+func tinyDownload(_ hub: StandInHub, _ dir: TempDir, etag: String? = nil) -> (Downloader, DownloadItem) {
+    let client = HubClient(config: hub.hubConfig())
+    let item = DownloadItem(url: client.resolveURL(repo: tinyRepo, file: tinyFile), destination: dir.path + "/t.gguf",
+                            expectedSize: 473_344, etag: etag)
+    return (Downloader(http: client.http, maxResumes: 0, progressStep: 1 << 20), item)
+}
+
 @Suite(.serialized) struct DownloadTests {
     @Test func pullsShardsAndProjectorThenLoadChecks() async throws {
         let hub = try StandInHub(), dir = try TempDir(), loads = LoadRecorder()
@@ -94,10 +112,7 @@ func makeStore(_ hub: StandInHub, _ dir: TempDir, token: String? = nil, maxResum
         let hub = try StandInHub(), dir = try TempDir()
         defer { hub.stop(); dir.cleanup() }
         let store = try makeStore(hub, dir)
-        let part = "\(dir.path)/models/\(tinyRepo)/\(tinyFile).part"
-        try await hub.mode("slow=8192")
-        let task = Task { try await store.pull(repo: tinyRepo) }
-        while (fileBytes(part)?.count ?? 0) < 50_000 { try await Task.sleep(for: .milliseconds(10)) }
+        let (task, part) = try await slowPull(store, hub, dir, until: 50_000)
         task.cancel()
         let error = await storeError { _ = try await task.value }
         #expect(error == .cancelled)
@@ -113,10 +128,7 @@ func makeStore(_ hub: StandInHub, _ dir: TempDir, token: String? = nil, maxResum
     @Test func completeFilesAreSkipped() async throws {
         let hub = try StandInHub(), dir = try TempDir()
         defer { hub.stop(); dir.cleanup() }
-        let client = HubClient(config: hub.hubConfig())
-        let downloader = Downloader(http: client.http, maxResumes: 0, progressStep: 1 << 20)
-        let item = DownloadItem(url: client.resolveURL(repo: tinyRepo, file: tinyFile), destination: dir.path + "/t.gguf",
-                                expectedSize: 473_344, etag: nil)
+        let (downloader, item) = tinyDownload(hub, dir)
         try await downloader.run([item]) { _ in }
         let before = try await hub.log().count
         try await downloader.run([item]) { _ in }
@@ -127,10 +139,7 @@ func makeStore(_ hub: StandInHub, _ dir: TempDir, token: String? = nil, maxResum
     @Test func aWrongETagIsRefusedAndThePartRemoved() async throws {
         let hub = try StandInHub(), dir = try TempDir()
         defer { hub.stop(); dir.cleanup() }
-        let client = HubClient(config: hub.hubConfig())
-        let downloader = Downloader(http: client.http, maxResumes: 0, progressStep: 1 << 20)
-        let item = DownloadItem(url: client.resolveURL(repo: tinyRepo, file: tinyFile), destination: dir.path + "/t.gguf",
-                                expectedSize: 473_344, etag: String(repeating: "0", count: 64))
+        let (downloader, item) = tinyDownload(hub, dir, etag: String(repeating: "0", count: 64))
         let error = await storeError { try await downloader.run([item]) { _ in } }
         guard case .integrity? = error else { throw SetupError("expected integrity, got \(String(describing: error))") }
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/t.gguf.part"))

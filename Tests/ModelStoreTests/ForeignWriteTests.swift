@@ -32,9 +32,7 @@ import Testing
         let final = "\(dir.path)/models/\(tinyRepo)/\(tinyFile)"
         try await hub.mode("hold=100000")
         let task = Task { try await store.pull(repo: tinyRepo) }
-        for _ in 0..<3000 where (fileBytes(final + ".part")?.count ?? 0) < 100_000 {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await partHolds(100_000, in: dir)
         let fd = try #require(openDescriptor(of: final + ".part"), "the part is not open (or the hub never sent)")
         #expect(strayWakeUp(fd))
         try await hub.mode("release=1")

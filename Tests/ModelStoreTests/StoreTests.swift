@@ -79,10 +79,7 @@ let oneTier = QuantTier(quant: Quant("F32")!, files: [tinyFile], projector: nil,
         let hub = try StandInHub(), dir = try TempDir()
         defer { hub.stop(); dir.cleanup() }
         let store = try makeStore(hub, dir)
-        let part = "\(dir.path)/models/\(tinyRepo)/\(tinyFile).part"
-        try await hub.mode("slow=8192")
-        let pull = Task { try await store.pull(repo: tinyRepo) }
-        while (fileBytes(part)?.count ?? 0) < 20_000 { try await Task.sleep(for: .milliseconds(10)) }
+        let (pull, part) = try await slowPull(store, hub, dir, until: 20_000)
         try await store.cancel(tinyID)
         #expect(await storeError { _ = try await pull.value } == .cancelled)
         #expect(try store.state(tinyID) == .absent)

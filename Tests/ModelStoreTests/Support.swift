@@ -64,6 +64,19 @@ func refusedPort() -> UInt16 { UInt16((try? freePort()) ?? 0) }
 
 func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
+/// Waits (120 s at most) until the part file of the tiny model's pull into `dir` holds
+/// `bytes` or more: the pull is underway. Its path.
+@discardableResult
+func partHolds(_ bytes: Int, in dir: TempDir) async throws -> String {
+    let part = "\(dir.path)/models/\(tinyRepo)/\(tinyFile).part"
+    let start = ContinuousClock.now
+    while (fileBytes(part)?.count ?? 0) < bytes {
+        guard ContinuousClock.now - start < .seconds(120) else { throw SetupError("the pull never wrote \(bytes) bytes of its part") }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    return part
+}
+
 /// The error `body` throws as a ModelStoreError, or nil.
 func storeError(_ body: () async throws -> Void) async -> ModelStoreError? {
     do {

@@ -35,21 +35,15 @@ struct PeerLinkOnRelayTests {
     }
 
     @Test func liveFrameToAnOfflineDeviceIsNotHere() async throws {
-        let relay = try LiveRelay()
-        defer { relay.stop() }
-        let a = try Device(relay.url)
-        defer { a.stop() }
-        try await a.waitConnected()
+        let (relay, a) = try await relayWithDevice()
+        defer { a.stop(); relay.stop() }
         let outcome = await a.link.sendLive(to: SigningKey.generate().publicKey, payload: [9])
         #expect(outcome == .notHere)
     }
 
     @Test func mailIsStoredThenDeliveredThenAckedAway() async throws {
-        let relay = try LiveRelay()
-        defer { relay.stop() }
-        let a = try Device(relay.url)
-        defer { a.stop() }
-        try await a.waitConnected()
+        let (relay, a) = try await relayWithDevice()
+        defer { a.stop(); relay.stop() }
         let bKey = SigningKey.generate()
         let stored = try await a.link.sendMail(to: bKey.publicKey, payload: [7, 7], ttl: .seconds(60))
         #expect(stored == .stored)
@@ -71,11 +65,8 @@ struct PeerLinkOnRelayTests {
     }
 
     @Test func unackedMailComesAgainOnReconnect() async throws {
-        let relay = try LiveRelay()
-        defer { relay.stop() }
-        let a = try Device(relay.url)
-        defer { a.stop() }
-        try await a.waitConnected()
+        let (relay, a) = try await relayWithDevice()
+        defer { a.stop(); relay.stop() }
         let bKey = SigningKey.generate()
         #expect(try await a.link.sendMail(to: bKey.publicKey, payload: [5], ttl: .seconds(60)) == .stored)
         let b = try Device(relay.url, identity: bKey, autoAck: false)

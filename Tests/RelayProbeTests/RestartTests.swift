@@ -6,11 +6,8 @@ import Testing
 @Suite("PeerLink across real relay restarts")
 struct RestartTests {
     @Test func restartingIsSurfacedThenTheLinkReconnects() async throws {
-        let relay = try LiveRelay()
-        defer { relay.stop() }
-        let a = try Device(relay.url)
-        defer { a.stop() }
-        try await a.waitConnected()
+        let (relay, a) = try await relayWithDevice()
+        defer { a.stop(); relay.stop() }
         await relay.shutdown()
         try await eventually("restarting surfaced") {
             a.history.contains { if case .relayRestarting(let d) = $0 { d >= .milliseconds(50) } else { false } }

@@ -35,6 +35,24 @@ final class Device: Sendable {
     func stop() { link.stop() }
 }
 
+/// A live relay and one device with a fresh key, connected to it. Stop the device, then the relay.
+func relayWithDevice() async throws -> (LiveRelay, Device) {
+    let relay = try LiveRelay()
+    do {
+        let a = try Device(relay.url)
+        do {
+            try await a.waitConnected()
+        } catch {
+            a.stop()
+            throw error
+        }
+        return (relay, a)
+    } catch {
+        relay.stop()
+        throw error
+    }
+}
+
 /// A port nothing listens on: bound, then closed.
 func deadPort() throws -> UInt16 {
     let relay = try LiveRelay()

@@ -5,6 +5,15 @@ import Wire
 /// The relay's idle deadline and its liveness probe. Short configured timeouts; the tests check
 /// outcomes (closed, not-here, peer-gone), never how long anything took.
 @Suite struct LivenessTests {
+    /// A relay whose probe waits `after` of quiet and `timeout` for the pong; its idle deadline
+    /// and ping sweep an hour away, so only the probe closes anything.
+    static func probing(after: Duration, timeout: Duration) throws -> RelayHarness {
+        try RelayHarness {
+            $0.probeAfter = after; $0.probeTimeout = timeout
+            $0.idleTimeout = .seconds(3600); $0.pingInterval = .seconds(3600)
+        }
+    }
+
     /// Each connection has its own idle deadline: with the ping sweep an hour away, a device that
     /// sends nothing is still closed with `idle-timeout` (the old sweep-only check never ran).
     @Test func idleDeviceIsClosedByItsOwnDeadline() throws {
@@ -31,13 +40,9 @@ import Wire
     /// no pong comes, the device is closed as silent and the sender hears `not-here` for the
     /// frame and `peer-gone silent`.
     @Test func unansweredProbeClosesTheRecipient() throws {
-        let h = try RelayHarness {
-            $0.probeAfter = .milliseconds(50); $0.probeTimeout = .milliseconds(200)
-            $0.idleTimeout = .seconds(3600); $0.pingInterval = .seconds(3600)
-        }
+        let h = try Self.probing(after: .milliseconds(50), timeout: .milliseconds(200))
         defer { h.stop() }
-        let a = try h.device(), frozen = try h.device()
-        for c in [a, frozen] { #expect(try c.next() == .queueEmpty) }
+        let (a, frozen) = try h.twoDevices()
         let ws = frozen.ws
         try h.clients.sync { ws.connection.pauseReading() }
         try sleepMs(150)  // quiet for longer than probe-after
@@ -58,13 +63,9 @@ import Wire
     /// A device heard from a moment ago freezes and a frame comes for it: the probe waits until
     /// it has been quiet for probe-after, then pings; still no answer closes it.
     @Test func aRecentlyHeardDeviceThatFreezesIsProbedOnceQuietLongEnough() throws {
-        let h = try RelayHarness {
-            $0.probeAfter = .milliseconds(300); $0.probeTimeout = .milliseconds(200)
-            $0.idleTimeout = .seconds(3600); $0.pingInterval = .seconds(3600)
-        }
+        let h = try Self.probing(after: .milliseconds(300), timeout: .milliseconds(200))
         defer { h.stop() }
-        let a = try h.device(), frozen = try h.device()
-        for c in [a, frozen] { #expect(try c.next() == .queueEmpty) }
+        let (a, frozen) = try h.twoDevices()
         let ws = frozen.ws
         try expectStillWorks(frozen)  // heard from just now
         try h.clients.sync { ws.connection.pauseReading() }
@@ -76,13 +77,9 @@ import Wire
 
     /// A quiet device that answers the probe gets its frame and stays; the sender hears nothing.
     @Test func answeredProbeChangesNothing() throws {
-        let h = try RelayHarness {
-            $0.probeAfter = .milliseconds(50); $0.probeTimeout = .milliseconds(2000)
-            $0.idleTimeout = .seconds(3600); $0.pingInterval = .seconds(3600)
-        }
+        let h = try Self.probing(after: .milliseconds(50), timeout: .milliseconds(2000))
         defer { h.stop() }
-        let a = try h.device(), b = try h.device()
-        for c in [a, b] { #expect(try c.next() == .queueEmpty) }
+        let (a, b) = try h.twoDevices()
         try sleepMs(150)
         let id = frameID()
         a.live(to: b.key!.publicKey, id: id, [9])
@@ -97,10 +94,8 @@ import Wire
     @Test func recentlyHeardDeviceIsNotProbed() throws {
         let h = try RelayHarness { $0.probeAfter = .seconds(3600) }
         defer { h.stop() }
-        let a = try h.device(), b = try h.device()
-        for c in [a, b] { #expect(try c.next() == .queueEmpty) }
-        a.live(to: b.key!.publicKey, id: frameID(), [9])
-        guard case .receive = try b.next() else { Issue.record("not forwarded"); return }
+        let (a, b) = try h.twoDevices()
+        try exchange(from: a, to: b, [9])
         #expect(try h.metric("homebase_relay_liveness_probes_total{outcome=\"sent\"}") == 0)
     }
 }

@@ -15,17 +15,23 @@ func backlog(_ c: TestClient) throws -> [RelayFrame.Receive] {
     }
 }
 
+/// A fresh device, its backlog read (empty), has mailed `body` to a fresh key and the relay
+/// stored it: the sender, the recipient's key and the frame's id.
+func storedMail(_ h: RelayHarness, _ body: [UInt8] = [1]) throws -> (sender: TestClient, to: SigningKeyBox, id: Bytes16) {
+    let a = try h.device()
+    #expect(try backlog(a).isEmpty)
+    let bKey = SigningKeyBox(), id = frameID()
+    a.mail(to: bKey.publicKey, id: id, body)
+    #expect(try a.next() == .stored(frameID: id))
+    return (a, bKey, id)
+}
+
 @Suite struct MailTests {
     /// Run over both HubPaths: the same body in memory and over real sockets.
     @Test(arguments: HubPath.allCases) func storedThenDeliveredThenAckedIsGone(via path: HubPath) throws {
         let h = try RelayHarness(via: path)
         defer { h.stop() }
-        let a = try h.device()
-        #expect(try backlog(a).isEmpty)
-        let bKey = SigningKeyBox()
-        let id = frameID()
-        a.mail(to: bKey.publicKey, id: id, [1, 2, 3])
-        #expect(try a.next() == .stored(frameID: id))
+        let (a, bKey, id) = try storedMail(h, [1, 2, 3])
         let b = try h.device(bKey)
         let got = try backlog(b)
         #expect(got.map(\.frameID) == [id])
@@ -140,11 +146,8 @@ func backlog(_ c: TestClient) throws -> [RelayFrame.Receive] {
     @Test func heldTimeIsReportedForMailThatWaited() throws {
         let h = try RelayHarness()
         defer { h.stop() }
-        let a = try h.device()
-        _ = try backlog(a)
-        let bKey = SigningKeyBox(), id = frameID()
-        a.mail(to: bKey.publicKey, id: id, [1])
-        #expect(try a.next() == .stored(frameID: id))
+        let (a, bKey, _) = try storedMail(h)
+        defer { a.close() }
         usleep(30_000) // the frame waits; the assertion is on the report, not on speed
         let got = try backlog(try h.device(bKey))
         #expect((got.first?.heldMs ?? 0) > 0)
@@ -153,11 +156,7 @@ func backlog(_ c: TestClient) throws -> [RelayFrame.Receive] {
     @Test func aDeviceCannotReceiveOrAckAnotherKeysMail() throws {
         let h = try RelayHarness()
         defer { h.stop() }
-        let a = try h.device()
-        _ = try backlog(a)
-        let bKey = SigningKeyBox(), id = frameID()
-        a.mail(to: bKey.publicKey, id: id, [1])
-        #expect(try a.next() == .stored(frameID: id))
+        let (a, bKey, id) = try storedMail(h)
         let mallory = try h.device()
         #expect(try backlog(mallory).isEmpty)
         mallory.send(.ack(frameID: id)) // an ack for someone else's frame does nothing

@@ -38,8 +38,7 @@ func isGone(_ key: Bytes32, _ reason: PeerGoneReason) -> (RelayFrame) -> Bool {
         defer { h.stop() }
         let a = try h.device(), b = try h.device(), bystander = try h.device()
         for c in [a, b, bystander] { #expect(try c.next() == .queueEmpty) }
-        a.live(to: b.key!.publicKey, id: frameID(), [1])
-        guard case .receive = try b.next() else { Issue.record("not forwarded"); return }
+        try exchange(from: a, to: b, [1])
         b.close()
         _ = try awaitFrame(a, "peer-gone", isGone(b.key!.publicKey, .closed))
         #expect(try framesUntilMarker(bystander).isEmpty)
@@ -97,10 +96,8 @@ func isGone(_ key: Bytes32, _ reason: PeerGoneReason) -> (RelayFrame) -> Bool {
     @Test func oldExchangesAreNotAnnounced() throws {
         let h = try RelayHarness { $0.peerGoneWindow = .milliseconds(20) }
         defer { h.stop() }
-        let a = try h.device(), b = try h.device()
-        for c in [a, b] { #expect(try c.next() == .queueEmpty) }
-        a.live(to: b.key!.publicKey, id: frameID(), [1])
-        guard case .receive = try b.next() else { Issue.record("not forwarded"); return }
+        let (a, b) = try h.twoDevices()
+        try exchange(from: a, to: b, [1])
         try sleepMs(200)
         b.close()
         // The close is seen by the relay before a's marker only if it is processed first: make

@@ -38,29 +38,28 @@ private func startPausedServer(_ h: LoopHarness) throws -> (port: UInt16, resume
     #expect(try marks.take() == "drain")
 }
 
-@Test func stalledWritesCloseAfterTheWriteTimeout() throws {
+/// A client (its connection `configure`d) sends 200 frames of 64 KiB to a server that reads
+/// nothing: the first event it hears.
+func floodIntoAPausedServer(_ configure: (inout ConnectionConfiguration) -> Void) throws -> WSEvent {
     let h = try LoopHarness()
     defer { h.stop() }
     let (port, _) = try startPausedServer(h)
     var cfg = WebSocketClient.Configuration(host: "127.0.0.1", port: port)
-    cfg.connection.writeTimeout = .milliseconds(100)
-    cfg.connection.maxQueuedBytes = 64 << 20
+    configure(&cfg.connection)
     let inbox = Inbox<WSEvent>()
     let ws = try connectClient(h, cfg, inbox)
     try h.sync { for _ in 0..<200 { ws.send(binary: [UInt8](repeating: 1, count: 64 * 1024)) } }
-    #expect(try inbox.take() == .closed(1006, TransportError.writeTimeout.description))
+    return try inbox.take()
+}
+
+@Test func stalledWritesCloseAfterTheWriteTimeout() throws {
+    let heard = try floodIntoAPausedServer { $0.writeTimeout = .milliseconds(100); $0.maxQueuedBytes = 64 << 20 }
+    #expect(heard == .closed(1006, TransportError.writeTimeout.description))
 }
 
 @Test func sendQueueOverItsHardLimitCloses() throws {
-    let h = try LoopHarness()
-    defer { h.stop() }
-    let (port, _) = try startPausedServer(h)
-    var cfg = WebSocketClient.Configuration(host: "127.0.0.1", port: port)
-    cfg.connection.maxQueuedBytes = 1 << 20
-    let inbox = Inbox<WSEvent>()
-    let ws = try connectClient(h, cfg, inbox)
-    try h.sync { for _ in 0..<200 { ws.send(binary: [UInt8](repeating: 1, count: 64 * 1024)) } }
-    #expect(try inbox.take() == .closed(1006, TransportError.sendQueueFull.description))
+    let heard = try floodIntoAPausedServer { $0.maxQueuedBytes = 1 << 20 }
+    #expect(heard == .closed(1006, TransportError.sendQueueFull.description))
 }
 
 @Test func idleConnectionsAreClosed() throws {

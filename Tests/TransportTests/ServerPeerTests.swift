@@ -2,6 +2,16 @@ import Foundation
 import Testing
 @testable import Transport
 
+/// `ws_client.py SCENARIO PORT` against an echo server on its own loop (`configure`d): the
+/// peer's exit status and last line.
+func wsClient(_ scenario: String, env: [String: String] = [:],
+              _ configure: (inout WebSocketServer.Configuration) -> Void = { _ in }) throws -> (status: Int32, line: String) {
+    let h = try LoopHarness()
+    defer { h.stop() }
+    let port = try startEchoServer(h, configure)
+    return try runPeer(["ws_client.py", scenario, "\(port)"], env: env)
+}
+
 /// The Swift server driven by Python's `websockets` and raw sockets.
 @Suite struct ServerAgainstPythonClient {
     @Test(arguments: [false, true])
@@ -23,61 +33,40 @@ import Testing
     }
 
     @Test func unmaskedClientFrameCloses1002AndOthersKeepWorking() throws {
-        let h = try LoopHarness()
-        defer { h.stop() }
-        let port = try startEchoServer(h)
-        let r = try runPeer(["ws_client.py", "unmasked", "\(port)"])
+        let r = try wsClient("unmasked")
         #expect(r.status == 0, "\(r.line)")
         #expect(r.line == "OK close code 1002, second connection works: True")
     }
 
     @Test func garbageAfterUpgradeCloses1002() throws {
-        let h = try LoopHarness()
-        defer { h.stop() }
-        let port = try startEchoServer(h)
-        let r = try runPeer(["ws_client.py", "garbage", "\(port)"])
+        let r = try wsClient("garbage")
         #expect(r.line == "OK close code 1002")
     }
 
     @Test func oversizeMessageCloses1009() throws {
-        let h = try LoopHarness()
-        defer { h.stop() }
-        let port = try startEchoServer(h) { $0.maxMessageSize = 64 * 1024 }
-        let r = try runPeer(["ws_client.py", "oversize", "\(port)"], env: ["SIZE": "\(100 * 1024)"])
+        let r = try wsClient("oversize", env: ["SIZE": "\(100 * 1024)"]) { $0.maxMessageSize = 64 * 1024 }
         #expect(r.line == "OK close code 1009")
     }
 
     @Test func headerFloodIsAnswered431() throws {
-        let h = try LoopHarness()
-        defer { h.stop() }
-        let port = try startEchoServer(h)
-        let r = try runPeer(["ws_client.py", "flood", "\(port)"])
+        let r = try wsClient("flood")
         #expect(r.status == 0, "\(r.line)")
         #expect(r.line.contains("431"))
     }
 
     @Test func slowHeaderSenderIsCutOffAtTheDeadline() throws {
-        let h = try LoopHarness()
-        defer { h.stop() }
-        let port = try startEchoServer(h) { $0.headerTimeout = .milliseconds(200) }
-        let r = try runPeer(["ws_client.py", "slowloris", "\(port)"])
+        let r = try wsClient("slowloris") { $0.headerTimeout = .milliseconds(200) }
         #expect(r.status == 0, "\(r.line)")
         #expect(r.line.hasPrefix("OK cut off after"))
     }
 
     @Test func plainEndpointIsAnswered() throws {
-        let h = try LoopHarness()
-        defer { h.stop() }
-        let port = try startEchoServer(h)
-        let r = try runPeer(["ws_client.py", "healthz", "\(port)"])
+        let r = try wsClient("healthz")
         #expect(r.line == "OK b'HTTP/1.1 200 OK'")
     }
 
     @Test func maxConnectionsIsEnforced() throws {
-        let h = try LoopHarness()
-        defer { h.stop() }
-        let port = try startEchoServer(h) { $0.listener.maxConnections = 2 }
-        let r = try runPeer(["ws_client.py", "maxconn", "\(port)"], env: ["LIMIT": "2"])
+        let r = try wsClient("maxconn", env: ["LIMIT": "2"]) { $0.listener.maxConnections = 2 }
         #expect(r.status == 0, "\(r.line)")
         #expect(r.line.hasPrefix("OK over the limit"))
     }

@@ -12,25 +12,11 @@ let inferenceV2Checkers: [String: VectorChecker] = [
 ]
 
 private func str(_ s: String) -> String { hexString(Array(s.utf8)) }
-private func bad(_ v: VectorFile, _ why: String) -> VectorFile.Bad { VectorFile.Bad(description: "\(v.path): \(why)") }
-
-/// Every field of the file equals the decoded one and the other way round.
-private func same(_ v: VectorFile, _ got: [(String, String)]) throws {
-    let dict = Dictionary(got, uniquingKeysWith: { a, _ in a })
-    for (k, want) in v.fields where dict[k] != want.lowercased() {
-        throw bad(v, "field \(k): file says \(want), decoded \(dict[k] ?? "nothing")")
-    }
-    for k in dict.keys where v.fields[k] == nil { throw bad(v, "decoded field \(k) missing from the file") }
-}
-
-private func keys(_ stem: String, _ suffixes: [String]) -> Set<String> {
-    Set((0..<16).flatMap { i in suffixes.map { $0.isEmpty ? "\(stem).\(i)" : "\(stem).\(i).\($0)" } })
-}
 
 @Sendable private func checkChatMessage(_ v: VectorFile) throws {
-    try v.requireOnly(Set(["role", "layout", "tool-call-id"]).union(keys("part", ["text", "media-type", "image"]))
-        .union(keys("tool-call", ["id", "name", "arguments"])))
-    guard v.expect == "success" else { throw bad(v, "chat-message knows only success") }
+    try v.requireOnly(Set(["role", "layout", "tool-call-id"]).union(indexed("part", ["text", "media-type", "image"]))
+        .union(indexed("tool-call", ["id", "name", "arguments"])))
+    guard v.expect == "success" else { throw fail(v, "chat-message knows only success") }
     let m = try AppMessage.ChatMessage.decode(v.payload)
     var got: [(String, String)] = [("role", hexString([m.role.rawValue])), ("layout", hexString(v.payload))]
     for (j, p) in m.parts.enumerated() {
@@ -43,46 +29,46 @@ private func keys(_ stem: String, _ suffixes: [String]) -> Set<String> {
     for (k, c) in m.toolCalls.enumerated() {
         got += [("tool-call.\(k).id", str(c.id)), ("tool-call.\(k).name", str(c.name)), ("tool-call.\(k).arguments", str(c.argumentsJSON))]
     }
-    try same(v, got)
-    guard try m.encoded() == v.payload else { throw bad(v, "re-encoding differs from the payload") }
+    try compare(v, got)
+    guard try m.encoded() == v.payload else { throw fail(v, "re-encoding differs from the payload") }
 }
 
 @Sendable private func checkReplyEvents(_ v: VectorFile) throws {
-    try v.requireOnly(keys("event", ["kind", "body"]))
-    guard v.expect == "success" else { throw bad(v, "reply-events knows only success") }
+    try v.requireOnly(indexed("event", ["kind", "body"]))
+    guard v.expect == "success" else { throw fail(v, "reply-events knows only success") }
     // The records by hand: kind u8 | length u32 | body.
     var got: [(String, String)] = []
     var at = 0, i = 0
     let p = v.payload
     while at < p.count {
-        guard p.count - at >= 5 else { throw bad(v, "a record header is cut") }
+        guard p.count - at >= 5 else { throw fail(v, "a record header is cut") }
         let n = p[at + 1..<at + 5].reduce(0) { $0 << 8 | Int($1) }
-        guard p.count - at - 5 >= n else { throw bad(v, "a record body is cut") }
+        guard p.count - at - 5 >= n else { throw fail(v, "a record body is cut") }
         got += [("event.\(i).kind", hexString([p[at]])), ("event.\(i).body", hexString(Array(p[at + 5..<at + 5 + n])))]
         at += 5 + n
         i += 1
     }
-    try same(v, got)
+    try compare(v, got)
     // The reader, fed one byte at a time, sees the same records; known ones re-encode to them.
     var reader = ReplyEventReader()
     var events: [ReplyEvent] = []
     for b in p { events += try reader.append([b]) }
-    guard reader.isAtBoundary, events.count == i else { throw bad(v, "the reader found \(events.count) events, not \(i)") }
+    guard reader.isAtBoundary, events.count == i else { throw fail(v, "the reader found \(events.count) events, not \(i)") }
     for (j, e) in events.enumerated() {
         if case .unknown(let kind) = e {
-            guard hexString([kind]) == v.fields["event.\(j).kind"] else { throw bad(v, "event \(j): unknown kind differs") }
+            guard hexString([kind]) == v.fields["event.\(j).kind"] else { throw fail(v, "event \(j): unknown kind differs") }
             continue
         }
         let bytes = try ReplyEvent.encode([e])
         guard hexString([bytes[0]]) == v.fields["event.\(j).kind"], hexString(Array(bytes.dropFirst(5))) == v.fields["event.\(j).body"] else {
-            throw bad(v, "event \(j) re-encodes differently")
+            throw fail(v, "event \(j) re-encodes differently")
         }
     }
 }
 
 @Sendable private func checkPrefixHashV2(_ v: VectorFile) throws {
-    try v.requireOnly(keys("message", [""]).union(keys("hash", [""])))
-    guard v.expect == "success" else { throw bad(v, "prefix-hash-v2 knows only success") }
+    try v.requireOnly(indexed("message", [""]).union(indexed("hash", [""])))
+    guard v.expect == "success" else { throw fail(v, "prefix-hash-v2 knows only success") }
     var h = [UInt8](repeating: 0, count: 32), i = 0
     while let encoded = try v.optionalHexField("message.\(i)") {
         let m = try AppMessage.ChatMessage.decode(encoded)
@@ -100,9 +86,9 @@ private func keys(_ stem: String, _ suffixes: [String]) -> Set<String> {
         _ = crypto_hash_sha256(&next, input, UInt64(input.count))
         let code = m.isPlainText ? ConversationHash.extend(h, role: m.role.rawValue, content: m.content)
                                  : ConversationHash.extend(h, encodedMessage: encoded)
-        guard code == next, next == (try v.hexField("hash.\(i)")) else { throw bad(v, "hash.\(i)") }
+        guard code == next, next == (try v.hexField("hash.\(i)")) else { throw fail(v, "hash.\(i)") }
         h = next
         i += 1
     }
-    guard h == v.payload else { throw bad(v, "the last hash differs from the payload") }
+    guard h == v.payload else { throw fail(v, "the last hash differs from the payload") }
 }

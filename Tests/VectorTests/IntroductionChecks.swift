@@ -2,15 +2,6 @@
 @testable import Sealing
 import Signing
 
-private func identity(_ v: VectorFile, _ prefix: String) throws -> DeviceIdentity {
-    let record = try DeviceRecord(encoded: v.hexField(prefix + "_record"))
-    let d = try DeviceIdentity(signingKey: SigningKey(seed: SecretBytes(v.hexField(prefix + "_seed"))),
-                               hpkeKey: HPKE.PrivateKey(secret: SecretBytes(v.hexField(prefix + "_hpke_secret"))),
-                               name: record.name, createdAt: record.createdAt)
-    try check(d.record == record, "\(prefix)_record does not match its keys")
-    return d
-}
-
 @Sendable func checkIntroduction(_ v: VectorFile) throws {
     try v.requireOnly(["relay_sender", "recipient_seed", "recipient_hpke_secret", "recipient_record", "now",
                        "sender_seed", "sender_hpke_secret", "sender_record", "ikm_e", "message_id", "timestamp", "body"])
@@ -35,13 +26,7 @@ private func identity(_ v: VectorFile, _ prefix: String) throws -> DeviceIdentit
                                           hpkeKey: recipient.record.hpkeKey, now: opened.timestamp,
                                           messageID: opened.messageID, ikmE: v.hexField("ikm_e"))
         try check(again == v.payload, "resealing with ikm_e gives other bytes")
-    case "open failure":
-        do { _ = try open(&replay) } catch SealingError.openFailed { return }
-        throw SealingMismatch(description: "expected open failure")
-    case "replay":
-        do { _ = try open(&replay); _ = try open(&replay) } catch SealingError.replayed { return }
-        throw SealingMismatch(description: "expected replay")
     default:
-        throw SealingMismatch(description: "introduction does not know expect \(v.expect)")
+        try checkRefusal(v.expect, kind: "introduction", &replay, open)
     }
 }

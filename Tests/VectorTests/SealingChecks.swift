@@ -18,6 +18,35 @@ func check(_ condition: Bool, _ what: @autoclosure () -> String) throws {
     guard condition else { throw SealingMismatch(description: what()) }
 }
 
+/// The identity of the vector's `<prefix>_seed` and `<prefix>_hpke_secret`, named and dated by
+/// `<prefix>_record`, which must be its record.
+func identity(_ v: VectorFile, _ prefix: String) throws -> DeviceIdentity {
+    let record = try DeviceRecord(encoded: v.hexField(prefix + "_record"))
+    let d = try DeviceIdentity(signingKey: SigningKey(seed: SecretBytes(v.hexField(prefix + "_seed"))),
+                               hpkeKey: HPKE.PrivateKey(secret: SecretBytes(v.hexField(prefix + "_hpke_secret"))),
+                               name: record.name, createdAt: record.createdAt)
+    try check(d.record == record, "\(prefix)_record does not match its keys")
+    return d
+}
+
+/// The refusals a sealed kind's vectors name besides "success": "open failure" (opening must
+/// fail) and "replay" (opening the same bytes a second time must be refused). Any other
+/// `expect` is not `kind`'s.
+func checkRefusal<T>(_ expect: String, kind: String, _ replay: inout ReplayGuard,
+                     _ open: (inout ReplayGuard) throws -> T) throws {
+    switch expect {
+    case "open failure":
+        do { _ = try open(&replay) } catch SealingError.openFailed { return }
+        throw SealingMismatch(description: "expected open failure")
+    case "replay":
+        // Open once; if that succeeds, open the same bytes again. The last open must be a replay.
+        do { _ = try open(&replay); _ = try open(&replay) } catch SealingError.replayed { return }
+        throw SealingMismatch(description: "expected replay")
+    default:
+        throw SealingMismatch(description: "\(kind) does not know expect \(expect)")
+    }
+}
+
 func raw(_ s: SecretBytes) -> [UInt8] { s.withUnsafeBytes { Array($0) } }
 
 func u64(_ bytes: [UInt8]) throws -> UInt64 {
@@ -86,11 +115,7 @@ private func rfcJSON(enc: [UInt8]) throws -> (encryptions: [(UInt64, [UInt8], [U
 @Sendable private func checkEnvelope(_ v: VectorFile) throws {
     try v.requireOnly(["sender_seed", "sender_hpke_secret", "sender_record", "recipient_seed", "recipient_hpke_secret",
                        "recipient_record", "ikm_e", "message_id", "timestamp", "now", "window", "body", "stream_secret"])
-    let recipientRecord = try DeviceRecord(encoded: v.hexField("recipient_record"))
-    let recipient = try DeviceIdentity(signingKey: SigningKey(seed: SecretBytes(v.hexField("recipient_seed"))),
-                                       hpkeKey: HPKE.PrivateKey(secret: SecretBytes(v.hexField("recipient_hpke_secret"))),
-                                       name: recipientRecord.name, createdAt: recipientRecord.createdAt)
-    try check(recipient.record == recipientRecord, "recipient_record does not match its keys")
+    let recipient = try identity(v, "recipient")
     let sender = try DeviceRecord(encoded: v.hexField("sender_record"))
     let now = try u64(v.hexField("now"))
     var replay = try v.optionalHexField("window").map { ReplayGuard(window: try u64($0)) } ?? ReplayGuard()
@@ -102,22 +127,13 @@ private func rfcJSON(enc: [UInt8]) throws -> (encryptions: [(UInt64, [UInt8], [U
         try check(opened.messageID.bytes == v.hexField("message_id"), "message_id")
         try check(opened.timestamp == u64(v.hexField("timestamp")), "timestamp")
         try check(raw(opened.streamSecret) == v.hexField("stream_secret"), "stream_secret")
-        let me = try DeviceIdentity(signingKey: SigningKey(seed: SecretBytes(v.hexField("sender_seed"))),
-                                    hpkeKey: HPKE.PrivateKey(secret: SecretBytes(v.hexField("sender_hpke_secret"))),
-                                    name: sender.name, createdAt: sender.createdAt)
+        let me = try identity(v, "sender")
         // In the vector's bucket (49 bytes of framing): the smallest, or a larger one when shaped.
-        let again = try Envelope.seal(body: opened.body, from: me, to: recipientRecord, now: opened.timestamp,
+        let again = try Envelope.seal(body: opened.body, from: me, to: recipient.record, now: opened.timestamp,
                                       messageID: opened.messageID, ikmE: v.hexField("ikm_e"), bucket: v.payload.count - 49)
         try check(again.bytes == v.payload, "resealing with ikm_e gives other bytes")
-    case "open failure":
-        do { _ = try open(&replay) } catch SealingError.openFailed { return }
-        throw SealingMismatch(description: "expected open failure")
-    case "replay":
-        // Open once; if that succeeds, open the same bytes again. The last open must be a replay.
-        do { _ = try open(&replay); _ = try open(&replay) } catch SealingError.replayed { return }
-        throw SealingMismatch(description: "expected replay")
     default:
-        throw SealingMismatch(description: "envelope does not know expect \(v.expect)")
+        try checkRefusal(v.expect, kind: "envelope", &replay, open)
     }
 }
 

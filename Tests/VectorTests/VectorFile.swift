@@ -52,3 +52,22 @@ struct VectorFile {
         fields[key] == nil ? nil : try hexField(key)
     }
 }
+
+// What the codec checkers (WireChecks, InferenceV2Checks) share.
+
+/// A mismatch in `v`: `why`, after the file's path.
+func fail(_ v: VectorFile, _ why: String) -> VectorFile.Bad { VectorFile.Bad(description: "\(v.path): \(why)") }
+
+/// Every field of the file equals the decoded one (`got`: name, lowercase hex) and the other way round.
+func compare(_ v: VectorFile, _ got: [(String, String)]) throws {
+    let dict = Dictionary(got, uniquingKeysWith: { a, _ in a })
+    for (k, want) in v.fields where dict[k] != want.lowercased() {
+        throw fail(v, "field \(k): file says \(want), decoded \(dict[k] ?? "nothing")")
+    }
+    for k in dict.keys where v.fields[k] == nil { throw fail(v, "decoded field \(k) missing from the file") }
+}
+
+/// The names of a repeated field: `stem.i` (an empty suffix) or `stem.i.suffix`, for i in 0..<16.
+func indexed(_ stem: String, _ suffixes: [String]) -> Set<String> {
+    Set((0..<16).flatMap { i in suffixes.map { $0.isEmpty ? "\(stem).\(i)" : "\(stem).\(i).\($0)" } })
+}

@@ -16,9 +16,24 @@ let wireCheckers: [String: VectorChecker] = [
 
 private func be<T: FixedWidthInteger>(_ v: T) -> String { hexString((0..<T.bitWidth / 8).reversed().map { UInt8(truncatingIfNeeded: v >> ($0 * 8)) }) }
 private func str(_ s: String) -> String { hexString(Array(s.utf8)) }
-private func fail(_ v: VectorFile, _ why: String) -> VectorFile.Bad { VectorFile.Bad(description: "\(v.path): \(why)") }
 
 /// The `expect` name of each decode failure.
+/// The payload decoded as the vector expects: nil when it must fail and fails with the expected
+/// error; else the value, and whether it is an unknown type (expected "skipped", not "success").
+private func decodedAsExpected<T>(_ v: VectorFile, _ decode: ([UInt8]) throws(WireError) -> T,
+                                  isUnknown: (T) -> Bool) throws -> (T, unknown: Bool)? {
+    let value: T
+    do { value = try decode(v.payload) } catch {
+        guard failureName(error) == v.expect else { throw fail(v, "expected \(v.expect), got \(error)") }
+        return nil
+    }
+    let unknown = isUnknown(value)
+    guard v.expect == (unknown ? "skipped" : "success") else {
+        throw fail(v, unknown ? "expected \(v.expect), got a skipped unknown type" : "expected \(v.expect), decoded \(value)")
+    }
+    return (value, unknown)
+}
+
 private func failureName(_ e: WireError) -> String {
     switch e {
     case .truncated: "truncated"
@@ -34,18 +49,6 @@ private func failureName(_ e: WireError) -> String {
     case .tooManyInFlight: "too many in flight"
     case .badInviteCode: "bad invite code"
     }
-}
-
-private func compare(_ v: VectorFile, _ got: [(String, String)]) throws {
-    let dict = Dictionary(got, uniquingKeysWith: { a, _ in a })
-    for (k, want) in v.fields where dict[k] != want.lowercased() {
-        throw fail(v, "field \(k): file says \(want), decoded \(dict[k] ?? "nothing")")
-    }
-    for k in dict.keys where v.fields[k] == nil { throw fail(v, "decoded field \(k) missing from the file") }
-}
-
-private func indexed(_ stem: String, _ suffixes: [String]) -> Set<String> {
-    Set((0..<16).flatMap { i in suffixes.map { $0.isEmpty ? "\(stem).\(i)" : "\(stem).\(i).\($0)" } })
 }
 
 private let frameKeys: Set<String> = [
@@ -91,18 +94,12 @@ private func frameFields(_ f: RelayFrame) -> [(String, String)] {
 
 @Sendable private func checkRelayFrame(_ v: VectorFile) throws {
     try v.requireOnly(frameKeys)
-    let frame: RelayFrame
-    do { frame = try RelayFrame.decode(v.payload) } catch {
-        guard failureName(error) == v.expect else { throw fail(v, "expected \(v.expect), got \(error)") }
-        return
-    }
-    if case .unknown = frame {
-        guard v.expect == "skipped" else { throw fail(v, "expected \(v.expect), got a skipped unknown type") }
-    } else {
-        guard v.expect == "success" else { throw fail(v, "expected \(v.expect), decoded \(frame)") }
-    }
+    let decode: ([UInt8]) throws(WireError) -> RelayFrame = RelayFrame.decode
+    guard let decoded = try decodedAsExpected(v, decode, isUnknown: { if case .unknown = $0 { true } else { false } })
+    else { return }
+    let (frame, unknown) = decoded
     try compare(v, frameFields(frame))
-    guard case .unknown = frame else {
+    guard unknown else {
         var canonical = v.payload
         canonical[1] = 0  // senders write flags 0
         guard try frame.encode() == canonical else { throw fail(v, "re-encoding differs from the payload") }
@@ -241,19 +238,15 @@ private func messageFields(_ m: AppMessage) throws -> [(String, String)] {
 
 @Sendable private func checkAppMessage(_ v: VectorFile) throws {
     try v.requireOnly(messageKeys)
-    let message: AppMessage
-    do { message = try AppMessage.decode(v.payload) } catch {
-        guard failureName(error) == v.expect else { throw fail(v, "expected \(v.expect), got \(error)") }
-        return
-    }
-    if case .unknown = message {
-        guard v.expect == "skipped" else { throw fail(v, "expected \(v.expect), got a skipped unknown type") }
-        try compare(v, try messageFields(message))
-        return
-    }
-    guard v.expect == "success" else { throw fail(v, "expected \(v.expect), decoded \(message)") }
+    let decode: ([UInt8]) throws(WireError) -> AppMessage = AppMessage.decode
+    guard let decoded = try decodedAsExpected(v, decode, isUnknown: { if case .unknown = $0 { true } else { false } })
+    else { return }
+    let (message, unknown) = decoded
     try compare(v, try messageFields(message))
-    guard try message.encode() == v.payload else { throw fail(v, "re-encoding differs from the payload") }
+    guard unknown else {
+        guard try message.encode() == v.payload else { throw fail(v, "re-encoding differs from the payload") }
+        return
+    }
 }
 
 @Sendable private func checkParts(_ v: VectorFile) throws {

@@ -12,12 +12,8 @@ import RelayRouting
 enum BlackHole {
     static func run(_ o: Options, world: World, engineURL: String) async throws -> FaultRow {
         let procs = world.procs
-        let proxyPort = try Processes.freePort()
-        let url = "ws://127.0.0.1:\(proxyPort)"
-        let relay = try world.startRelay(["--origin", url], name: "relay-blackhole")
-        guard let relayPort = Int(relay.url.split(separator: ":").last ?? "") else { throw BenchError("relay url \(relay.url)") }
         let trigger = procs.work + "/black-hole"
-        _ = try world.startBlackHoleProxy(port: proxyPort, target: relayPort, trigger: trigger)
+        let url = try world.startRelayBehindBlackHole(name: "relay-blackhole", trigger: trigger, proxyLog: "proxy.log")
         let host = try HomebaseSetup.create(world, engineURL: engineURL, name: "bench-blackholed", dataDir: procs.work + "/host-blackhole")
         let guestDir = procs.work + "/guest-blackhole"
         try host.addDevice(try BenchGuest.setUp(world, dataDir: guestDir, account: host.accountKey, relay: url, hostRecord: host.recordHex))

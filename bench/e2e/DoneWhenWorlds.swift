@@ -40,14 +40,8 @@ enum DoneWhenWorlds {
 
         static func start(_ world: World, engineURL: String) throws -> GuestHoled {
             let procs = world.procs
-            let proxyPort = try Processes.freePort()
-            let url = "ws://127.0.0.1:\(proxyPort)"
-            let relay = try world.startRelay(["--origin", url], name: "relay-guest-holed")
-            guard let relayPort = Int(relay.url.split(separator: ":").last ?? "") else { throw BenchError("relay url \(relay.url)") }
             let trigger = procs.work + "/black-hole-guest"
-            _ = try procs.start(anyPython, [testsFile("EndToEndTests/peers/blackhole_proxy.py"), "--port", "\(proxyPort)",
-                                            "--target", "\(relayPort)", "--trigger", trigger], log: "proxy-guest.log")
-            try procs.waitUntil(30, "the black-hole proxy") { Processes.canConnect(proxyPort) }
+            let url = try world.startRelayBehindBlackHole(name: "relay-guest-holed", trigger: trigger, proxyLog: "proxy-guest.log")
             let host = try HomebaseSetup.create(world, engineURL: engineURL, name: "bench-guest-holed", dataDir: procs.work + "/host-guest-holed")
             let dir = procs.work + "/guest-holed"
             try host.addDevice(try BenchGuest.setUp(world, dataDir: dir, account: host.accountKey, relay: url, hostRecord: host.recordHex))

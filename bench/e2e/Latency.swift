@@ -65,20 +65,9 @@ enum Latency {
     /// One streamed answer straight from llama-server: call to first text, and completion
     /// tokens per second from the first text to the end (the runner's definition).
     static func directOnce(_ client: OpenAIChatClient, _ tokens: Int) async throws -> (ttft: Double, rate: Double, tokens: Int) {
-        let start = ContinuousClock.now
-        var first: ContinuousClock.Instant?
-        var usage: Usage?
-        for try await e in client.stream(ChatRequest(model: "tiny", messages: [.init(role: .user, content: prompt)],
-                                                     maxTokens: tokens, temperature: 0.7)) {
-            switch e {
-            case .text(let t) where !t.isEmpty: if first == nil { first = .now }
-            case .done(_, let u): usage = u
-            default: break
-            }
-        }
-        let end = ContinuousClock.now
-        guard let first, let n = usage?.completionTokens, n > 0 else { throw BenchError("the direct answer had no text or no usage") }
-        return (ms(first - start), Double(n) / (ms(end - first) / 1000), n)
+        let a = try await DirectAnswer.stream(client, prompt: prompt, maxTokens: tokens, temperature: 0.7)
+        guard let first = a.first, let n = a.usage?.completionTokens, n > 0 else { throw BenchError("the direct answer had no text or no usage") }
+        return (ms(first - a.start), Double(n) / (ms(a.end - first) / 1000), n)
     }
 
     static func print(_ r: LatencyResult, _ o: Options) {

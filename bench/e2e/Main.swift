@@ -40,11 +40,7 @@ import Sealing
         let procs = try Processes(prefix: "bench-e2e")
         defer { procs.stopAll() }
         let world = World(procs: procs, bin: bin)
-        print("## bench-e2e")
-        print("")
-        print("command: `bench-e2e \(CommandLine.arguments.dropFirst().joined(separator: " "))`  ")
-        print("machine: \(Machine.summary)  ")
-        print("load average at start: \(Machine.loadAverage)  ")
+        printReportHead("bench-e2e")
 
         // The three programs, set up through their CLIs as a user would.
         var relayFlags = o.relayRate.map { ["--rate", "\($0)", "--burst", "\($0)"] } ?? []

@@ -67,11 +67,7 @@ import Foundation
         let procs = try Processes(prefix: "bench-homebase")
         defer { procs.stopAll() }
         let world = World(procs: procs, bin: bin)
-        print("## bench-homebase")
-        print("")
-        print("command: `bench-homebase \(CommandLine.arguments.dropFirst().joined(separator: " "))`  ")
-        print("machine: \(Machine.summary)  ")
-        print("load average at start: \(Machine.loadAverage)  ")
+        printReportHead("bench-homebase")
         print("relay: `homebase-relay serve --rate 1000000 --burst 1000000` (per-key rate limit lifted)  ")
         // The relay's per-key rate limit lifted (as bench-relay does): at batch-delay 0 the
         // Homebase sends one frame per token, ~5,000 per second, and the default 500 closes it.

@@ -102,19 +102,9 @@ struct Policy {
 
     /// The engine alone: request sent to `.done`, as the Homebase's own engine client sees it.
     static func direct(_ client: OpenAIChatClient, _ tokens: Int) async throws -> (ttft: Double, total: Double) {
-        let start = ContinuousClock.now
-        var first: ContinuousClock.Instant?, usage: Usage?
-        for try await e in client.stream(ChatRequest(model: "tiny", messages: [.init(role: .user, content: "Go")],
-                                                     maxTokens: tokens, temperature: 0)) {
-            switch e {
-            case .text(let t) where !t.isEmpty: if first == nil { first = .now }
-            case .done(_, let u): usage = u
-            default: break
-            }
-        }
-        let end = ContinuousClock.now
-        guard usage?.completionTokens == tokens else { throw BenchError("the engine answered \(usage?.completionTokens ?? 0) of \(tokens) tokens") }
-        return (ms((first ?? end) - start), ms(end - start))
+        let a = try await DirectAnswer.stream(client, prompt: "Go", maxTokens: tokens, temperature: 0)
+        guard a.usage?.completionTokens == tokens else { throw BenchError("the engine answered \(a.usage?.completionTokens ?? 0) of \(tokens) tokens") }
+        return (ms((a.first ?? a.end) - a.start), ms(a.end - a.start))
     }
 
     static func print(_ rows: [Policy], rounds: Int, tokens: Int) {

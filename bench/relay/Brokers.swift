@@ -1,15 +1,26 @@
 import Glibc
 
-/// MQTT 3.1.1, QoS 0: CONNECT (clean session), SUBSCRIBE to our own name, PUBLISH to the partner's.
-final class MQTTPeer: Peer {
+/// What the two broker peers share: the socket, the name that is also their own topic or
+/// subject, and the one message `target` built, which `send` writes. Brokers at QoS 0 never say
+/// what they dropped.
+class BrokerPeer {
     let sock: Sock
     let name: String
     let drops = 0
-    private var packet: [UInt8] = []
+    var packet: [UInt8] = []
 
-    init(sock: Sock, name: String) throws(BenchError) {
-        self.sock = sock
+    init(socket: Sock, name: String) {
+        sock = socket
         self.name = name
+    }
+
+    func send() throws(BenchError) { try sock.write(packet) }
+}
+
+/// MQTT 3.1.1, QoS 0: CONNECT (clean session), SUBSCRIBE to our own name, PUBLISH to the partner's.
+final class MQTTPeer: BrokerPeer, Peer {
+    init(sock: Sock, name: String) throws(BenchError) {
+        super.init(socket: sock, name: name)
         let id = Array(name.utf8)
         // "MQTT", level 4, flags: clean session, keepalive 600 s, client id.
         var body: [UInt8] = [0, 4] + Array("MQTT".utf8) + [4, 0x02, 0x02, 0x58]
@@ -30,8 +41,6 @@ final class MQTTPeer: Peer {
         let body = [UInt8(topic.count >> 8), UInt8(topic.count & 0xff)] + topic + [UInt8](repeating: 0x5a, count: size)
         packet = [0x30] + varint(body.count) + body
     }
-
-    func send() throws(BenchError) { try sock.write(packet) }
 
     func readOne() throws(BenchError) -> Int? {
         let type = try sock.read(1) { $0[0] }
@@ -61,15 +70,9 @@ func varint(_ n: Int) -> [UInt8] {
 }
 
 /// The NATS text protocol: CONNECT (not verbose), SUB to our own name, PUB to the partner's.
-final class NATSPeer: Peer {
-    let sock: Sock
-    let name: String
-    let drops = 0
-    private var packet: [UInt8] = []
-
+final class NATSPeer: BrokerPeer, Peer {
     init(sock: Sock, name: String) throws(BenchError) {
-        self.sock = sock
-        self.name = name
+        super.init(socket: sock, name: name)
         guard try sock.readLine().hasPrefix("INFO") else { throw .protocolError("no INFO") }
         // The cluster section's nats-servers have explicit accounts: BENCH_NATS_USER / BENCH_NATS_PASSWORD.
         var login = ""
@@ -88,8 +91,6 @@ final class NATSPeer: Peer {
         guard let p = partner as? NATSPeer else { throw .usage("NATS peers pair with NATS peers") }
         packet = Array("PUB \(p.name) \(size)\r\n".utf8) + [UInt8](repeating: 0x5a, count: size) + [13, 10]
     }
-
-    func send() throws(BenchError) { try sock.write(packet) }
 
     func readOne() throws(BenchError) -> Int? {
         let line = try sock.readLine()

@@ -30,21 +30,10 @@ final class Sock {
         if let source {
             // IP_BIND_ADDRESS_NO_PORT (24): the port is chosen at connect, per destination.
             setsockopt(fd, Int32(IPPROTO_IP), 24, &one, socklen_t(MemoryLayout<Int32>.size))
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            local.sin_addr.s_addr = inet_addr(source)
-            let b = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
+            let b = withIPv4(source, port: 0) { bind(fd, $0, $1) }
             guard b == 0 else { let e = errno; close(fd); throw .io("bind to \(source)", e) }
         }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let r = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        let r = withIPv4("127.0.0.1", port: port) { connect(fd, $0, $1) }
         guard r == 0 else { let e = errno; close(fd); throw .io("connect to port \(port)", e) }
         if tls {
             ssl = SSL_new(Sock.tlsContext)
@@ -161,5 +150,16 @@ enum BenchError: Error, CustomStringConvertible {
         case .protocolError(let s): s
         case .usage(let s): s
         }
+    }
+}
+
+/// Calls `body` (bind, connect) with the IPv4 address `host`:`port` as the socket calls take it.
+func withIPv4(_ host: String, port: UInt16, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = port.bigEndian
+    addr.sin_addr.s_addr = inet_addr(host)
+    return withUnsafePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
 }

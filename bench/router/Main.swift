@@ -46,11 +46,7 @@ import Routing
         let procs = try Processes(prefix: "bench-router")
         defer { procs.stopAll() }
         let world = World(procs: procs, bin: bin)
-        print("## bench-router")
-        print("")
-        print("command: `bench-router \(CommandLine.arguments.dropFirst().joined(separator: " "))`  ")
-        print("machine: \(Machine.summary)  ")
-        print("load average at start: \(Machine.loadAverage)  ")
+        printReportHead("bench-router")
         let relay = try world.startRelay()
         let engine = try await world.startEngine(slots: 4, context: 2048)
         let host = try HomebaseSetup.create(world, engineURL: engine.url)

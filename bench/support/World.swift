@@ -24,11 +24,22 @@ public struct World: Sendable {
     /// The TEST black-hole proxy (Tests/EndToEndTests/peers/blackhole_proxy.py) on `port` in
     /// front of `target`: writing `newest` to `trigger` makes it stop forwarding the connection
     /// it accepted last, closing nothing (a network gone silent).
-    public func startBlackHoleProxy(port: Int, target: Int, trigger: String) throws -> Child {
+    public func startBlackHoleProxy(port: Int, target: Int, trigger: String, log: String = "proxy.log") throws -> Child {
         let child = try procs.start(anyPython, [testsFile("EndToEndTests/peers/blackhole_proxy.py"), "--port", "\(port)",
-                                                "--target", "\(target)", "--trigger", trigger], log: "proxy.log")
+                                                "--target", "\(target)", "--trigger", trigger], log: log)
         try procs.waitUntil(30, "the black-hole proxy") { Processes.canConnect(port) }
         return child
+    }
+
+    /// A relay (`name`) that devices reach only through a black-hole proxy: the URL they dial
+    /// (the proxy's, which the relay signs as its origin) and the proxy's `trigger` file.
+    public func startRelayBehindBlackHole(name: String, trigger: String, proxyLog: String) throws -> String {
+        let proxyPort = try Processes.freePort()
+        let url = "ws://127.0.0.1:\(proxyPort)"
+        let relay = try startRelay(["--origin", url], name: name)
+        guard let relayPort = Int(relay.url.split(separator: ":").last ?? "") else { throw BenchError("relay url \(relay.url)") }
+        _ = try startBlackHoleProxy(port: proxyPort, target: relayPort, trigger: trigger, log: proxyLog)
+        return url
     }
 
     /// The TEST capture peer (Tests/EndToEndTests/peers/vision_capture_engine.py) on a free port

@@ -12,16 +12,16 @@ usage: serve_capture_options_client.py BASE_URL
      repeat/presence/frequency penalties, mirostat; format "json", logprobs, top_logprobs, tools
 """
 import json
+import os
 import sys
 
-import httpx
 import ollama
-import openai
 from openai import OpenAI
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../TestSupport/peers"))
+from client_kit import GET_TIME, ollama_brain, raised  # noqa: E402
+
 base = sys.argv[1]
-TOOL = {"type": "function", "function": {"name": "get_time", "description": "the current time",
-        "parameters": {"type": "object", "properties": {}, "additionalProperties": False}}}
 SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"], "additionalProperties": False}
 ASK = [{"role": "user", "content": "What time is it?"}]
 out = {"brains": [], "texts": []}
@@ -30,7 +30,7 @@ try:
     raw = oa.chat.completions.with_raw_response.create(
         model="default", messages=ASK, stream=True, stop=["END", "STOP"], top_p=0.875, seed=4242,
         presence_penalty=0.5, frequency_penalty=0.25, response_format={"type": "json_object"},
-        logprobs=True, top_logprobs=3, max_tokens=17, temperature=0.375, tools=[TOOL], tool_choice="required",
+        logprobs=True, top_logprobs=3, max_tokens=17, temperature=0.375, tools=[GET_TIME], tool_choice="required",
         extra_body={"top_k": 7, "min_p": 0.0625, "repeat_penalty": 1.125, "mirostat": 2})
     out["brains"].append(raw.headers.get("x-homebase-brain"))
     out["texts"].append("".join(c.choices[0].delta.content or "" for c in raw.parse() if c.choices))
@@ -42,18 +42,12 @@ try:
     out["texts"].append(raw.parse().choices[0].message.content)
 
     ol = ollama.Client(host=base, timeout=120)
-    r = ol.chat(model="default", messages=ASK, tools=[TOOL], format="json", logprobs=True, top_logprobs=4,
+    r = ol.chat(model="default", messages=ASK, tools=[GET_TIME], format="json", logprobs=True, top_logprobs=4,
                 options={"num_ctx": 3072, "num_predict": 11, "temperature": 0.625, "top_p": 0.75, "top_k": 9,
                          "min_p": 0.125, "seed": 99, "stop": ["HALT"], "repeat_penalty": 1.25,
                          "presence_penalty": 0.75, "frequency_penalty": 0.875, "mirostat": 1})
     out["texts"].append(r.message.content)
-    # The ollama client keeps no extra fields: who answered is read from the raw answer (a 4th request).
-    body = {"model": "default", "messages": ASK, "stream": False, "options": {"num_predict": 2}}
-    out["brains"].append((httpx.post(base + "/api/chat", json=body, timeout=120).json().get("homebase") or {}).get("brain"))
-except openai.APIStatusError as e:
-    out = {"raised": type(e).__name__, "status": e.status_code, "message": str(e)}
-except ollama.ResponseError as e:
-    out = {"raised": "ResponseError", "status": e.status_code, "message": str(e.error)}
+    out["brains"].append(ollama_brain(base, ASK))  # a 4th request
 except Exception as e:  # noqa: BLE001 - the test wants to know what the client did
-    out = {"raised": type(e).__name__, "message": str(e)}
+    out = raised(e)
 print(json.dumps(out))

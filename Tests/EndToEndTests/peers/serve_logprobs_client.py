@@ -11,12 +11,14 @@ ollama, read from the raw response), "text", "tokens" (the logprob entries: toke
 number of alternatives).
 """
 import json
+import os
 import sys
 
-import httpx
 import ollama
-import openai
 from openai import OpenAI
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../TestSupport/peers"))
+from client_kit import ollama_brain, raised  # noqa: E402
 
 base, scenario = sys.argv[1], sys.argv[2]
 ASK = [{"role": "user", "content": "Say something."}]
@@ -60,13 +62,7 @@ try:
             text += r.message.content or ""
             tokens += [entry(t.token, t.logprob, t.top_logprobs) for t in r.logprobs or []]
         out["text"], out["tokens"] = text, tokens
-        # The ollama client keeps no extra fields: who answered is read from the raw answer.
-        body = {"model": "default", "messages": ASK, "stream": False, "options": {"num_predict": 2}}
-        out["brain"] = (httpx.post(base + "/api/chat", json=body, timeout=120).json().get("homebase") or {}).get("brain")
-except openai.APIStatusError as e:
-    out = {"raised": type(e).__name__, "status": e.status_code, "message": str(e)}
-except ollama.ResponseError as e:
-    out = {"raised": "ResponseError", "status": e.status_code, "message": str(e.error)}
+        out["brain"] = ollama_brain(base, ASK)
 except Exception as e:  # noqa: BLE001 - the test wants to know what the client did
-    out = {"raised": type(e).__name__, "message": str(e)}
+    out = raised(e)
 print(json.dumps(out))

@@ -13,15 +13,16 @@ The JSON also names the brain of the first turn ("brain", from the `homebase` ob
 openai, of the second ("second_brain"; the ollama client does not expose extra fields).
 """
 import json
+import os
 import sys
 
 import ollama
-import openai
 from openai import OpenAI
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../TestSupport/peers"))
+from client_kit import GET_TIME, gather_call, raised  # noqa: E402
+
 base, scenario = sys.argv[1], sys.argv[2]
-TOOL = {"type": "function", "function": {"name": "get_time", "description": "the current time",
-        "parameters": {"type": "object", "properties": {}, "additionalProperties": False}}}
 ASK = {"role": "user", "content": "What time is it?"}
 
 
@@ -33,7 +34,7 @@ def first_call(client, stream):
     continues a trailing assistant message) puts it inside the call, parallel_tool_calls=False
     ends it after one. Both are ordinary OpenAI request shapes that must cross `guest serve`."""
     prefill = {"role": "assistant", "content": "<tool_call>\n"}
-    kwargs = dict(model="default", messages=[ASK, prefill], tools=[TOOL], tool_choice="required",
+    kwargs = dict(model="default", messages=[ASK, prefill], tools=[GET_TIME], tool_choice="required",
                   parallel_tool_calls=False, max_tokens=64, temperature=0)
     if not stream:
         c = client.chat.completions.create(**kwargs)
@@ -51,12 +52,7 @@ def first_call(client, stream):
         for choice in chunk.choices:
             for tc in choice.delta.tool_calls or []:
                 chunks += 1
-                c = calls.setdefault(tc.index, {"id": None, "name": None, "arguments": ""})
-                c["id"] = c["id"] or tc.id
-                if tc.function and tc.function.name:
-                    c["name"] = tc.function.name
-                if tc.function and tc.function.arguments:
-                    c["arguments"] += tc.function.arguments
+                gather_call(calls, tc)
             if choice.finish_reason:
                 finish = choice.finish_reason
     out["call_indexes"] = sorted(calls)
@@ -75,7 +71,7 @@ try:
         messages = [ASK, {"role": "assistant", "content": None, "tool_calls": [
             {"id": call["id"], "type": "function", "function": {"name": call["name"], "arguments": call["arguments"]}}]},
             {"role": "tool", "tool_call_id": call["id"], "content": "12:00"}]
-        kwargs = dict(model="default", messages=messages, tools=[TOOL], max_tokens=8, temperature=0)
+        kwargs = dict(model="default", messages=messages, tools=[GET_TIME], max_tokens=8, temperature=0)
         if stream:
             text, second_finish = "", None
             for chunk in client.chat.completions.create(stream=True, **kwargs):
@@ -92,7 +88,7 @@ try:
         messages = [ASK, {"role": "assistant", "content": "", "tool_calls": [
             {"function": {"name": call["name"], "arguments": json.loads(call["arguments"])}}]},
             {"role": "tool", "content": "12:00", "tool_name": call["name"]}]
-        kwargs = dict(model="default", messages=messages, tools=[TOOL], options={"num_predict": 8, "temperature": 0})
+        kwargs = dict(model="default", messages=messages, tools=[GET_TIME], options={"num_predict": 8, "temperature": 0})
         if stream:
             text, second_finish = "", None
             for part in o.chat(stream=True, **kwargs):
@@ -103,10 +99,6 @@ try:
             r = o.chat(stream=False, **kwargs)
             text, second_finish = r.message.content or "", r.done_reason
     out.update({"second_content": text, "second_finish": second_finish})
-except openai.APIStatusError as e:
-    out.update({"raised": type(e).__name__, "status": e.status_code, "message": str(e)})
-except ollama.ResponseError as e:
-    out.update({"raised": "ResponseError", "status": e.status_code, "message": str(e.error)})
 except Exception as e:  # noqa: BLE001 - the test wants to know what the client did
-    out.update({"raised": type(e).__name__, "message": str(e)})
+    out.update(raised(e))
 print(json.dumps(out))

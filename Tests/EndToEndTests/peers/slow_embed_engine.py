@@ -8,16 +8,14 @@ an embed-request is outstanding. GET /held counts the requests held so far.
 Usage: slow_embed_engine.py --port N --target PORT [--hold S]. Runs until killed.
 """
 import argparse
-import http.client
 import json
 import os
 import sys
 import threading
 import time
-from http.server import ThreadingHTTPServer
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../TestSupport/peers"))
-from peer_http import PeerHandler  # noqa: E402
+from peer_http import PeerHandler, serve_until_killed  # noqa: E402
 
 ARGS = None
 HELD = {"held": 0}
@@ -25,25 +23,11 @@ LOCK = threading.Lock()
 
 
 class Handler(PeerHandler):
-
-    def forward(self, method, body=None):
-        conn = http.client.HTTPConnection("127.0.0.1", ARGS.target, timeout=120)
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        conn.request(method, self.path, body=body, headers=headers)
-        resp = conn.getresponse()
-        data = resp.read()
-        self.send_response(resp.status)
-        self.send_header("Content-Type", resp.getheader("Content-Type") or "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-        conn.close()
-
     def do_GET(self):
         if self.path == "/held":
             with LOCK:
                 return self.reply(200, HELD)
-        self.forward("GET")
+        self.forward(ARGS.target, "GET")
 
     def do_POST(self):
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
@@ -52,7 +36,7 @@ class Handler(PeerHandler):
                 HELD["held"] += 1
             time.sleep(ARGS.hold)
         try:
-            self.forward("POST", raw)
+            self.forward(ARGS.target, "POST", raw)
         except (BrokenPipeError, ConnectionResetError):
             pass
 
@@ -64,9 +48,7 @@ def main():
     parser.add_argument("--target", type=int, required=True)
     parser.add_argument("--hold", type=float, default=600)
     ARGS = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", ARGS.port), Handler)
-    server.daemon_threads = True
-    server.serve_forever()
+    serve_until_killed(ARGS.port, Handler)
 
 
 if __name__ == "__main__":

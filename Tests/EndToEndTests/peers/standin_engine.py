@@ -26,10 +26,9 @@ import os
 import sys
 import threading
 import time
-from http.server import ThreadingHTTPServer
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../TestSupport/peers"))
-from peer_http import PeerHandler  # noqa: E402
+from peer_http import PeerHandler, serve_until_killed  # noqa: E402
 
 PARTIAL = ["Stand-in ", "engine, ", "partial ", "answer: "]
 ARGS = None
@@ -111,9 +110,7 @@ def main():
     parser.add_argument("--prefill", type=float, default=3.0)
     parser.add_argument("--model", default="standin")
     ARGS = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", ARGS.port), Handler)
-    server.daemon_threads = True
-    server.serve_forever()
+    serve_until_killed(ARGS.port, Handler)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,11 @@ import http.client
 import http.server
 import json
 import os
+import sys
 import threading
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../TestSupport/peers"))
+from peer_http import serve_until_killed  # noqa: E402
 
 ARGS = None
 LOCK = threading.Lock()
@@ -86,10 +90,7 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--fail-file")
     ARGS = p.parse_args()
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", ARGS.port), Tap)
-    server.daemon_threads = True
-    print("tap ready", flush=True)
-    server.serve_forever()
+    serve_until_killed(ARGS.port, Tap, ready="tap ready")
 
 
 if __name__ == "__main__":

@@ -16,14 +16,12 @@ Usage: vision_capture_engine.py --port N --target PORT --capture PATH [--record]
 import argparse
 import base64
 import hashlib
-import http.client
 import json
 import os
 import sys
-from http.server import ThreadingHTTPServer
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../TestSupport/peers"))
-from peer_http import PeerHandler  # noqa: E402
+from peer_http import PeerHandler, serve_until_killed  # noqa: E402
 
 ARGS = None
 RECORDED = []
@@ -46,22 +44,15 @@ def images(body):
 
 class Handler(PeerHandler):
 
-    def forward(self, method, body=None):
-        conn = http.client.HTTPConnection("127.0.0.1", ARGS.target, timeout=120)
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        conn.request(method, self.path, body=body, headers=headers)
-        resp = conn.getresponse()
-        data = resp.read()
-        if self.path == "/props" and resp.status == 200:
+    def to_engine(self, method, body=None):
+        """On to llama-server, its /props saying the model can see."""
+        def see(status, data):
+            if self.path != "/props" or status != 200:
+                return data
             props = json.loads(data)
             props.setdefault("modalities", {})["vision"] = True
-            data = json.dumps(props).encode()
-        self.send_response(resp.status)
-        self.send_header("Content-Type", resp.getheader("Content-Type") or "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-        conn.close()
+            return json.dumps(props).encode()
+        self.forward(ARGS.target, method, body, edit=see)
 
     def do_GET(self):
         if self.path == "/recorded":
@@ -72,7 +63,7 @@ class Handler(PeerHandler):
                     return self.reply(200, json.load(f))
             except FileNotFoundError:
                 return self.reply(200, [])
-        self.forward("GET")
+        self.to_engine("GET")
 
     def do_POST(self):
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
@@ -83,7 +74,7 @@ class Handler(PeerHandler):
             RECORDED.append(body)
             return self.answer(body, "recorded")
         if not seen:
-            return self.forward("POST", raw)
+            return self.to_engine("POST", raw)
         with open(ARGS.capture, "w") as f:
             json.dump(seen, f)
         self.answer(body, "I got %d image(s)" % len(seen))
@@ -109,9 +100,7 @@ def main():
     parser.add_argument("--capture", required=True)
     parser.add_argument("--record", action="store_true")
     ARGS = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", ARGS.port), Handler)
-    server.daemon_threads = True
-    server.serve_forever()
+    serve_until_killed(ARGS.port, Handler)
 
 
 if __name__ == "__main__":

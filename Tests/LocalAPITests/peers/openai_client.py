@@ -10,10 +10,14 @@ usage: openai_client.py BASE_URL API_KEY SCENARIO
   failing  streamed chat whose brain fails mid-answer: the exception the client raised
 """
 import json
+import os
 import sys
 
 import openai
 from openai import OpenAI
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../TestSupport/peers"))
+from client_kit import gather_call  # noqa: E402
 
 base, key, scenario = sys.argv[1], sys.argv[2], sys.argv[3]
 client = OpenAI(base_url=base, api_key=key, max_retries=0, timeout=30)
@@ -45,12 +49,7 @@ try:
                 if choice.delta.content:
                     text += choice.delta.content
                 for tc in choice.delta.tool_calls or []:
-                    c = calls.setdefault(tc.index, {"id": None, "name": None, "arguments": ""})
-                    c["id"] = c["id"] or tc.id
-                    if tc.function and tc.function.name:
-                        c["name"] = tc.function.name
-                    if tc.function and tc.function.arguments:
-                        c["arguments"] += tc.function.arguments
+                    gather_call(calls, tc)
                 if choice.finish_reason:
                     finish = choice.finish_reason
         out = {"content": text, "finish_reason": finish, "usage": usage, "homebase": homebase, "chunks": chunks,

@@ -63,6 +63,13 @@ final class RelayHarness: @unchecked Sendable {
         return c
     }
 
+    /// Two authenticated devices (fresh keys) that have each read their empty backlog.
+    func twoDevices() throws -> (TestClient, TestClient) {
+        let a = try device(), b = try device()
+        for c in [a, b] { #expect(try c.next() == .queueEmpty) }
+        return (a, b)
+    }
+
     /// A connection that has seen its challenge, by `path`.
     func connect() throws -> TestClient {
         switch path {
@@ -95,4 +102,10 @@ final class RelayHarness: @unchecked Sendable {
         }
         throw TestSetupError("no metric \(sample)")
     }
+}
+
+/// `a` sends `b` a live frame and `b` receives it: the two have just exchanged.
+func exchange(from a: TestClient, to b: TestClient, _ payload: [UInt8]) throws {
+    a.live(to: b.key!.publicKey, id: frameID(), payload)
+    guard case .receive = try b.next() else { throw TestSetupError("the live frame was not forwarded") }
 }

@@ -1,9 +1,11 @@
-"""What the Python test peers share (engine_peer, replay_peer, cloud_standin, standin_engine):
-a quiet HTTP/1.1 handler with JSON replies and chunked streams, and the "PORT n, serve until
-stdin closes" life. Standard library only. A peer finds it with
+"""What the Python test peers share (engine_peer, replay_peer, cloud_standin, standin_engine,
+the capture, delay and tap peers in front of llama-server): a quiet HTTP/1.1 handler with JSON
+replies, chunked streams and forwarding, and the two lives: "PORT n, serve until stdin closes"
+and "serve --port until killed". Standard library only. A peer finds it with
 
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../TestSupport/peers"))
 """
+import http.client
 import json
 import socket
 import sys
@@ -47,6 +49,23 @@ class PeerHandler(BaseHTTPRequestHandler):
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()
 
+    def forward(self, port, method, body=None, edit=None):
+        """Passes this request (path, JSON `body`) to 127.0.0.1:`port` and its answer back whole;
+        `edit(status, data)` may return another body first."""
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        conn.request(method, self.path, body=body, headers=headers)
+        resp = conn.getresponse()
+        data = resp.read()
+        if edit is not None:
+            data = edit(resp.status, data)
+        self.send_response(resp.status)
+        self.send_header("Content-Type", resp.getheader("Content-Type") or "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+        conn.close()
+
     def hang_up(self):
         """Closes the connection mid-answer, the way a crashed engine does."""
         self.close_connection = True
@@ -56,11 +75,24 @@ class PeerHandler(BaseHTTPRequestHandler):
             pass
 
 
+def _server(port, handler):
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server.daemon_threads = True
+    return server
+
+
 def serve_until_stdin_closes(handler):
     """Serves on 127.0.0.1 (an ephemeral port), prints "PORT <n>", and returns when stdin closes
     (the test process ending closes it)."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
+    server = _server(0, handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print("PORT %d" % server.server_address[1], flush=True)
     sys.stdin.read()
+
+
+def serve_until_killed(port, handler, ready=None):
+    """Serves on 127.0.0.1:`port` (a test kills the peer); prints `ready` first when given."""
+    server = _server(port, handler)
+    if ready:
+        print(ready, flush=True)
+    server.serve_forever()
