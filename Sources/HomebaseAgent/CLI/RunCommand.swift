@@ -37,7 +37,8 @@ enum RunCommand {
                 + "  duration; never prompt text), rotated to audit.jsonl.1 past --audit-max-bytes (default 10m).\n"
                 + "--reply-shaping off|padded|cadence (default padded): what the relay may learn from reply sizes and\n"
                 + "  timing (docs/SIDE-CHANNEL.md); padded quantises the end, --shaping-boundary TIME (default none) also\n"
-                + "  releases the first chunk on a boundary; cadence sends one constant chunk every --cadence-interval (50ms).\n"
+                + "  releases the first chunk on a boundary; cadence sends one constant chunk every --cadence-interval (50ms)\n"
+                + "  and keeps a stream open at least --cadence-min-duration (default 8s), else to a doubling of it.\n"
                 + "--models-dir DIR (default DATA-DIR/models): the folder `guest host pull` downloads llama-server GGUF\n"
                 + "  files into (start llama-server with --models-dir DIR to serve them); --hub-url URL (default\n"
                 + "  https://huggingface.co): where OWNER/REPO/FILE.gguf is fetched from.")
