@@ -21,6 +21,9 @@ let package = Package(
 
         // The floor: hex, short keys, clocks, wipe, the duration grammar. Depends on nothing.
         .target(name: "Basics"),
+        // The command-line kit of the three programs: commands, flags, usage errors (exit 2),
+        // `--help`, the duration and size grammars, config file < environment < flags, key tables.
+        .target(name: "CommandLineKit", dependencies: ["Basics"]),
         // The relay frames, the byte reader and writer, fixed-size bytes (ids; Bytes32 is the one
         // device key type), the relay's limits: pure codecs, no I/O; all of the wire the relay links.
         .target(name: "RelayWire", dependencies: ["Basics"]),
@@ -61,20 +64,24 @@ let package = Package(
         // The relay: sessions by key, routing, mailbox, limits, metrics. Never imports Sealing.
         // NATS for the relay as a cluster: connection, subscriptions, JetStream mail calls (no relay logic).
         .target(name: "RelayCluster", dependencies: ["CNats"]),
-        .target(name: "RelayServer", dependencies: ["Transport", "RelayWire", "Storage", "Signing", "Basics", "RelayCluster"]),
+        .target(name: "RelayServer", dependencies: ["Transport", "RelayWire", "Storage", "Signing", "Basics", "RelayCluster", "CommandLineKit"]),
         // `homebase-relay probe`: two throwaway devices check a running relay end to end.
         .target(name: "RelayProbe", dependencies: ["PeerLink", "Signing"]),
-        .executableTarget(name: "homebase-relay", dependencies: ["RelayServer", "RelayProbe"]),
+        // `homebase-relay`: its commands over CommandLineKit (the settings table stays in RelayServer).
+        .executableTarget(name: "homebase-relay", dependencies: ["RelayServer", "RelayProbe", "RelayWire", "CommandLineKit"]),
 
         // Pairing codes, the MACs and the joining side of the pairing exchange (shared by both agents).
         .target(name: "Pairing", dependencies: ["Courier", "PeerLink", "Wire", "Sealing", "Signing", "CSodium"]),
 
         // The workstation agent: verified runtime, signed adverts, inference served through the relay.
-        .target(name: "HomebaseAgent", dependencies: ["Pairing", "Courier", "PeerLink", "Transport", "Sealing", "Signing", "Wire", "Inference", "InferenceWire", "Storage", "CSystemd", "Basics"]),
-        .executableTarget(name: "homebase", dependencies: ["HomebaseAgent"]),
-        // The guest: on-device llama-server, fallback runner, router wiring; `guest` is its CLI.
-        .target(name: "GuestAgent", dependencies: ["Pairing", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink", "CLinux", "Basics"]),
-        .executableTarget(name: "guest", dependencies: ["GuestAgent", "CloudKeys", "LocalAPI", "Pairing", "AgentKit", "Sealing", "Signing", "Wire", "PeerLink", "ModelStore", "Basics", "RelayRouting", "Inference", "Routing"]),
+        .target(name: "HomebaseAgent", dependencies: ["Pairing", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "InferenceWire", "Storage", "CSystemd", "Basics"]),
+        // `homebase`: its commands, settings table and status page over CommandLineKit.
+        .executableTarget(name: "homebase", dependencies: ["HomebaseAgent", "CommandLineKit", "Pairing", "PeerLink", "Sealing", "Signing", "Wire", "Transport", "Basics"]),
+        // The on-device engine: one leashed llama-server, supervised (start, health, restart, warm, stop).
+        .target(name: "OnDeviceEngine", dependencies: ["Inference", "CLinux"]),
+        // The guest: fallback runner, router wiring, links and mail; `guest` is its CLI.
+        .target(name: "GuestAgent", dependencies: ["OnDeviceEngine", "Pairing", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink", "Basics"]),
+        .executableTarget(name: "guest", dependencies: ["CommandLineKit", "GuestAgent", "CloudKeys", "LocalAPI", "Pairing", "AgentKit", "Sealing", "Signing", "Wire", "PeerLink", "ModelStore", "Basics", "RelayRouting", "Inference", "Routing"]),
 
         // Writes protocol/vectors/ (make vectors).
         .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing", "Basics"]),
@@ -119,6 +126,7 @@ let package = Package(
                           path: "bench/homebase"),
 
         .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "Basics"]),
         .testTarget(name: "SealingTests", dependencies: ["Sealing", "Signing", "Basics", "CSodium"]),
         .testTarget(name: "WireTests", dependencies: ["TestKit", "Wire"]),
@@ -129,16 +137,16 @@ let package = Package(
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "Inference", "Storage", "Wire", "Signing"]),
         .testTarget(name: "PeerLinkTests", dependencies: ["TestSupport", "PeerLink", "Transport", "Wire", "Signing", "Basics"]),
         // cluster/: three nats-server and three `homebase-relay serve` processes on loopback.
-        .testTarget(name: "RelayServerTests", dependencies: ["TestSupport", "RelayServer", "RelayCluster", "Transport", "Wire", "Signing",
+        .testTarget(name: "RelayServerTests", dependencies: ["TestSupport", "Basics", "RelayServer", "RelayCluster", "Transport", "Wire", "Signing",
                                                             "NatsFixture"]),
         .testTarget(name: "CourierTests", dependencies: ["TestSupport", "Courier", "PeerLink", "Sealing", "Wire", "Signing", "Transport", "RelayServer", "Basics"]),
-        .testTarget(name: "RelayRoutingTests", dependencies: ["TestSupport", "RelayRouting", "InferenceWire", "Courier", "Routing", "Inference", "Sealing", "Wire", "Signing", "PeerLink", "Transport"]),
+        .testTarget(name: "RelayRoutingTests", dependencies: ["TestSupport", "RelayRouting", "InferenceWire", "Courier", "Routing", "Inference", "Sealing", "Wire", "Signing", "PeerLink", "Transport", "RelayServer"]),
         .testTarget(name: "RelayProbeTests", dependencies: ["TestSupport", "RelayProbe", "RelayServer", "PeerLink", "Transport", "Wire", "Signing"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing", "CSodium", "Basics"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["TestSupport", "ModelStore"], exclude: ["peers"]),
         .testTarget(name: "InferenceTests", dependencies: ["TestSupport", "Inference"], exclude: ["peers"]),
-        .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "HomebaseAgent", "InferenceWire", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "RelayRouting", "Pairing", "Transport"]),
-        .testTarget(name: "GuestAgentTests", dependencies: ["TestSupport", "GuestAgent", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Wire", "Courier", "PeerLink", "Transport", "Basics", "Pairing"],
+        .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "HomebaseAgent", "homebase", "CommandLineKit", "InferenceWire", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "RelayRouting", "Pairing", "Transport", "Basics"]),
+        .testTarget(name: "GuestAgentTests", dependencies: ["TestSupport", "GuestAgent", "OnDeviceEngine", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Wire", "Courier", "PeerLink", "Transport", "Basics", "Pairing"],
                     exclude: ["peers"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "Wire", "Sealing", "Signing"]),
         .testTarget(name: "CloudKeysTests", dependencies: ["TestSupport", "CloudKeys", "Signing", "Inference"]),

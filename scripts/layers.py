@@ -20,7 +20,8 @@ SYSTEM = {"Swift", "Foundation", "FoundationEssentials", "FoundationNetworking",
 
 RELAY = ["RelayServer", "RelayProbe", "homebase-relay"]
 HOST_ROLE = ["HomebaseAgent", "homebase"]
-GUEST_ROLE = ["GuestAgent", "guest", "RelayRouting", "Routing", "LocalAPI", "CloudKeys", "AgentKit", "ModelStore"]
+GUEST_ROLE = ["GuestAgent", "guest", "RelayRouting", "Routing", "LocalAPI", "CloudKeys", "AgentKit", "ModelStore",
+              "OnDeviceEngine"]
 
 # (who, what it may not reach, why). Reachability over the declared graph, after every import is
 # known to be declared.
@@ -40,6 +41,10 @@ FORBIDDEN = [
      "no I/O"),
     (["Basics"], "*",
      "Basics is the floor every module stands on: it depends on no other module"),
+    (["CommandLineKit"], "*",
+     "CommandLineKit is the three programs' command-line kit (flags, usage errors, the value grammars, "
+     "config layers): it stands on Basics alone, so any program, and its pure tests, can use it without "
+     "linking a product module"),
     (["TestKit"], "*",
      "TestKit is the pure test kit: codec tests that use it must build without the relay, processes "
      "or sockets, so it depends on no other module"),
@@ -56,12 +61,13 @@ FORBIDDEN = [
      "(GuestAgent, guest and the guest's own libraries) meet only through the wire schema"),
     (["GuestAgent", "guest"], HOST_ROLE,
      "the two roles never see each other: the guest meets the Homebase only through the wire schema"),
-    (["Inference"], ["Routing", "RelayRouting", "GuestAgent", "guest"],
-     "Inference never chooses routes: it speaks to one engine it is handed, and the router above it "
-     "decides which"),
+    (["Inference", "OnDeviceEngine"], ["Routing", "RelayRouting", "GuestAgent", "guest"],
+     "Inference never chooses routes, nor does OnDeviceEngine: they speak to the one engine they are handed "
+     "(or supervise), and the router above them decides which"),
 ]
 # What the codecs and Basics may import at all (system modules included: no Foundation, no Glibc).
-ONLY_IMPORTS = {"RelayWire": {"Basics"}, "Wire": {"RelayWire"}, "Basics": {"Glibc", "Darwin", "Musl"}}
+ONLY_IMPORTS = {"RelayWire": {"Basics"}, "Wire": {"RelayWire"}, "Basics": {"Glibc", "Darwin", "Musl"},
+                "CommandLineKit": {"Basics", "Glibc", "Darwin", "Musl"}}
 
 # The relay reaches CSodium through Signing (Ed25519 checks of device proofs, SHA-256, random ids):
 # allowed, because these calls cannot open a payload. Any other libsodium call in a module the relay

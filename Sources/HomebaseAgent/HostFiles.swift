@@ -117,9 +117,9 @@ extension HostFiles {
 
     /// The account key for a change of the roster (`devices add|remove`, `pair`). A Homebase
     /// that joined the account has none: the error names the one that does.
-    func accountKeyForChanges(_ store: HostStore) throws(HomebaseError) -> SigningKey {
+    package func accountKeyForChanges(_ store: HostStore) throws(HomebaseError) -> SigningKey {
         if !holdsAccountKey, let account = try store.accountPublicKey() {
-            let head = try store.accountHead().map { "\"\($0.name)\" (\($0.signingKey.hex.prefix(16))…)" }
+            let head = try store.accountHead().map { "\"\($0.name)\" (\($0.signingKey.short))" }
             throw .notAccountHolder(head: head, account: account.hex)
         }
         return try loadAccountKey()
@@ -127,4 +127,4 @@ extension HostFiles {
 }
 
 /// Unix milliseconds now: `Basics.wallClockMs` under the name this module's call sites use.
-func nowMs() -> Int64 { wallClockMs() }
+package func nowMs() -> Int64 { wallClockMs() }

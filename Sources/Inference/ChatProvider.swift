@@ -10,6 +10,19 @@ public enum BrainKind: String, Sendable, Equatable, Codable {
     case openAI = "openai"
     case anthropic = "anthropic"
     case floor = "none"
+
+    /// Who the reader is waiting for ("waiting for the Homebase…").
+    public var waitingName: String {
+        switch self {
+        case .ownHomebase: "the Homebase"
+        case .joinedHomebase: "the shared Homebase"
+        case .onDevice: "the on-device model"
+        case .openAI: "OpenAI"
+        case .anthropic: "Anthropic"
+        case .localEndpoint: "the local endpoint"
+        case .floor: "an answer"
+        }
+    }
 }
 
 public protocol ChatProvider: Sendable {

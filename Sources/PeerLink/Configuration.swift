@@ -56,6 +56,14 @@ extension PeerLink {
         public var maxMessageSize = 128 * 1024
         /// One line per connection event (lost, refused, malformed); never payloads, tokens or keys' secrets.
         public var log: (@Sendable (String) -> Void)?
+        /// How the link opens its WebSocket: TCP, TLS and the HTTP upgrade (`WebSocketClient.connect`).
+        /// Internal, for tests only (`@testable`): they hand the relay's hub one end of a
+        /// socketpair here, so the link's own code runs with no listener (RelayRoutingTests'
+        /// `ProviderPath.memory`).
+        var dial: @Sendable (EventLoop, WebSocketClient.Configuration,
+                             @escaping @Sendable (Result<WebSocket, TransportError>) -> Void) -> Void = {
+            WebSocketClient.connect(loop: $0, configuration: $1, completion: $2)
+        }
 
         /// `relayURL` is `ws://host:port/v1/connect` or `wss://...`.
         public init(relayURL: String, trust: Trust = .systemRoots) throws(PeerLinkError) {

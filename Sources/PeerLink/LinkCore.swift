@@ -8,9 +8,13 @@ typealias MailCompletion = @Sendable (Result<MailOutcome, any Error>) -> Void
 /// The link's engine: connection lifecycle, timers, traffic. LOOP THREAD ONLY: `PeerLink`
 /// reaches it through `loop.execute`, which is what makes the `@unchecked Sendable` true.
 ///
-/// Every connection attempt gets a new `generation`; callbacks and timers of an older one
-/// compare it and do nothing, so a late close or timer can never tear down a newer connection.
+/// The lifecycle is one `phase` (LinkPhase.swift): its cases hold the socket, session and timers
+/// of that phase only. Every connection attempt gets a new number; callbacks and timers of an
+/// older one (or of another phase of the same one) find `phase.mayFire` false and do nothing,
+/// so a late close or timer can never tear down a newer connection.
 final class LinkCore: @unchecked Sendable {
+    typealias Phase = LinkPhase<WebSocket, TimerHandle>
+
     let loop: EventLoop
     let configuration: PeerLink.Configuration
     let tls: TLSClientContext?
@@ -20,25 +24,26 @@ final class LinkCore: @unchecked Sendable {
     let inbound: AsyncStream<InboundEvent>.Continuation
 
     // Lifecycle.
-    var running = false
-    var finished = false
-    var generation: UInt64 = 0
-    var ws: WebSocket?
-    var session: LinkSession?
-    /// Since when the link has been down (drives the backoff); nil while connected.
+    /// Moved on only by `connect`, `attach`, `authenticated` and `closeConnection`; within a
+    /// phase, `received` updates its session and the open phase's timers re-arm themselves.
+    var phase = Phase.stopped
+    /// The last attempt's number (`connect` counts them).
+    var attempts: UInt64 = 0
+    /// Since when the link has been down (drives the backoff); nil while connected. Set by
+    /// `lose` and `relayRestarting`, cleared by `start` and `authenticated`.
     var downSince: ContinuousClock.Instant?
     /// A permanent refusal since the last `auth-ok`: later transient failures wait the maximum.
+    /// Set by `refuse`, cleared by `start`, `authenticated` and `relayRestarting`.
     var refusedSinceAuth = false
-    var retryTimer: TimerHandle?
-    var authTimer: TimerHandle?
-    var pingTimer: TimerHandle?
-    var deadTimer: TimerHandle?
+    /// When the relay was last heard: set by `attach` and every frame (`received`), read by the
+    /// dead-link check.
     var lastHeard = ContinuousClock.now
-    /// Which of `configuration.dialOrder` the next connection dials; moves on after each failure.
+    /// Which of `configuration.dialOrder` the next connection dials; moves on after each failure
+    /// (`nextNode`).
     var dialIndex = 0
     var dialled: RelayURL { let order = configuration.dialOrder; return order[dialIndex % order.count] }
 
-    // Traffic (LinkTraffic.swift).
+    // Traffic (LinkTraffic.swift): outlives connections; live frames are failed when one closes.
     var live = LiveLedger<LiveCompletion>()
     var liveTimers: [(seq: UInt64, timer: TimerHandle)] = []
     var outbox: MailOutbox<MailCompletion>
@@ -59,24 +64,22 @@ final class LinkCore: @unchecked Sendable {
         dedupe = DedupeSet(capacity: configuration.dedupeCapacity)
     }
 
-    var isOpen: Bool { ws != nil && session?.isOpen == true }
+    var isOpen: Bool { phase.isOpen }
+    var finished: Bool { phase.isFinished }
 
     func log(_ line: @autoclosure () -> String) { configuration.log?(line()) }
 
+    /// Connects only when no retry is pending (`phase.startDials`).
     func start() {
-        guard !finished, !running else { return }
-        running = true
+        guard phase.startDials else { return }
         downSince = nil
         refusedSinceAuth = false
-        if retryTimer == nil { connect() }
+        connect()
     }
 
     func stop() {
         guard !finished else { return }
-        finished = true
-        running = false
-        closeConnection(send: nil)
-        cancel(&retryTimer)
+        closeConnection(send: nil, becoming: .finished)
         for c in live.drain() { c(.failed(.stopped)) }
         for c in outbox.drain() { c(.failure(PeerLinkError.stopped)) }
         publish(.stopped)
@@ -86,25 +89,23 @@ final class LinkCore: @unchecked Sendable {
     /// Closes the connection cleanly and stays down until `start()` (a workstation going to
     /// sleep). Unlike `stop()` it is not final: waiting mail stays in the outbox.
     func suspend() {
-        guard !finished, running else { return }
-        running = false
-        closeConnection(send: nil)
-        cancel(&retryTimer)
+        guard phase.isRunning else { return }
+        closeConnection(send: nil, becoming: .stopped)
         publish(.stopped)
     }
 
     private func connect() {
-        guard running, ws == nil else { return }
-        generation &+= 1
-        let gen = generation
+        attempts &+= 1
+        let attempt = attempts
+        phase = .dialling(attempt: attempt)
         publish(.connecting)
-        WebSocketClient.connect(loop: loop, configuration: configuration.webSocketConfiguration(dialling: dialled, tls: tls)) { [self] result in
-            guard gen == generation, running else {
+        configuration.dial(loop, configuration.webSocketConfiguration(dialling: dialled, tls: tls)) { [self] result in
+            guard phase.mayFire(.dialled(attempt)) else {
                 if case .success(let stale) = result { stale.close() }
                 return
             }
             switch result {
-            case .success(let socket): attach(socket, gen)
+            case .success(let socket): attach(socket, attempt)
             case .failure(.certificatePinMismatch): refuse(.certificate(TransportError.certificatePinMismatch.description), send: nil)
             case .failure(.tls(let why)): refuse(.certificate(why), send: nil)
             case .failure(let e): lose(why: "connect failed: \(e)", send: nil)
@@ -112,37 +113,39 @@ final class LinkCore: @unchecked Sendable {
         }
     }
 
-    private func attach(_ socket: WebSocket, _ gen: UInt64) {
-        ws = socket
-        session = makeSession(dialled)
+    private func attach(_ socket: WebSocket, _ attempt: UInt64) {
         lastHeard = .now
-        publish(.authenticating)
-        authTimer = loop.schedule(after: configuration.authTimeout) { [self] in
-            authTimer = nil
-            guard gen == generation else { return }
+        let authTimer = loop.schedule(after: configuration.authTimeout) { [self] in
+            guard phase.mayFire(.authTimer(attempt)) else { return }
             lose(why: "no auth-ok within the auth timeout", send: nil)
         }
+        phase = .authenticating(.init(attempt: attempt, socket: socket, session: makeSession(dialled)), authTimer: authTimer)
+        publish(.authenticating)
         socket.onMessage = { [self] _, message in
-            guard gen == generation else { return }
+            guard phase.mayFire(.socket(attempt)) else { return }
             received(message)
         }
         socket.onClose = { [self] _, code, reason in
-            guard gen == generation else { return }
-            ws = nil
-            lose(why: "connection closed (\(code.rawValue) \(reason))", send: nil)
+            guard phase.mayFire(.socket(attempt)) else { return }
+            lose(why: "connection closed (\(code.rawValue) \(reason))", send: nil, closed: true)
         }
     }
 
     func authenticated(_ ok: RelayFrame.AuthOK) {
-        cancel(&authTimer)
+        guard case .authenticating(let connection, let authTimer) = phase else { return }
+        loop.cancel(authTimer)
         downSince = nil
         refusedSinceAuth = false
         publish(.connected(ok))
-        let gen = generation
-        armPing(gen)
-        armDeadLink(gen)
+        let attempt = connection.attempt
+        phase = .open(connection, pingTimer: pingTimer(attempt), deadTimer: deadLinkTimer(attempt))
+        let elapsed = ContinuousClock.now - lastHeard
+        if elapsed >= configuration.deadLinkTimeout {
+            lose(why: "dead link: nothing heard for \(elapsed)", send: nil)
+            return
+        }
         // Mail not yet `stored` goes again, byte for byte (same frame ids).
-        for frame in outbox.frames { ws?.send(binary: frame) }
+        for frame in outbox.frames { connection.socket.send(binary: frame) }
         sendOrders()
     }
 
@@ -153,10 +156,11 @@ final class LinkCore: @unchecked Sendable {
     }
 
     /// Transient failure: close and reconnect after the next backoff delay (fast at first).
-    func lose(why: String, send frame: RelayFrame?) {
+    /// `closed`: the socket already closed itself (nothing to send or close on it).
+    func lose(why: String, send frame: RelayFrame?, closed: Bool = false) {
         log("relay link \(dialled.origin) lost: \(why)")
-        closeConnection(send: frame)
-        guard running else { return }
+        guard phase.isRunning else { return }
+        let lost = attempts
         nextNode()
         let now = ContinuousClock.now
         let since = downSince ?? now
@@ -164,35 +168,39 @@ final class LinkCore: @unchecked Sendable {
         let delay = refusedSinceAuth
             ? configuration.backoff.refusalDelay(unit: unitRandom())
             : configuration.backoff.delay(down: since < now ? now - since : .zero, unit: unitRandom())
-        retry(after: delay, state: .waiting(retryIn: delay))
+        closeConnection(send: frame, becoming: waitingToRetry(after: lost, delay), closed: closed)
+        publish(.waiting(retryIn: delay))
     }
 
     /// Permanent refusal: close, surface it, retry only after the maximum backoff (`replaced`: never).
     func refuse(_ refusal: LinkRefusal, send frame: RelayFrame?) {
         log("relay link \(dialled.origin) refused: \(refusal)")
-        closeConnection(send: frame)
-        guard running else { return }
+        guard phase.isRunning else { return }
         if refusal == .replaced {
-            running = false // another copy of this device is connected; `start()` takes over again
+            // Another copy of this device is connected; `start()` takes over again.
+            closeConnection(send: frame, becoming: .stopped)
             publish(.refused(.replaced, retryIn: nil))
             return
         }
         refusedSinceAuth = true // later transient failures stay at the maximum until an `auth-ok`
+        let refused = attempts
         nextNode()
         let delay = configuration.backoff.refusalDelay(unit: unitRandom())
-        retry(after: delay, state: .refused(refusal, retryIn: delay))
+        closeConnection(send: frame, becoming: waitingToRetry(after: refused, delay))
+        publish(.refused(refusal, retryIn: delay))
     }
 
     /// `restarting`: the relay asks us to come back after `ms`; we do, jittered upward a
     /// little. If it is not back yet, the fast schedule starts from the announced time.
     func relayRestarting(_ ms: UInt32) {
-        closeConnection(send: nil)
-        guard running else { return }
+        guard phase.isRunning else { return }
+        let left = attempts
         nextNode()
         let delay = configuration.backoff.requested(.milliseconds(Int64(ms)), unit: unitRandom())
         downSince = ContinuousClock.now + delay
         refusedSinceAuth = false
-        retry(after: delay, state: .relayRestarting(reconnectIn: delay))
+        closeConnection(send: nil, becoming: waitingToRetry(after: left, delay))
+        publish(.relayRestarting(reconnectIn: delay))
     }
 
     /// A cluster's next node for the next connection (one relay: always the same).
@@ -203,26 +211,27 @@ final class LinkCore: @unchecked Sendable {
         log("relay link: next connection to \(dialled.origin)")
     }
 
-    private func retry(after delay: Duration, state: LinkState) {
-        publish(state)
-        cancel(&retryTimer)
-        retryTimer = loop.schedule(after: delay) { [self] in
-            retryTimer = nil
+    /// The phase that dials again after `delay` (the retry is the phase's timer).
+    private func waitingToRetry(after attempt: UInt64, _ delay: Duration) -> Phase {
+        let timer = loop.schedule(after: delay) { [self] in
+            guard phase.mayFire(.retryTimer(attempt)) else { return }
             connect()
         }
+        return .waitingToRetry(after: attempt, retryTimer: timer)
     }
 
-    /// Forgets the current connection (a new generation) and fails live frames waiting on it.
-    func closeConnection(send frame: RelayFrame?) {
-        generation &+= 1
-        cancel(&authTimer); cancel(&pingTimer); cancel(&deadTimer)
+    /// Leaves the current phase for `next`: cancels the old phase's timers, fails live frames
+    /// waiting on its connection, and closes its socket (sending `frame` first). The new phase
+    /// is in place before any completion runs, so one that sends again sees the link down.
+    func closeConnection(send frame: RelayFrame?, becoming next: Phase, closed: Bool = false) {
+        let old = phase
+        phase = next
+        for t in old.timers { loop.cancel(t) }
         for t in liveTimers { loop.cancel(t.timer) }
         liveTimers = []
         barrierQueued = false
-        session = nil
         for c in live.drain() { c(.failed(.linkDown)) }
-        if let socket = ws {
-            ws = nil
+        if let socket = old.socket, !closed {
             socket.onMessage = nil
             socket.onClose = nil
             if let frame, let bytes = try? frame.encode() { socket.send(binary: bytes) }
@@ -230,31 +239,29 @@ final class LinkCore: @unchecked Sendable {
         }
     }
 
-    private func armPing(_ gen: UInt64) {
-        pingTimer = loop.schedule(after: configuration.pingInterval) { [self] in
-            pingTimer = nil
-            guard gen == generation else { return }
+    /// The keepalive: a ping every `pingInterval` while attempt `attempt` is open.
+    private func pingTimer(_ attempt: UInt64) -> TimerHandle {
+        loop.schedule(after: configuration.pingInterval) { [self] in
+            guard phase.mayFire(.openTimer(attempt)) else { return }
             sendPing()
-            armPing(gen)
+            guard phase.mayFire(.openTimer(attempt)) else { return }
+            phase.replacePingTimer(pingTimer(attempt))
         }
     }
 
     /// Re-arms for the remainder while frames keep arriving; fires once nothing was heard for
     /// `deadLinkTimeout` (the relay answers our pings, so a healthy idle link never gets here).
-    private func armDeadLink(_ gen: UInt64) {
+    private func deadLinkTimer(_ attempt: UInt64) -> TimerHandle {
         let elapsed = ContinuousClock.now - lastHeard
-        if elapsed >= configuration.deadLinkTimeout {
-            lose(why: "dead link: nothing heard for \(elapsed)", send: nil)
-            return
+        let left = elapsed < configuration.deadLinkTimeout ? configuration.deadLinkTimeout - elapsed : .zero
+        return loop.schedule(after: left) { [self] in
+            guard phase.mayFire(.openTimer(attempt)) else { return }
+            let elapsed = ContinuousClock.now - lastHeard
+            if elapsed >= configuration.deadLinkTimeout {
+                lose(why: "dead link: nothing heard for \(elapsed)", send: nil)
+                return
+            }
+            phase.replaceDeadTimer(deadLinkTimer(attempt))
         }
-        deadTimer = loop.schedule(after: configuration.deadLinkTimeout - elapsed) { [self] in
-            deadTimer = nil
-            guard gen == generation else { return }
-            armDeadLink(gen)
-        }
-    }
-
-    func cancel(_ timer: inout TimerHandle?) {
-        if let t = timer { loop.cancel(t); timer = nil }
     }
 }

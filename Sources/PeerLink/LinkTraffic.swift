@@ -17,9 +17,7 @@ extension LinkCore {
             lose(why: "malformed frame: \(error)", send: .error(.init(code: error.relayErrorCode, text: error.description)))
             return
         }
-        guard var s = session else { return }
-        let action = s.handle(frame)
-        session = s
+        guard let action = phase.handle(frame) else { return }
         perform(action)
     }
 
@@ -43,7 +41,7 @@ extension LinkCore {
     }
 
     func send(_ frame: RelayFrame) {
-        guard let ws, let bytes = try? frame.encode() else { return }
+        guard let ws = phase.socket, let bytes = try? frame.encode() else { return }
         ws.send(binary: bytes)
     }
 
@@ -55,7 +53,7 @@ extension LinkCore {
             return
         }
         // Never held for a reconnect: the guest falls back at once on this.
-        guard isOpen, let ws else { completion(.failed(finished ? .stopped : .linkDown)); return }
+        guard isOpen, let ws = phase.socket else { completion(.failed(finished ? .stopped : .linkDown)); return }
         let id = newFrameID()
         let frame = RelayFrame.send(.init(recipient: recipient, deliveryClass: .live, frameID: id, ttlSeconds: 0, sealed: payload))
         guard let bytes = try? frame.encode() else { completion(.failed(.linkDown)); return }
@@ -64,9 +62,9 @@ extension LinkCore {
         // One barrier ping per loop turn settles every live frame sent in that turn.
         guard !barrierQueued else { return }
         barrierQueued = true
-        let gen = generation
+        let attempt = attempts
         loop.execute { [self] in
-            guard gen == generation else { return }
+            guard phase.mayFire(.openTimer(attempt)) else { return }
             barrierQueued = false
             sendPing()
         }
@@ -77,9 +75,9 @@ extension LinkCore {
         nextPing += 1
         send(.ping(value))
         guard !live.isEmpty else { return }
-        let gen = generation
+        let attempt = attempts
         let timer = loop.schedule(after: configuration.liveTimeout) { [self] in
-            guard gen == generation else { return }
+            guard phase.mayFire(.openTimer(attempt)) else { return }
             liveTimers.removeAll { $0.seq <= value }
             for c in live.resolve(through: value) { c(.failed(.timeout)) }
         }
@@ -111,7 +109,7 @@ extension LinkCore {
             completion(.failure(PeerLinkError.outboxFull(limit: outbox.capacity)))
             return
         }
-        if isOpen { ws?.send(binary: frame) }
+        if isOpen { phase.socket?.send(binary: frame) }
     }
 
     /// The caller's task was cancelled: stop waiting (the relay may still store it).

@@ -3,8 +3,9 @@ import Inference
 import Routing
 import Signing
 
-/// Builds the relay-routed providers for the router's two Homebase shapes (the GuestAgent's
-/// `RelayProviderMaker` seam adapts to it in one line). Never fails: a host it cannot reach
+/// The relay side of the two Homebase routes: the Couriers, host directory, ledger and watchdog
+/// limits `GuestLinks.open` links into the guest's one factory (`GuestBrains.linkRelay`), which
+/// builds `.ownHomebase` and `.joinedHomebase` through it. Never fails: a host it cannot reach
 /// fails in its stream, and the caller falls back on-device.
 public struct HomebaseProviderFactory: Sendable {
     let courier: Courier

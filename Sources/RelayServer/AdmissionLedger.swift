@@ -47,7 +47,7 @@ final class AdmissionLedger {
         default:
             return false // a kind this version does not know: ignored
         }
-        if persist { append("order " + hex(try? RelayFrame.accountOrder(o).encode())) }
+        if persist { append("order " + hexString((try? RelayFrame.accountOrder(o).encode()) ?? [])) }
         return true
     }
 
@@ -72,11 +72,11 @@ final class AdmissionLedger {
         var binds: [(Bytes32, Bytes32)] = []
         for line in text.split(separator: "\n") {
             let words = line.split(separator: " ")
-            if words.count == 2, words[0] == "order", let bytes = unhex(words[1]),
+            if words.count == 2, words[0] == "order", let bytes = Basics.bytes(fromHex: words[1]),
                case .accountOrder(let o)? = try? RelayFrame.decode(bytes), verify(o) {
                 apply(o, persist: false, maxTokens: maxTokens)
-            } else if words.count == 3, words[0] == "bind", let h = unhex(words[1]).flatMap(Bytes32.init),
-                      let d = unhex(words[2]).flatMap(Bytes32.init) {
+            } else if words.count == 3, words[0] == "bind", let h = Basics.bytes(fromHex: words[1]).flatMap(Bytes32.init),
+                      let d = Basics.bytes(fromHex: words[2]).flatMap(Bytes32.init) {
                 binds.append((h, d))
             }
         }
@@ -93,8 +93,4 @@ final class AdmissionLedger {
         let bytes = Array((line + "\n").utf8)
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     }
-
-    private func hex(_ b: [UInt8]?) -> String { hexString(b ?? []) }
-
-    private func unhex(_ s: Substring) -> [UInt8]? { bytes(fromHex: s) }
 }

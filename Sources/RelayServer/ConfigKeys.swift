@@ -1,26 +1,11 @@
 // The table of settings: one entry per key. A key is the flag name without "--", the config-file
 // key, and (upper snake case, prefixed HOMEBASE_RELAY_) the environment variable.
 
-/// One setting: its key, what it does, how to parse it, and how to show its current value.
-struct Setting {
-    let key: String
-    let help: String
-    /// The accepted form, used in error messages ("expected ...").
-    let form: String
-    /// Stores the parsed value; false when the text does not parse.
-    let apply: (inout RelayConfig, String) -> Bool
-    let show: (RelayConfig) -> String
+import CommandLineKit
 
-    var environmentName: String {
-        "HOMEBASE_RELAY_" + key.uppercased().replacingOccurrences(of: "-", with: "_")
-    }
-}
-
-extension String {
-    fileprivate func replacingOccurrences(of a: Character, with b: Character) -> String {
-        String(map { $0 == a ? b : $0 })
-    }
-}
+/// One setting: its key, what it does, how to parse it, and how to show its current value (the
+/// command-line kit's key type, over the relay's config).
+typealias Setting = ConfigKey<RelayConfig>
 
 func durationSetting(_ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, Duration>) -> Setting {
     Setting(key: key, help: help, form: ValueParsing.durationForm,
@@ -31,7 +16,7 @@ func durationSetting(_ key: String, _ help: String, _ path: WritableKeyPath<Rela
 func sizeSetting(_ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, Int>) -> Setting {
     Setting(key: key, help: help, form: ValueParsing.sizeForm,
             apply: { c, s in guard let n = ValueParsing.size(s), n > 0 else { return false }; c[keyPath: path] = n; return true },
-            show: { sizeText($0[keyPath: path]) })
+            show: { SizeGrammar.text(Int64($0[keyPath: path])) })
 }
 
 func countSetting(_ key: String, _ help: String, _ path: WritableKeyPath<RelayConfig, Int>) -> Setting {
@@ -123,4 +108,7 @@ enum Settings {
     ] + limits + cluster }
 
     static func named(_ key: String) -> Setting? { all.first { $0.key == key } }
+
+    /// The table the loader applies: environment variables are `HOMEBASE_RELAY_<KEY>`.
+    static var table: KeyTable<RelayConfig> { KeyTable(all, environmentPrefix: ConfigLoader.environmentPrefix) }
 }

@@ -1,4 +1,7 @@
-/// Builds a `RelayConfig`: defaults < config file < environment < flags.
+import CommandLineKit
+
+/// Builds a `RelayConfig`: defaults < config file < environment < flags (the command-line kit's
+/// layers over the relay's key table, `Settings`).
 ///
 /// - Config file (`--config FILE` or `HOMEBASE_RELAY_CONFIG`): `key = value` lines, `#` comments,
 ///   keys are the flag names without `--`.
@@ -10,77 +13,52 @@ public enum ConfigLoader {
     static let configKey = "config"
     static let environmentPrefix = "HOMEBASE_RELAY_"
 
+    /// The flags of `serve`: one a key, and `--config`.
+    package static var flags: [Flag] { Settings.table.flags(defaults: RelayConfig()) + [Flag("--" + configKey, "FILE", "config file of `key = value` lines")] }
+
     public static func load(arguments: [String], environment: [String: String]) throws(RelayError) -> RelayConfig {
-        let flags = try parseFlags(arguments)
+        do { return try load(try ParsedArguments.parse(arguments, flags: flags), environment: environment) }
+        catch let e as UsageError { throw relayError(e) }
+        catch let e as RelayError { throw e }
+        catch { throw .inconsistent("\(error)") }
+    }
+
+    package static func load(_ parsed: ParsedArguments, environment: [String: String]) throws -> RelayConfig {
+        if let word = parsed.positionals.first { throw RelayError.unknownKey(key: word, source: "command line") }
+        let table = Settings.table
         var config = RelayConfig()
-        let file = flags.last { $0.key == configKey }?.value ?? environment[environmentPrefix + "CONFIG"]
-        if let file { try applyFile(file, to: &config) }
-        for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix(environmentPrefix) {
-            let key = String(name.dropFirst(environmentPrefix.count)).lowercased().map { $0 == "_" ? "-" : $0 }
-            let k = String(key)
-            if k == configKey { continue }
-            try apply(k, value, source: "environment \(name)", to: &config)
+        var file: [Assignment] = []
+        if let path = parsed.value("--" + configKey) ?? environment[environmentPrefix + "CONFIG"] {
+            guard let lines = try ConfigLayers.readFile(path) else {
+                throw RelayError.unreadableFile(key: configKey, path: path, reason: "no such file")
+            }
+            if let line = lines.first(where: { $0.key == configKey }) {
+                throw RelayError.badFileLine(path: path, line: line.line ?? 0, reason: "a config file cannot name another")
+            }
+            file = lines
         }
-        for (key, value) in flags where key != configKey {
-            try apply(key, value, source: "flag --\(key)", to: &config)
-        }
+        let env = ConfigLayers.environment(environment, prefix: environmentPrefix, skipping: [configKey])
+        let flags = ConfigLayers.flags(parsed, keys: Set(table.keys.map(\.key)))
+        try table.apply(ConfigLayers.layered(file: file, environment: env, flags: flags), to: &config)
         try config.validate()
         return config
     }
 
-    /// `--key value` / `--key=value` pairs, in order.
-    static func parseFlags(_ args: [String]) throws(RelayError) -> [(key: String, value: String)] {
-        var out: [(key: String, value: String)] = []
-        var i = 0
-        while i < args.count {
-            let a = args[i]
-            guard a.hasPrefix("--"), a.count > 2 else { throw .unknownKey(key: a, source: "command line") }
-            let body = a.dropFirst(2)
-            if let eq = body.firstIndex(of: "=") {
-                out.append((String(body[..<eq]), String(body[body.index(after: eq)...])))
-                i += 1
-            } else {
-                let key = String(body)
-                guard key == configKey || Settings.named(key) != nil else { throw .unknownKey(key: "--\(key)", source: "command line") }
-                guard i + 1 < args.count else { throw .missingValue(key: key) }
-                out.append((key, args[i + 1]))
-                i += 2
-            }
+    /// The kit's usage errors as the relay's (its one error enum; exit 2 for each).
+    package static func relayError(_ e: UsageError) -> RelayError {
+        switch e {
+        case let .badValue(key, value, source, expected): .badValue(key: key, value: value, source: source, expected: expected)
+        case let .unknownKey(key, source): .unknownKey(key: key, source: source)
+        case let .unknownFlag(flag): .unknownKey(key: flag, source: "command line")
+        case let .needsValue(flag, _): .missingValue(key: String(flag.dropFirst(2)))
+        case let .badLine(path, line, reason): .badFileLine(path: path, line: line, reason: reason)
+        case let .unreadableFile(path, reason): .unreadableFile(key: configKey, path: path, reason: reason)
+        case .takesNoValue, .givenTwice, .unknownCommand, .invalid: .inconsistent(e.description)
         }
-        return out
-    }
-
-    static func applyFile(_ path: String, to config: inout RelayConfig) throws(RelayError) {
-        let text: String
-        do { text = try readTextFile(path) } catch { throw .unreadableFile(key: "config", path: path, reason: error.reason) }
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.prefix { $0 != "#" }.trimmed
-            if line.isEmpty { continue }
-            guard let eq = line.firstIndex(of: "=") else {
-                throw .badFileLine(path: path, line: n + 1, reason: "expected `key = value`")
-            }
-            let key = String(line[..<eq].trimmed), value = String(line[line.index(after: eq)...].trimmed)
-            if key == configKey { throw .badFileLine(path: path, line: n + 1, reason: "a config file cannot name another") }
-            try apply(key, value, source: "\(path) line \(n + 1)", to: &config)
-        }
-    }
-
-    static func apply(_ key: String, _ value: String, source: String, to config: inout RelayConfig) throws(RelayError) {
-        guard let s = Settings.named(key) else { throw .unknownKey(key: key, source: source) }
-        guard s.apply(&config, value) else { throw .badValue(key: key, value: value, source: source, expected: s.form) }
     }
 
     /// The settings list for `serve --help`, with defaults.
-    public static func helpText() -> String {
-        let d = RelayConfig()
-        let width = (Settings.all.map(\.key.count).max() ?? 0) + 2
-        var out = ""
-        for s in Settings.all {
-            let pad = String(repeating: " ", count: width - s.key.count)
-            out += "  --\(s.key)\(pad)\(s.help) (default \(s.show(d)))\n"
-        }
-        return out
-    }
+    public static func helpText() -> String { Settings.table.helpText(defaults: RelayConfig()) }
 }
 
 extension StringProtocol {

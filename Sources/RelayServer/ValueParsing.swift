@@ -1,30 +1,21 @@
-import Basics
+import CommandLineKit
 import Signing
 import RelayWire
 
-// Parsers for setting values: durations ("500ms", "30s", "10m", "2h", "7d"), byte sizes
-// ("4096", "64KiB", "64MiB", "1GiB"), counts and rates. Each returns nil on anything else, and
-// the loader names the key and the expected form.
+// Parsers for setting values: durations and byte sizes are the command-line kit's grammars (the
+// relay refuses a bare number as a duration); counts, rates, keys and addresses are the relay's.
+// Each returns nil on anything else, and the loader names the key and the expected form.
 
 enum ValueParsing {
-    static let durationForm = "a number with a unit: 250ms, 30s, 10m, 2h or 7d"
-    static let sizeForm = "a byte count, optionally with a unit: 4096, 64KiB, 4MiB, 1GiB"
+    static let durationForm = DurationGrammar.form(bare: .refused)
+    static let sizeForm = SizeGrammar.form
 
-    /// The shared grammar (`Basics.parseDuration`); the relay refuses a bare number.
-    static func duration(_ s: String) -> Duration? { parseDuration(s, bareNumber: .refused) }
+    static func duration(_ s: String) -> Duration? { DurationGrammar.parse(s, bare: .refused) }
 
-    static func size(_ s: String) -> Int? {
-        let units: [(String, Int)] = [("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("", 1)]
-        for (suffix, mult) in units where s.hasSuffix(suffix) {
-            let number = s.dropLast(suffix.count)
-            guard !number.isEmpty, number.allSatisfy(\.isASCIIDigit), let n = Int(number), n <= Int.max / mult else { continue }
-            return n * mult
-        }
-        return nil
-    }
+    static func size(_ s: String) -> Int? { SizeGrammar.parse(s).flatMap { Int(exactly: $0) } }
 
     static func count(_ s: String, min: Int = 1) -> Int? {
-        guard !s.isEmpty, s.allSatisfy(\.isASCIIDigit), let n = Int(s), n >= min else { return nil }
+        guard let n = CountGrammar.whole(s), n >= min else { return nil }
         return n
     }
 
@@ -53,10 +44,6 @@ enum ValueParsing {
     }
 }
 
-extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
-}
-
 extension Duration {
     /// Whole milliseconds (negative durations read as 0).
     var milliseconds: Int64 {
@@ -65,18 +52,5 @@ extension Duration {
     }
 
     /// For `--help` and logs: the largest unit that divides evenly.
-    var settingText: String {
-        let ms = milliseconds
-        for (unit, size) in [("d", Int64(86_400_000)), ("h", 3_600_000), ("m", 60_000), ("s", 1000)] where ms >= size && ms % size == 0 {
-            return "\(ms / size)\(unit)"
-        }
-        return "\(ms)ms"
-    }
-}
-
-func sizeText(_ n: Int) -> String {
-    for (unit, size) in [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] where n >= size && n % size == 0 {
-        return "\(n / size)\(unit)"
-    }
-    return "\(n)"
+    var settingText: String { DurationGrammar.text(self) }
 }

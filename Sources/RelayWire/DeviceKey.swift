@@ -23,6 +23,9 @@ extension Bytes32: Codable {
         self = key
     }
 
+    /// The first 16 hex digits and an ellipsis (`shortKey`): a key in a log or a status line.
+    public var short: String { shortKey(bytes, hexDigits: 16) }
+
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(hex)

@@ -44,14 +44,3 @@ extension Cooldown {
         return "\(two(s / 3600)):\(two(s / 60 % 60)):\(two(s % 60))"
     }
 }
-
-extension RouteDecision {
-    /// The Homebase this decision sends to, if any (whose cooldown applies).
-    public var homebaseKey: PublicKey? {
-        switch shape {
-        case .joinedHomebase(let key)?: return key
-        case .ownHomebase?: return ownAdvert?.advert.hostKey
-        default: return nil
-        }
-    }
-}

@@ -1,17 +1,10 @@
 import Inference
-import Signing
 
-/// Builds the brain for each shape. The product's factory wraps the real clients; every
-/// method must return a provider (never fail): one that cannot work fails in its stream, and
-/// the caller falls back on-device.
-public protocol ProviderFactory: Sendable {
-    func onDevice(model: LocalModel) -> any ChatProvider
-    func ownHomebase(advert: ReceivedAdvert) -> any ChatProvider
-    func joinedHomebase(record: JoinedHomebase) -> any ChatProvider
-    /// `model` is the selected Ollama tag.
-    func localEndpoint(url: String, model: String) -> any ChatProvider
-    func openAI(key: SecretBytes) -> any ChatProvider
-    func anthropic(key: SecretBytes) -> any ChatProvider
+/// Builds the brain a route names: the one seam between the router and the brains. The product's
+/// is `GuestBrains` (GuestAgent); a unit test's records or scripts. Never fails: a brain that
+/// cannot work fails in its stream, and the caller falls back on-device.
+public protocol BrainFactory: Sendable {
+    func brain(for route: Route) -> any ChatProvider
 }
 
 /// The provider a call gets: the brain the router chose, with the decision that chose it
@@ -50,33 +43,24 @@ extension Router {
         return build(decision, callerModel: request.model)
     }
 
+    /// The brain of `route` from this router's factory, without a decision: the runner's
+    /// on-device fallback (`.onDevice(decision.localModel)`).
+    public func brain(for route: Route) -> any ChatProvider { factory.brain(for: route) }
+
     private func build(_ decision: RouteDecision, callerModel: String?) -> RoutedProvider {
-        let inner: any ChatProvider
-        switch (decision.route, decision.shape) {
-        case (.external, .joinedHomebase?):
-            guard let record = decision.joined else { return fallback(decision, "joined record missing") }
-            inner = factory.joinedHomebase(record: record)
-        case (.external, .ownHomebase?):
-            guard let advert = decision.ownAdvert else { return fallback(decision, "own advert missing") }
-            inner = factory.ownHomebase(advert: advert)
-        case (.external, .localEndpoint(let url)?):
-            guard let tag = decision.model else { return fallback(decision, "no model selected") }
-            inner = factory.localEndpoint(url: url, model: tag)
-        case (.openAI, _), (.anthropic, _):
-            let cloud: Cloud = decision.route == .openAI ? .openAI : .anthropic
-            // Read only now, and only for the chosen cloud. A key removed since resolve(): on-device.
-            guard let key = (try? keys.key(cloud)) ?? nil else {
-                return fallback(decision, "\(cloud.rawValue) key could not be read")
-            }
-            inner = cloud == .openAI ? factory.openAI(key: key) : factory.anthropic(key: key)
-        case (.onDevice, _), (.external, nil):
-            return RoutedProvider(decision: decision, model: nil, inner: factory.onDevice(model: decision.localModel))
+        // Read only now, and only for the chosen cloud. A key removed since resolve(): on-device.
+        // Only its presence is handed on: the brain reads its key file at each request.
+        if case .cloud(let cloud, _) = decision.route, ((try? keys.key(cloud)) ?? nil) == nil {
+            return fallback(decision, "\(cloud.rawValue) key could not be read")
         }
+        let inner = factory.brain(for: decision.route)
+        // The on-device brain names its own model (the engine's alias); the others the pin or the caller's.
+        if case .onDevice = decision.route { return RoutedProvider(decision: decision, model: nil, inner: inner) }
         return RoutedProvider(decision: decision, model: decision.model ?? callerModel, inner: inner)
     }
 
     private func fallback(_ decision: RouteDecision, _ why: String) -> RoutedProvider {
         let onDevice = RouteDecision.onDevice(decision.localModel, "\(decision.reason); \(why): on-device")
-        return RoutedProvider(decision: onDevice, model: nil, inner: factory.onDevice(model: onDevice.localModel))
+        return RoutedProvider(decision: onDevice, model: nil, inner: factory.brain(for: onDevice.route))
     }
 }

@@ -13,6 +13,8 @@ import Wire
 //   | OpenAI / Claude   | yes (the user chose that cloud)         | yes                         |
 //   | on-device         | `OnDeviceAbilities`                     | `OnDeviceAbilities`         |
 //
+// Each row is `Route.lacks` (Route.swift), beside the route it describes.
+//
 // `tools.remote = off` sends every request with tools on-device (the old rule). A chosen brain
 // that cannot take the request gives way to the on-device brain when that one can; never to a
 // cloud the user did not choose. When neither can, the decision carries a refusal that says so.
@@ -59,12 +61,12 @@ extension Router {
         let base = resolve()
         guard !needs.isPlain else { return base }
         var chosen = base
-        if needs.tools, base.route != .onDevice, !toolsRemoteAllowed {
+        if needs.tools, base.route.brain != .onDevice, !toolsRemoteAllowed {
             chosen = .onDevice(base.localModel, "\(base.reason); tools.remote is off: requests with tools answer on-device")
         }
         let lacks = missing(needs, on: chosen)
         if lacks.isEmpty { return chosen.noting("", then: "; \(needs.words) \(canWords(chosen))") }
-        if chosen.route != .onDevice {
+        if chosen.route.brain != .onDevice {
             let onDevice = RouteDecision.onDevice(chosen.localModel, "")
             let localLacks = missing(needs, on: onDevice)
             if localLacks.isEmpty {
@@ -88,54 +90,11 @@ extension Router {
         return raw != "off"
     }
 
-    /// Each need the decision's brain cannot meet, in words ("own Homebase model x cannot see
-    /// images (no vision in its advert)"). Empty: it can take the request.
-    func missing(_ needs: RequestNeeds, on d: RouteDecision) -> [Lack] {
-        var out: [Lack] = []
-        let tag = d.model ?? "?"
-        switch (d.route, d.shape) {
-        case (.openAI, _), (.anthropic, _):
-            return []  // the user chose this cloud and holds its key: its models take both
-        case (.external, .ownHomebase?):
-            let caps = d.ownAdvert?.advert.models.first { $0.tag == tag }?.capabilities
-            let name = "own Homebase model \(tag)"
-            if let over = needs.overRelayLimits { out.append(.size(over)) }
-            if needs.tools, caps?.contains(.tools) != true { out.append(.tools("\(name) does not advertise tool use")) }
-            if needs.images, caps?.contains(.vision) != true { out.append(.images("\(name) cannot see images (no vision in its advert)")) }
-        case (.external, .joinedHomebase(let key)?):
-            let caps = d.joined?.capabilities[tag]
-            let name = "joined Homebase \(shortKey(key)) model \(tag)"
-            if let over = needs.overRelayLimits { out.append(.size(over)) }
-            if needs.tools {
-                if d.joined?.toolsGranted != true {
-                    out.append(.tools("the grant of joined Homebase \(shortKey(key)) does not allow tools (ask its owner to share with --tools)"))
-                } else if caps?.contains(.tools) != true {
-                    out.append(.tools("\(name) does not advertise tool use"))
-                }
-            }
-            if needs.images, caps?.contains(.vision) != true { out.append(.images("\(name) cannot see images (no vision in its advert)")) }
-        case (.external, .localEndpoint(let url)?):
-            let caps = d.endpoint?.capabilities[tag]
-            let name = "model \(tag) on local endpoint \(url)"
-            let unknown = caps == nil ? " (its probe learnt no capabilities)" : ""
-            if needs.tools, caps?.contains(.tools) != true { out.append(.tools("\(name) does not support tools\(unknown)")) }
-            if needs.images, caps?.contains(.vision) != true { out.append(.images("\(name) cannot see images\(unknown)")) }
-        case (.onDevice, _), (.external, nil):
-            let caps = onDevice.capabilities(d.localModel)
-            if needs.tools, !caps.contains(.tools) { out.append(.tools("the on-device \(d.localModel) cannot use tools")) }
-            if needs.images, !caps.contains(.vision) { out.append(.images("the on-device \(d.localModel) cannot see images")) }
-        }
-        return out
-    }
+    /// Each need the decision's brain cannot meet, in words; empty: it can take the request.
+    func missing(_ needs: RequestNeeds, on d: RouteDecision) -> [Lack] { d.route.lacks(needs, onDevice: onDevice) }
 
-    /// "…: OpenAI can use them", "…: own Homebase model x advertises tool use and vision".
-    private func canWords(_ d: RouteDecision) -> String {
-        switch (d.route, d.shape) {
-        case (.openAI, _), (.anthropic, _): "and the chosen cloud takes them"
-        case (.external, let shape?): "and \(shape) model \(d.model ?? "?") can take them"
-        default: "and the on-device \(d.localModel) can take them"
-        }
-    }
+    /// "…: and the chosen cloud takes them", "…: and own Homebase model x can take them".
+    private func canWords(_ d: RouteDecision) -> String { d.route.canTake }
 
     /// On-device is named as the route (nothing is sent anywhere); `refusal` says why.
     private func refusal(_ chosen: RouteDecision, _ needs: RequestNeeds, _ lacks: [Lack]) -> RouteDecision {

@@ -14,7 +14,7 @@ public struct Router: Sendable {
     let joined: any JoinedHomebaseSource
     let role: any HostRole
     let clock: any WallClock
-    let factory: any ProviderFactory
+    let factory: any BrainFactory
     /// What the on-device brain can do (tools, sight): read by `decide(for:)` only.
     let onDevice: any OnDeviceAbilities
     public let limits: FreshnessLimits
@@ -25,7 +25,7 @@ public struct Router: Sendable {
 
     public init(settings: any SettingsSource, keys: any KeyRing, localEndpoint: any LocalEndpointSource,
                 ownAdverts: any OwnAdvertSource, joined: any JoinedHomebaseSource, role: any HostRole,
-                clock: any WallClock, factory: any ProviderFactory,
+                clock: any WallClock, factory: any BrainFactory,
                 onDevice: any OnDeviceAbilities = FixedOnDeviceAbilities(),
                 limits: FreshnessLimits = FreshnessLimits()) {
         self.settings = settings; self.keys = keys; self.localEndpoint = localEndpoint
@@ -126,10 +126,8 @@ extension Router {
             return .unusable("\(name) advertises no models")
         }
         if let why = cooledDown(key, heardMs: heard, now: now) { return .unusable("\(name) \(why)") }
-        var decision = RouteDecision(route: .external, shape: .joinedHomebase(hostKey: key), model: tag,
-                                     localModel: local, reason: "Ollama model \(tag) on \(name), \(heardWords)")
-        decision.joined = record
-        return .route(decision)
+        return .route(RouteDecision(route: .joinedHomebase(record, tag: tag), localModel: local,
+                                    reason: "Ollama model \(tag) on \(name), \(heardWords)"))
     }
 
     private func ownShapes(tag: String, now: Int64, _ local: LocalModel) -> Arm {
@@ -137,10 +135,8 @@ extension Router {
         //    → local OpenAI-compatible client.
         let endpoint = (try? localEndpoint.verifiedEndpoint()) ?? nil
         if let endpoint, endpoint.isLoopback, endpoint.models.contains(tag) {
-            var decision = RouteDecision(route: .external, shape: .localEndpoint(url: endpoint.url), model: tag,
-                                         localModel: local, reason: "Ollama model \(tag) on verified local endpoint \(endpoint.url)")
-            decision.endpoint = endpoint
-            return .route(decision)
+            return .route(RouteDecision(route: .localEndpoint(endpoint, tag: tag), localModel: local,
+                                        reason: "Ollama model \(tag) on verified local endpoint \(endpoint.url)"))
         }
         let noLocal = endpoint == nil ? "no verified local endpoint"
             : endpoint!.isLoopback ? "local endpoint does not serve \(tag)" : "local endpoint is not on loopback"
@@ -158,11 +154,9 @@ extension Router {
             return .unusable("\(noLocal); own Homebase advert lists no models")
         }
         if let why = cooledDown(received.advert.hostKey, heardMs: received.receiptMs, now: now) { return .unusable("\(noLocal); own Homebase \(why)") }
-        var decision = RouteDecision(route: .external, shape: .ownHomebase, model: tag, localModel: local,
-                                     reason: "Ollama model \(tag) on own Homebase, \(advertWords)")
-        decision.ownAdvert = received
         // 4. Anything else → on-device (the callers above).
-        return .route(decision)
+        return .route(RouteDecision(route: .ownHomebase(received, tag: tag), localModel: local,
+                                    reason: "Ollama model \(tag) on own Homebase, \(advertWords)"))
     }
 
     /// A cloud route, only with a key on file; the user chose this cloud (`chosen` says how).
@@ -171,8 +165,7 @@ extension Router {
             return .onDevice(local, "\(chosen) but no \(cloud.rawValue) key is on file: on-device")
         }
         let model = s[cloud == .openAI ? .openAIModel : .claudeModel]?.trimmingWhitespace()
-        return RouteDecision(route: cloud == .openAI ? .openAI : .anthropic, shape: nil,
-                             model: model?.isEmpty == false ? model : nil, localModel: local,
+        return RouteDecision(route: .cloud(cloud, model: model?.isEmpty == false ? model : nil), localModel: local,
                              reason: "\(chosen), \(cloud.rawValue) key on file")
     }
 

@@ -1,40 +1,21 @@
+import CommandLineKit
 import Foundation
 import GuestAgent
 
-/// One `guest` command: its name, help and flags, and what it runs.
-struct Command: Sendable {
-    let name: String
-    let summary: String
-    /// The usage line after `guest NAME`, e.g. `[flags] [PROMPT]`.
-    let usage: String
-    /// More help: subcommands, examples.
-    let details: String
-    let flags: [Flag]
-    let run: @Sendable (Invocation) async throws -> Int32
-
-    var allFlags: [Flag] { flags + Flag.global }
-
-    var help: String {
-        var s = "guest \(name): \(summary)\n\nUsage: guest \(name) \(usage)\n"
-        if !details.isEmpty { s += "\n\(details)\n" }
-        s += "\nFlags:\n"
-        for f in allFlags {
-            let left = "  \(f.name)\(f.value.map { " \($0)" } ?? "")"
-            s += left.padding(toLength: max(left.count + 2, 26), withPad: " ", startingAt: 0) + f.help
-                + (f.repeatable ? " (repeatable)" : "") + "\n"
-        }
-        return s
-    }
+/// Flags every `guest` command takes (the kit adds `--help`), before or after the command.
+extension Flag {
+    static let global: [Flag] = [
+        Flag("--data-dir", "DIR", "data directory (default $XDG_DATA_HOME/homebase/guest)"),
+        Flag("--llama-server", "PATH", "llama-server binary (default: config, PATH, then $HOMEBASE_ENGINE_DIR/bin)"),
+        Flag("--model-path", "FILE", "a GGUF file served as the built-in on-device model"),
+    ]
 }
 
-/// A command about to run: its parsed arguments and the guest configuration they give.
-struct Invocation: Sendable {
-    let command: Command
-    let arguments: ParsedArguments
-    let environment: [String: String]
+/// A command about to run (the kit's call): its parsed arguments and the guest configuration
+/// they give.
+typealias Invocation = CommandCall
 
-    var positionals: [String] { arguments.positionals }
-
+extension CommandCall {
     /// Flags over the config file (`$XDG_CONFIG_HOME/homebase/guest.json`) over the defaults.
     var configuration: GuestConfiguration {
         get throws {
@@ -64,8 +45,6 @@ struct Invocation: Sendable {
             throw error
         }
     }
-
-    func usageError(_ message: String) -> UsageError { UsageError(message: message) }
 }
 
 /// `$XDG_CONFIG_HOME/homebase/guest.json` (XDG_CONFIG_HOME defaults to `~/.config`):

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Glibc
 
 /// Unbuffered writes to stdout and stderr (tokens must show as they come), and ANSI styling
@@ -16,14 +17,6 @@ enum Console {
     /// Red text on a terminal, plain otherwise.
     static func red(_ s: String) -> String { stdoutIsTTY ? "\u{1b}[31m\(s)\u{1b}[0m" : s }
 
-    private static func write(_ fd: Int32, _ s: String) {
-        var bytes = Array(s.utf8)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return }
-            done += n
-        }
-    }
+    /// Every byte, retried on EINTR (the command-line kit's writer).
+    private static func write(_ fd: Int32, _ s: String) { Output.write(fd, s) }
 }

@@ -3,17 +3,17 @@ import Synchronization
 
 /// The links of a long-lived command that had none at its start (no relay set, nothing joined):
 /// `guest serve` on a device that joins a friend's Homebase afterwards. Every `interval` it
-/// tries to open them; once open they route through the same slot, and watch for more joins.
+/// tries to open them; once open they link into the context's brains, and watch for more joins.
 final class LateLinks: Sendable {
     private let state = Mutex<(links: GuestLinks?, stopped: Bool)>((nil, false))
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    init(_ context: GuestContext, slot: RelayProviderSlot, options: GuestLink.Options, every interval: Duration,
+    init(_ context: GuestContext, options: GuestLink.Options, every interval: Duration,
          retakeAfter: Duration?) {
         let started = Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
-                guard !Task.isCancelled, let opened = (try? GuestLinks.open(context, slot: slot, options: options)) ?? nil,
+                guard !Task.isCancelled, let opened = (try? GuestLinks.open(context, options: options)) ?? nil,
                       !opened.all.isEmpty else { continue }
                 opened.watchJoins(every: interval, retakeAfter: retakeAfter)
                 context.log.write("relay: linked to \(opened.all.map(\.setting.url).joined(separator: ", ")) since the start")

@@ -1,4 +1,4 @@
-import Basics
+import CommandLineKit
 import GuestAgent
 import RelayRouting
 
@@ -17,8 +17,8 @@ extension Flag {
         Flag("--retake-after", "TIME", "serve: take a relay link back TIME after another guest command replaced it (default 5s)"),
     ]
 
-    /// `250ms`, `2s`, `5m`, `1h`, `7d` (the shared grammar, `Basics.parseDuration`); a bare number is seconds.
-    static func duration(_ text: String) -> Duration? { parseDuration(text, bareNumber: .seconds) }
+    /// `250ms`, `2s`, `5m`, `1h`, `7d` (the kit's `DurationGrammar`); a bare number is seconds.
+    static func duration(_ text: String) -> Duration? { DurationGrammar.parse(text, bare: .seconds) }
 }
 
 extension Invocation {
@@ -57,9 +57,7 @@ extension Invocation {
     /// `withLinkedContext` with every link: the account's relay and each joined Homebase's.
     func withLinks(_ body: (GuestContext, GuestLinks?) async throws -> Int32) async throws -> Int32 {
         let options = try linkOptions
-        let slot = RelayProviderSlot()
         var config = try configuration
-        config.relay = slot
         if let raw = arguments.value("--advert-max-age") {
             guard let d = Flag.duration(raw), d > .zero else { throw usageError("--advert-max-age takes a duration: 1s, 10m") }
             config.freshness.ownAdvertMaxAgeMs = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
@@ -77,7 +75,7 @@ extension Invocation {
         if command.name == "chat" { await context.warmAtStart() }  // the warm floor, while the link opens
         let links: GuestLinks?
         do {
-            links = try GuestLinks.open(context, slot: slot, options: options)
+            links = try GuestLinks.open(context, options: options)
         } catch {
             // A broken relay setting must not stop an answer: the router falls back on-device.
             context.log.write("relay: not linked: \(error)")
@@ -93,7 +91,7 @@ extension Invocation {
         let serving = command.name == "serve"
         links?.watchJoins(every: joinCheck, retakeAfter: serving ? retake : nil)
         let late = links == nil && serving
-            ? LateLinks(context, slot: slot, options: options, every: joinCheck, retakeAfter: retake) : nil
+            ? LateLinks(context, options: options, every: joinCheck, retakeAfter: retake) : nil
         // serve probes its cooled-down Homebases in the background; a chat is gone too soon.
         let probe = serving && config.cooldown > .zero ? links.map { CooldownProbe(links: $0, cooldowns: context.cooldowns, log: context.log) } : nil
         // A command beside `guest serve` replaced serve's link: once closed, serve takes it back.

@@ -1,5 +1,5 @@
 import Foundation
 import HomebaseAgent
 
-// Flags, config and the agent live in HomebaseAgent; this file only hands over the process.
+// The commands (HomebaseCLI and the files beside it) parse with CommandLineKit; this file only hands over the process.
 exit(await HomebaseCLI.main(CommandLine.arguments, environment: ProcessInfo.processInfo.environment))

@@ -5,6 +5,7 @@ import Sealing
 import Signing
 import Testing
 import Wire
+import Basics
 
 /// The request ladder (`RequestShaping.plan`): pure, every size the relay may see of a request.
 @Suite("request shaping: the ladder")
@@ -60,7 +61,7 @@ struct RequestFramesTests {
         var replay = ReplayGuard(capacity: 64)
         let bodies = try sealed.map {
             try AppMessage.decode(Envelope.open($0.bytes, by: host, from: guest.record, replay: &replay,
-                                             now: UInt64(Date().timeIntervalSince1970 * 1000)).body)
+                                             now: UInt64(wallClockMs())).body)
         }
         return (sealed.map(\.bytes.count), bodies)
     }

@@ -155,10 +155,10 @@ import Synchronization
     }
 
     @Test func noModelInstalledGivesTheLabelledFloorWithoutError() async throws {
-        let factory = GuestProviderFactory(supervisor: Engine.supervisor(),
-                                           resolver: LocalModelResolver(configuredPath: nil, store: nil),
-                                           cloud: CloudDoors(keysDirectory: try tempDirectory()))
-        let brain = factory.onDevice(model: .builtIn)
+        let factory = GuestBrains(supervisor: Engine.supervisor(),
+                                  resolver: LocalModelResolver(configuredPath: nil, store: nil),
+                                  cloud: CloudDoors(keysDirectory: try tempDirectory()))
+        let brain = factory.brain(for: .onDevice(.builtIn))
         #expect(brain.brain == .floor)
         let r = await collect(brain.stream(request))
         #expect(r.error == nil)
@@ -169,7 +169,7 @@ import Synchronization
         let router = Router(settings: StaticSettings(values: [:]), keys: StaticKeys(present: []), localEndpoint: NoFacts(),
                             ownAdverts: NoFacts(), joined: NoFacts(), role: FixedHostRole(hostKey: nil),
                             clock: SystemWallClock(), factory: factory)
-        let answer = try await AnswerRunner(router: router, onDevice: { factory.onDevice(model: $0) }).run(request)
+        let answer = try await AnswerRunner(router: router).run(request)
         #expect(answer.metadata.brain == .floor)
         #expect(answer.metadata.summaryLine.contains("floor"))
         #expect(answer.metadata.tried.isEmpty)
@@ -183,7 +183,7 @@ import Synchronization
         let router = Router(settings: StaticSettings(values: [.modelSource: "external", .externalRuntime: "openai"]),
                             keys: StaticKeys(present: ["OpenAI"]), localEndpoint: NoFacts(), ownAdverts: NoFacts(),
                             joined: NoFacts(), role: FixedHostRole(hostKey: nil), clock: SystemWallClock(), factory: factory)
-        _ = try await AnswerRunner(router: router, onDevice: { factory.onDevice(model: $0) }, log: { lines.append($0) })
+        _ = try await AnswerRunner(router: router, log: { lines.append($0) })
             .run(request)
         #expect(lines.joined.contains("fallback: openai failed (HTTP 500: oops)"))
         #expect(!lines.joined.contains("hello"), "a prompt must never reach the log")

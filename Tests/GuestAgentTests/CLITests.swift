@@ -1,6 +1,8 @@
 import Foundation
+import Basics
 import Glibc
 @testable import GuestAgent
+@testable import OnDeviceEngine
 import Sealing
 import Testing
 
@@ -87,13 +89,8 @@ import Testing
         #expect(r.status == 0, "\(r.err)")
         let lines = r.out.split(separator: "\n").map(String.init)
         let hex = try #require(lines.first)
-        var bytes: [UInt8] = []
-        var i = hex.startIndex
-        while i < hex.endIndex {
-            let j = hex.index(i, offsetBy: 2)
-            bytes.append(try #require(UInt8(hex[i..<j], radix: 16)))
-            i = j
-        }
+        let decoded = Basics.bytes(fromHex: hex)
+        let bytes = try #require(decoded)
         let record = try DeviceRecord(encoded: bytes)
         #expect(record.name == "laptop")
         #expect(r.out.contains(record.signingKey.hex))

@@ -25,7 +25,7 @@ struct FreshOwnAdvert: OwnAdvertSource {
                             keys: StaticKeys(present: []), localEndpoint: NoFacts(), ownAdverts: FreshOwnAdvert(),
                             joined: NoFacts(), role: FixedHostRole(hostKey: nil), clock: SystemWallClock(), factory: factory)
         router.cooldowns = file
-        var r = AnswerRunner(router: router, onDevice: { factory.onDevice(model: $0) })
+        var r = AnswerRunner(router: router)
         r.cooldowns = file
         return r
     }
@@ -44,7 +44,7 @@ struct FreshOwnAdvert: OwnAdvertSource {
         #expect(homebase.requests.count == 1)
         let again = runner(homebase, local, CooldownFile(path: dir + "/cooldowns.json"))
         let decision = again.router.resolve()
-        #expect(decision.route == .onDevice)
+        #expect(decision.route.brain == .onDevice)
         #expect(decision.reason.contains("cooled down since") && decision.reason.contains("timed out: accept"), "\(decision.reason)")
         let second = try await again.run(request)
         #expect(second.metadata.brain == .onDevice)
@@ -59,7 +59,7 @@ struct FreshOwnAdvert: OwnAdvertSource {
         let local = RecordingProvider(brain: .onDevice, events: [.text("ok"), .done(finishReason: "stop", usage: nil)])
         _ = try await runner(homebase, local, file).run(request)
         #expect(file.current(nowMs: SystemWallClock().nowMs()).isEmpty)
-        #expect(runner(homebase, local, file).router.resolve().shape == .ownHomebase)
+        #expect(runner(homebase, local, file).router.resolve().route.brain == .ownHomebase)
     }
 
     /// An answer clears it; an expired one is gone by itself.

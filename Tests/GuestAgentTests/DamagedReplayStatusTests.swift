@@ -1,5 +1,6 @@
 import Foundation
 @testable import GuestAgent
+@testable import OnDeviceEngine
 import Testing
 
 /// `guest status` with a damaged `replay.sqlite3`: the relay link line says the replay store is

@@ -71,12 +71,11 @@ import Wire
         let (other, _) = try checked("ws://127.0.0.1:\(joinedPort)")
         _ = try GuestJoin.prepare(same, context: c, name: "laptop")
         _ = try GuestJoin.prepare(other, context: c, name: "laptop")
-        let slot = RelayProviderSlot()
         var options = GuestLink.Options()
         options.connectTimeout = .milliseconds(500)
-        let links = try #require(try GuestLinks.open(c, slot: slot, options: options))
+        let links = try #require(try GuestLinks.open(c, options: options))
         defer { links.stop() }
-        #expect(links.account != nil && links.joined.count == 1 && slot.isLinked)
+        #expect(links.account != nil && links.joined.count == 1 && c.factory.isLinked)
         #expect(links.link(forRelay: "ws://127.0.0.1:\(accountPort)") === links.account)
         #expect(links.link(forRelay: "ws://127.0.0.1:\(joinedPort)/v1/connect") === links.joined.first)
         await links.waitForBacklog()  // both down: returns once each link has failed, or at the bound
@@ -95,13 +94,12 @@ import Wire
 
     @Test func nothingOpensWithoutAnyRelayOrWithOnlyRevokedHomebases() async throws {
         let c = try context()
-        let slot = RelayProviderSlot()
-        #expect(try GuestLinks.open(c, slot: slot) == nil)
+        #expect(try GuestLinks.open(c) == nil)
         let (invite, host) = try checked("ws://127.0.0.1:\(try deadLoopbackPort())")
         _ = try GuestJoin.prepare(invite, context: c, name: "laptop")
         try c.joined.markRevoked(host.signingKey.publicKey)
-        #expect(try GuestLinks.open(c, slot: slot) == nil)
-        #expect(!slot.isLinked)
+        #expect(try GuestLinks.open(c) == nil)
+        #expect(!c.factory.isLinked)
         await c.shutdown()
     }
 }

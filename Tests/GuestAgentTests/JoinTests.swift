@@ -100,11 +100,11 @@ import Wire
         try context.settings.set(.ollamaModel, "tiny")
         try context.settings.set(.ollamaHost, hostKey.hex)
         let tools = RequestNeeds(tools: true)
-        #expect(context.router.decide(tools).shape == .joinedHomebase(hostKey: hostKey))
+        #expect(context.router.decide(tools).route.brain == .joinedHomebase && context.router.decide(tools).route.homebaseKey == hostKey)
 
         _ = mail.handle(.grantTerms(.init(grantID: .repeating(3), tools: false)), from: host.record, heldMs: 0)
         let onDevice = context.router.decide(tools)
-        #expect(onDevice.route == .onDevice)
+        #expect(onDevice.route.brain == .onDevice)
         #expect(GuestStatus.gather(context).tools.contains("does not allow tools (ask its owner to share with --tools)"))
         _ = mail.handle(.revoke(.init(grantID: .repeating(3), reason: "revoked by the host")), from: host.record, heldMs: 0)
         guard case .refused = mail.handle(.grantTerms(.init(grantID: .repeating(3), tools: true)), from: host.record, heldMs: 0) else {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import GuestAgent
+@testable import OnDeviceEngine
 import Inference
 import AgentKit
 import Testing
@@ -76,7 +77,7 @@ import Testing
         #expect(processExists(pid))
         await sup.stop()
         #expect(!processExists(pid))
-        await #expect(throws: GuestError.stopped) { try await sup.endpoint(for: tiny) }
+        await #expect(throws: EngineError.stopped) { try await sup.endpoint(for: tiny) }
     }
 
     @Test func ggufModelRunsTheAgentLoop() async throws {

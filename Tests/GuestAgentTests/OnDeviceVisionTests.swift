@@ -1,5 +1,6 @@
 import Foundation
 @testable import GuestAgent
+@testable import OnDeviceEngine
 import Inference
 @testable import ModelStore
 import Routing

@@ -24,7 +24,7 @@ import Wire
         try OwnAdvertStore(database: context.routingDatabase, accountHostKey: host.publicKey).accept(advert, heldMs: 0)
 
         let decision = context.router.resolve()
-        #expect(decision.shape == .ownHomebase, "\(decision)")
+        #expect(decision.route.brain == .ownHomebase, "\(decision)")
         let answer = try await context.runner.run(ChatRequest(model: "m", messages: [ChatMessage(role: .user, content: "hi")]))
         #expect(answer.metadata.tried.map(\.brain) == [.ownHomebase])
         #expect(answer.metadata.tried.map(\.failure) == [.notSent("relay link not configured")])

@@ -21,7 +21,7 @@ import Testing
         #expect(relayKey("ws://Localhost:80/") == relayKey("ws://localhost"))
         var options = GuestLink.Options()
         options.connectTimeout = .milliseconds(200)
-        let links = try #require(try GuestLinks.open(c, slot: RelayProviderSlot(), options: options))
+        let links = try #require(try GuestLinks.open(c, options: options))
         defer { links.stop() }
         #expect(links.account != nil && links.joined.count == 1, "one link for the account's relay, one for the other")
         #expect(links.joined.first.map { relayKey($0.setting.url) } == relayKey("ws://localhost:\(other)"))

@@ -1,5 +1,6 @@
 import Foundation
 @testable import GuestAgent
+@testable import OnDeviceEngine
 import Glibc
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import GuestAgent
+@testable import OnDeviceEngine
 import Testing
 
 /// `guest status` with a relay: the built binaries (relay, homebase with no runtime, guest) on

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import GuestAgent
+@testable import OnDeviceEngine
 import Inference
 import Routing
 import Signing
@@ -116,15 +117,13 @@ struct NoFacts: LocalEndpointSource, OwnAdvertSource, JoinedHomebaseSource {
 }
 
 /// Every brain the factory builds is one of these.
-struct ScriptedFactory: ProviderFactory {
+struct ScriptedFactory: BrainFactory {
     let onDeviceBrain: any ChatProvider
     let cloudBrain: any ChatProvider
-    func onDevice(model: LocalModel) -> any ChatProvider { onDeviceBrain }
-    func ownHomebase(advert: ReceivedAdvert) -> any ChatProvider { cloudBrain }
-    func joinedHomebase(record: JoinedHomebase) -> any ChatProvider { cloudBrain }
-    func localEndpoint(url: String, model: String) -> any ChatProvider { cloudBrain }
-    func openAI(key: SecretBytes) -> any ChatProvider { cloudBrain }
-    func anthropic(key: SecretBytes) -> any ChatProvider { cloudBrain }
+    func brain(for route: Route) -> any ChatProvider {
+        if case .onDevice = route { return onDeviceBrain }
+        return cloudBrain
+    }
 }
 
 /// A router that chooses OpenAI (the user chose it; a key is on file), building the given brains,
@@ -135,5 +134,5 @@ func openAIRunner(primary: any ChatProvider, onDevice: any ChatProvider,
     let router = Router(settings: StaticSettings(values: settings),
                         keys: StaticKeys(present: ["OpenAI"]), localEndpoint: NoFacts(), ownAdverts: NoFacts(),
                         joined: NoFacts(), role: FixedHostRole(hostKey: nil), clock: SystemWallClock(), factory: factory)
-    return AnswerRunner(router: router, onDevice: { factory.onDevice(model: $0) })
+    return AnswerRunner(router: router)
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import GuestAgent
+@testable import OnDeviceEngine
 import Inference
 import Routing
 import Signing
@@ -63,12 +64,12 @@ import Wire
     @Test func engineLocatorOrder() throws {
         let dir = try tempDirectory()
         let env = ["PATH": dir + "/nobin", "HOMEBASE_ENGINE_DIR": dir]
-        #expect(throws: GuestError.self) { try EngineLocator(environment: env).locate() }
+        #expect(throws: EngineError.self) { try EngineLocator(environment: env).locate() }
         try FileManager.default.createDirectory(atPath: dir + "/bin", withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: dir + "/bin/llama-server", contents: Data(), attributes: [.posixPermissions: 0o755]))
         #expect(try EngineLocator(environment: env).locate() == dir + "/bin/llama-server")
         // A configured binary that is missing is an error, never silently replaced.
-        #expect(throws: GuestError.self) { try EngineLocator(configured: dir + "/other", environment: env).locate() }
+        #expect(throws: EngineError.self) { try EngineLocator(configured: dir + "/other", environment: env).locate() }
     }
 
     /// The context's router on real facts: a runtime.json serving the selected tag routes to
@@ -78,33 +79,43 @@ import Wire
         let context = try GuestContext(GuestConfiguration(paths: GuestPaths(dataDirectory: dir), environment: [:]))
         try context.settings.set(.modelSource, "external")
         try context.settings.set(.externalRuntime, "openai")
-        #expect(context.router.resolve().route == .onDevice)
+        #expect(context.router.resolve().route.brain == .onDevice)
         try FileManager.default.createDirectory(atPath: context.paths.keys, withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: context.paths.keys + "/openai", contents: Data("sk-x".utf8),
                                        attributes: [.posixPermissions: 0o600]))
-        #expect(context.router.resolve().route == .openAI)
+        #expect(context.router.resolve().route.brain == .openAI)
         try context.settings.set(.externalRuntime, "ollama")
         try context.settings.set(.ollamaModel, "qwen2.5:0.5b")
         try context.runtime.write(LocalEndpoint(url: "http://127.0.0.1:11434", models: ["qwen2.5:0.5b"]))
         let decision = context.router.resolve()
-        #expect(decision.shape == .localEndpoint(url: "http://127.0.0.1:11434"))
+        #expect(decision.route.target == "local endpoint " + "http://127.0.0.1:11434")
         #expect(context.router.provider().brain == .localEndpoint)
         #expect(GuestStatus.gather(context).keys["OpenAI"] == "present")
     }
 
-    /// The default relay seam fails at once, so an own-Homebase route answers from the floor
-    /// (no model here) with the relay's failure recorded, never an error.
+    /// Unlinked, a Homebase route fails at once, so it answers from the floor (no model here) with
+    /// the relay's failure recorded, never an error; the cloud routes fail in their stream.
     @Test func defaultSeamsFailClearly() async throws {
-        let relay = UnlinkedRelayProviders()
-        let advert = AppMessage.Advert(hostKey: Bytes32(unchecked: [UInt8](repeating: 1, count: 32)), sequence: 1,
-                                       timestampMs: 0, models: [])
-        let own = relay.ownHomebase(advert: ReceivedAdvert(advert: advert, receiptMs: 0))
-        let r = await collect(own.stream(ChatRequest(model: "m", messages: [])))
-        #expect(r.error as? BrainFailure == .notSent("relay link not configured"))
-        // The cloud doors read the key slot per request: no slot file, no request, `unreachable`.
         let dir = try tempDirectory()
-        let doors = CloudDoors(keysDirectory: dir + "/keys", urls: CloudURLs(openAI: "http://127.0.0.1:1", anthropic: "http://127.0.0.1:1"))
-        for brain in [doors.anthropic(key: SecretBytes(Array("k".utf8))), doors.openAI(key: SecretBytes(Array("k".utf8)))] {
+        let brains = GuestBrains(supervisor: Engine.supervisor(), resolver: LocalModelResolver(configuredPath: nil, store: nil),
+                                 cloud: CloudDoors(keysDirectory: dir + "/keys",
+                                                   urls: CloudURLs(openAI: "http://127.0.0.1:1", anthropic: "http://127.0.0.1:1")))
+        #expect(!brains.isLinked)
+        let key = Bytes32(unchecked: [UInt8](repeating: 1, count: 32))
+        let advert = AppMessage.Advert(hostKey: key, sequence: 1, timestampMs: 0, models: [])
+        let joined = JoinedHomebase(hostKey: key, hpkeKey: [UInt8](repeating: 7, count: 32), relayURL: "ws://127.0.0.1:9",
+                                    state: .joined, models: ["m"])
+        for route in [Route.ownHomebase(ReceivedAdvert(advert: advert, receiptMs: 0), tag: "m"), .joinedHomebase(joined, tag: "m")] {
+            let brain = brains.brain(for: route)
+            #expect(brain.brain == route.brain)
+            let r = await collect(brain.stream(ChatRequest(model: "m", messages: [])))
+            #expect(r.error as? BrainFailure == .notSent("relay link not configured"))
+        }
+        #expect(brains.brain(for: .onDevice(.builtIn)).brain == .floor)
+        // The cloud doors read the key slot per request: no slot file, no request, `unreachable`.
+        for route in [Route.cloud(.anthropic, model: nil), .cloud(.openAI, model: "x")] {
+            let brain = brains.brain(for: route)
+            #expect(brain.brain == route.brain)
             let a = await collect(brain.stream(ChatRequest(model: "m", messages: [])))
             guard case .unreachable(let why)? = a.error as? InferenceError else { Issue.record("expected unreachable"); return }
             #expect(why.contains("no API key on file (\(dir)/keys/"))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HomebaseAgent
+@testable import homebase
 
 /// `--config FILE` names the settings of every command the same way: a missing file is no
 /// settings yet (`pair CODE` and `run --relay` on a fresh `--config`, as the README says), a

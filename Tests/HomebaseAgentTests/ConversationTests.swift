@@ -140,7 +140,7 @@ import Wire
             try store.revokeGrant(grantID)
             store.close()
             try await eventually("the agent re-read the grants") {
-                f.agent.state.withLock { $0.grants[f.guest.identity.signingKey.publicKey]?.first?.revoked == true }
+                f.agent.state.withLock { $0.membership.grants[f.guest.identity.signingKey.publicKey]?.first?.revoked == true }
             }
             // No grant in force: the envelope never reaches the opener (nor the replay state);
             // the grantee learns of the revoke from the notice mailed to it.

@@ -18,7 +18,7 @@ import Wire
                                         createdMs: nowMs()))
         store.close()
         try await eventually("the agent knows the grantee") {
-            f.agent.state.withLock { $0.grants[friend.identity.signingKey.publicKey] != nil }
+            f.agent.state.withLock { $0.membership.grants[friend.identity.signingKey.publicKey] != nil }
         }
         try await friend.start()
         return friend

@@ -3,6 +3,7 @@ import Sealing
 import Signing
 import Testing
 @testable import HomebaseAgent
+import Basics
 
 /// A request re-reads only its sender's grants (the whole table per request was quadratic in
 /// grantees: 1,000 grantees took 70 s to serve in bench-e2e instead of 14 s).
@@ -10,7 +11,7 @@ struct GrantQueryTests {
     @Test func oneGranteesGrantsAndNoOthers() throws {
         let store = try HostFiles(dataDir: try temporaryDirectory("grants")).openStore()
         defer { store.close() }
-        let now = UInt64(Date().timeIntervalSince1970 * 1000)
+        let now = UInt64(wallClockMs())
         let devices = try (0..<3).map { try DeviceIdentity.generate(name: "friend-\($0)", now: now).record }
         for (i, d) in devices.enumerated() {
             for m in 0...i {

@@ -1,4 +1,5 @@
 @testable import HomebaseAgent
+@testable import homebase
 import Testing
 
 /// #21's flags and settings: a bad `--tokens` is a usage error (exit 2) before anything is

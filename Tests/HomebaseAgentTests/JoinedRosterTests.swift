@@ -1,5 +1,6 @@
 import Foundation
 @testable import HomebaseAgent
+@testable import homebase
 import Sealing
 import Signing
 import Testing
@@ -18,7 +19,7 @@ import Wire
         return r
     }
 
-    func outcome(_ f: HostFixture, _ name: String) -> Int { f.agent.state.withLock { $0.outcomes[name] ?? 0 } }
+    func outcome(_ f: HostFixture, _ name: String) -> Int { f.agent.state.withLock { $0.serving.outcomes[name] ?? 0 } }
 
     @Test func onlyANewerRosterSignedByTheAccountKeyIsTakenAndRemovalIsReported() async throws {
         let lines = LogLines()
@@ -32,7 +33,7 @@ import Wire
             try await send(try Self.roster(3, [f.host, f.guest.identity.record, phone], signedBy: f.accountKey))
             try await eventually("roster 3 accepted") { outcome(f, "roster-accepted") == 1 }
             #expect(try f.agent.store.roster()?.version == 3)
-            #expect(f.agent.state.withLock { $0.siblings[phone.signingKey] } != nil)
+            #expect(f.agent.state.withLock { $0.membership.siblings[phone.signingKey] } != nil)
 
             // Replayed older, another at the same version, foreign (another key names itself),
             // tampered (one signature bit).
@@ -55,7 +56,7 @@ import Wire
             try await send(try Self.roster(4, [f.guest.identity.record, phone], signedBy: f.accountKey))
             try await eventually("roster 4 accepted") { outcome(f, "roster-accepted") == 2 }
             #expect(lines.contains("removed from the account"), "\(lines.all)")
-            #expect(f.agent.state.withLock { $0.siblings.isEmpty && !$0.listed })
+            #expect(f.agent.state.withLock { $0.membership.siblings.isEmpty && !$0.membership.listed })
             let status = try HostStatus.read(f.files)
             #expect(status.account?.listed == false && status.account?.holdsKey == false)
             #expect(StatusText.render(status, nowMs: nowMs()).contains("REMOVED from the account"))

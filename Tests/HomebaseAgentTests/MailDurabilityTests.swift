@@ -9,6 +9,8 @@ import Synchronization
 import Testing
 import Wire
 @testable import HomebaseAgent
+import Basics
+@testable import homebase
 
 /// Trust mail (rosters above all) is not lost to a full mailbox or to a laptop that was away
 /// longer than its replay window: it is retried until the relay stores it, and the current
@@ -87,7 +89,7 @@ import Wire
         let behind = Atomic<UInt64>(window + 86_400_000)  // the Homebase's clock: 8 days ago, for now
         let f = try await HostFixture(runtime: nil, configure: { c in
             c.advertPulse = .milliseconds(50)
-            c.courier.now = { UInt64(Date().timeIntervalSince1970 * 1000) - behind.load(ordering: .relaxed) }
+            c.courier.now = { UInt64(wallClockMs()) - behind.load(ordering: .relaxed) }
         })
         try await run(f) {
             let account = try f.files.loadAccountKey()
@@ -133,7 +135,7 @@ import Wire
     }
 
     @Test func theRetryBackoffIsSetAndCheckedLikeTheOtherDurations() throws {
-        var s = Settings()
+        var s = homebase.Settings()
         s.values = ["relay": "ws://127.0.0.1:1", "mail-retry": "250ms", "mail-retry-max": "2s"]
         let c = try s.configuration()
         #expect(c.mailRetry.initial == .milliseconds(250) && c.mailRetry.maximum == .seconds(2))

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import Inference
 import Sealing
@@ -5,6 +6,7 @@ import Signing
 import Testing
 import Wire
 @testable import HomebaseAgent
+@testable import homebase
 
 /// The pure parts: batching, the gate, conversation memory, admission, settings, flags.
 struct BatcherTests {
@@ -141,10 +143,24 @@ struct SettingsTests {
         #expect(throws: HomebaseError.noRelay) { try Settings().configuration() }
     }
 
-    @Test func flagsRefuseUnknownNames() throws {
-        let f = try Flags(["--json", "list", "--name=x"], valued: ["name"], switches: ["json"])
-        #expect(f.positional == ["list"] && f.values["name"] == "x" && f.switches.contains("json"))
-        #expect(throws: Flags.UsageError.self) { try Flags(["--nope"], valued: [], switches: []) }
-        #expect(throws: Flags.UsageError.self) { try Flags(["--name"], valued: ["name"], switches: []) }
+    @Test func everySettingKeyHasHelpAndADefault() throws {
+        #expect(Settings.undescribedKeys.isEmpty, "keys without a line in SettingKeys.swift: \(Settings.undescribedKeys)")
+        #expect(Settings.unknownDescribedKeys.isEmpty, "SettingKeys.swift describes keys Settings.keys lacks: \(Settings.unknownDescribedKeys)")
+        let help = Settings.table.helpText(defaults: Settings())
+        #expect(help.contains("--max-concurrent") && help.contains("(default 4)") && help.contains("(default 2s)"))
+    }
+
+    @Test func environmentSitsBetweenTheFileAndTheFlags() throws {
+        let dir = try temporaryDirectory("conf")
+        let path = dir + "/homebase.conf"
+        try "relay = ws://127.0.0.1:9/v1/connect\nmax-concurrent = 2\nqueue-length = 7\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let run = HomebaseCLI.program.command("run")!
+        let flags = try ParsedArguments.parse(["--max-concurrent", "5"], flags: run.flags)
+        let env = ["HOMEBASE_HOST_MAX_CONCURRENT": "3", "HOMEBASE_HOST_BATCH_DELAY": "5ms", "HOMEBASE_TRACE_TIMINGS": "1"]
+        let c = try Settings.layered(path: path, explicit: true, environment: env, flags: flags).configuration()
+        #expect(c.maxConcurrent == 5 && c.batchDelay == .milliseconds(5) && c.queueLength == 7)
+        #expect(throws: HomebaseError.self) {
+            try Settings.layered(path: path, explicit: true, environment: ["HOMEBASE_HOST_COLOUR": "red"], flags: ParsedArguments())
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Testing
 import Wire
 @testable import HomebaseAgent
+@testable import homebase
 
 /// The pure shaping pieces of `ChunkBatcher` (ReplyShaping.swift), driven by a hand clock: the
 /// end quantised to a length class, the first-chunk boundary, and cadence's ticks, splitting and

@@ -128,7 +128,7 @@ import Wire
             }
             let records = try await ScriptedEngine.records(id)
             #expect(!records.contains { $0["event"] as? String == "finished" })
-            try await eventually("the host counted the cancel") { f.agent.state.withLock { $0.active.isEmpty } }
+            try await eventually("the host counted the cancel") { f.agent.state.withLock { $0.serving.active.isEmpty } }
         }
     }
 
@@ -142,7 +142,7 @@ import Wire
             try await eventually("the engine saw the connection close") {
                 try await ScriptedEngine.records(id).contains { $0["event"] as? String == "closed" }
             }
-            #expect(f.agent.state.withLock { $0.outcomes["requester-gone"] ?? 0 } >= 1)
+            #expect(f.agent.state.withLock { $0.serving.outcomes["requester-gone"] ?? 0 } >= 1)
         }
     }
 }

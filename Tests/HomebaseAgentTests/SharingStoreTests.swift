@@ -1,4 +1,6 @@
 @testable import HomebaseAgent
+@testable import homebase
+import CommandLineKit
 import Sealing
 import Signing
 import Testing
@@ -80,10 +82,10 @@ import Wire
 
     @Test func shareFlagsParse() throws {
         #expect(try ShareCommand.parseRate("20/min") == 20 && ShareCommand.parseRate("0") == 0)
-        #expect(throws: Flags.UsageError.self) { try ShareCommand.parseRate("fast") }
+        #expect(throws: UsageError.self) { try ShareCommand.parseRate("fast") }
         #expect(try ShareCommand.parseLifetime("7d") == 7 * 86_400_000)
         #expect(try ShareCommand.parseLifetime("90m") == 90 * 60_000)
-        #expect(throws: Flags.UsageError.self) { try ShareCommand.parseLifetime("0s") }
-        #expect(throws: Flags.UsageError.self) { try ShareCommand.parseLifetime("soon") }
+        #expect(throws: UsageError.self) { try ShareCommand.parseLifetime("0s") }
+        #expect(throws: UsageError.self) { try ShareCommand.parseLifetime("soon") }
     }
 }

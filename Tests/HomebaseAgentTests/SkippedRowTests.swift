@@ -4,6 +4,7 @@ import Signing
 import Testing
 import Wire
 @testable import HomebaseAgent
+@testable import homebase
 
 // Issue 15: rows an older version stored that today's decode rules refuse (a small-order HPKE
 // key, control characters in a name) are skipped and reported, never fatal, never deleted.

@@ -7,6 +7,7 @@ import Testing
 import TestSupport
 import Wire
 @testable import HomebaseAgent
+@testable import homebase
 
 /// `homebase run` and logind's sleep: a real dbus-daemon with a STAND-IN logind
 /// (TestSupport/peers/logind_standin.py: Inhibit and PrepareForSleep only), a real relay, a guest device.

@@ -2,6 +2,7 @@ import Foundation
 import Signing
 import Testing
 @testable import HomebaseAgent
+@testable import homebase
 
 /// `homebase devices add` with a validly signed record whose HPKE key is all zero (small order):
 /// refused, and the roster is not re-signed (issue 15, hole 9).

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HomebaseAgent
+@testable import homebase
 import Sealing
 import Testing
 @testable import Transport

@@ -5,6 +5,7 @@ import Signing
 import Testing
 import Wire
 @testable import HomebaseAgent
+@testable import homebase
 
 /// Identity, roster, runtimes (test before persist), the CLI's exit codes.
 @Suite(.serialized) struct StoreAndCLITests {

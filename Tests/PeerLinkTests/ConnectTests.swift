@@ -94,6 +94,27 @@ struct ConnectTests {
         link.stop()
     }
 
+    /// `start()` dials only when no retry is pending: a refused link waiting out the maximum
+    /// backoff stays waiting (no second connection beside the retry's).
+    @Test func startWhileARetryIsPendingDialsNothing() async throws {
+        let relay = try ScriptedRelay()
+        relay.update { $0.refuse = .notAdmitted }
+        let loop = try TestLoop()
+        defer { relay.stop(); loop.stop() }
+        let (link, rec) = try startLink(relay.url, on: loop) {
+            $0.backoff = Backoff(initial: .milliseconds(1), maximum: .seconds(600), jitter: 0)
+        }
+        try await rec.waitFor("refused") { if case .refused = $0 { true } else { false } }
+        link.start()
+        link.start()
+        // The link's hops run in order on its loop: once this one has, so have both starts.
+        let l = loop.loop
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in l.execute { c.resume() } }
+        #expect(link.state == .refused(.authRefused(.notAdmitted, text: "refused by script"), retryIn: .seconds(600)))
+        #expect(relay.seen.connections == 1)
+        link.stop()
+    }
+
     @Test func wrongOriginIsNeverSigned() async throws {
         let relay = try ScriptedRelay()
         let loop = try TestLoop()

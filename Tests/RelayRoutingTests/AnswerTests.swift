@@ -7,10 +7,10 @@ import Sealing
 import Testing
 import Wire
 
-@Suite("answers through the real relay")
+@Suite("answers through the real relay, in memory and over its listener")
 struct AnswerTests {
-    @Test func anAnswerStreamsAndTheLedgerThenSendsOnlyTheNewMessages() async throws {
-        let scene = try await Scene([.answer(["Hel", "lo, ", "wörld"])])
+    @Test(arguments: ProviderPath.allCases) func anAnswerStreamsAndTheLedgerThenSendsOnlyTheNewMessages(via path: ProviderPath) async throws {
+        let scene = try await Scene([.answer(["Hel", "lo, ", "wörld"])], via: path)
         defer { scene.stop() }
         let p = scene.provider()
         #expect(p.brain == .ownHomebase)
@@ -38,8 +38,8 @@ struct AnswerTests {
         #expect(scene.ledger.heldPrefix(host: scene.host.record.signingKey, conversation: plan.conversationID) == plan.fullHash)
     }
 
-    @Test func aJoinedHomebaseIsTheJoinedBrainAndAnswersToo() async throws {
-        let scene = try await Scene([.answer(["ok"])])
+    @Test(arguments: ProviderPath.allCases) func aJoinedHomebaseIsTheJoinedBrainAndAnswersToo(via path: ProviderPath) async throws {
+        let scene = try await Scene([.answer(["ok"])], via: path)
         defer { scene.stop() }
         let p = scene.provider(.joined)
         #expect(p.brain == .joinedHomebase)
@@ -47,13 +47,13 @@ struct AnswerTests {
         #expect(seen.done && seen.text == "ok" && scene.host.requests.count == 1)
     }
 
-    @Test func toolsImagesAndToolTurnsCrossAndToolCallsComeBack() async throws {
+    @Test(arguments: ProviderPath.allCases) func toolsImagesAndToolTurnsCrossAndToolCallsComeBack(via path: ProviderPath) async throws {
         let call = AppMessage.ToolCall(id: "call_1", name: "now", argumentsJSON: "{\"tz\":\"UTC\"}")
         let scene = try await Scene([
             .events([.reasoning("time?"), .toolCallDelta(.init(index: 0, id: "call_1", name: "now")),
                      .toolCallDelta(.init(index: 0, arguments: "{\"tz\":\"UTC\"}")), .toolCall(call)], finishReason: "tool_calls"),
             .events([.text("It is noon.")], finishReason: "stop"),
-        ])
+        ], via: path)
         defer { scene.stop() }
         let p = scene.provider()
         let tool = ToolDefinition(name: "now", description: "the time", parametersJSON: "{\"type\":\"object\"}")
@@ -79,8 +79,8 @@ struct AnswerTests {
         #expect(r2.messages.map(\.toolCalls) == [[call], []] && r2.messages.last?.toolCallID == "call_1")
     }
 
-    @Test func aFiveMegabyteImageTravelsAsPartsAndArrivesByteForByte() async throws {
-        let scene = try await Scene([.answer(["a cat"])])
+    @Test(arguments: ProviderPath.allCases) func aFiveMegabyteImageTravelsAsPartsAndArrivesByteForByte(via path: ProviderPath) async throws {
+        let scene = try await Scene([.answer(["a cat"])], via: path)
         defer { scene.stop() }
         var rng = SplitMix64(seed: 23)
         let bytes = (0..<(5 << 20)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
@@ -91,8 +91,8 @@ struct AnswerTests {
         #expect(r.messages.first?.parts.last == .image(mediaType: "image/jpeg", bytes: bytes))
     }
 
-    @Test func anImageOverTheLimitIsRefusedBeforeAnythingIsSent() async throws {
-        let scene = try await Scene([.answer(["never"])])
+    @Test(arguments: ProviderPath.allCases) func anImageOverTheLimitIsRefusedBeforeAnythingIsSent(via path: ProviderPath) async throws {
+        let scene = try await Scene([.answer(["never"])], via: path)
         defer { scene.stop() }
         let big = [UInt8](repeating: 1, count: Limits.maxImageBytes + 1)
         let ask = [ChatMessage(role: .user, parts: [.image(ImageData(mediaType: "image/png", bytes: big))])]
@@ -105,8 +105,8 @@ struct AnswerTests {
         #expect(scene.host.seen.isEmpty)
     }
 
-    @Test func aRequestThatCannotBeEncodedIsALocalFailureNotTheHostsCode() async throws {
-        let scene = try await Scene([.answer(["never"])])
+    @Test(arguments: ProviderPath.allCases) func aRequestThatCannotBeEncodedIsALocalFailureNotTheHostsCode(via path: ProviderPath) async throws {
+        let scene = try await Scene([.answer(["never"])], via: path)
         defer { scene.stop() }
         // A model name over its u16 length prefix: the encoder refuses it, nothing is sent.
         let seen = try await read(scene.provider(), ChatRequest(model: String(repeating: "m", count: 70_000), messages: chat("hi")))
@@ -117,8 +117,8 @@ struct AnswerTests {
         #expect(scene.host.seen.isEmpty)
     }
 
-    @Test func notHereFailsAtOnceAsNotHereAndSendsNothingMore() async throws {
-        let scene = try await Scene([.answer(["never"])], hostOnline: false)
+    @Test(arguments: ProviderPath.allCases) func notHereFailsAtOnceAsNotHereAndSendsNothingMore(via path: ProviderPath) async throws {
+        let scene = try await Scene([.answer(["never"])], hostOnline: false, via: path)
         defer { scene.stop() }
         let seen = try await read(scene.provider(.own, .relaxed), ChatRequest(model: "tiny", messages: chat("hi")))
         #expect(seen.brainFailure == .notHere, "\(String(describing: seen.failure))")
@@ -126,8 +126,8 @@ struct AnswerTests {
         #expect(scene.guest.stats.opened == 0)
     }
 
-    @Test func anUnknownHostFailsWithoutSending() async throws {
-        let scene = try await Scene([.answer(["x"])])
+    @Test(arguments: ProviderPath.allCases) func anUnknownHostFailsWithoutSending(via path: ProviderPath) async throws {
+        let scene = try await Scene([.answer(["x"])], via: path)
         defer { scene.stop() }
         let stranger = try identity("stranger").record.signingKey
         let p = HomebaseProvider(kind: .own, hostKey: stranger, courier: scene.guest, ledger: scene.ledger)

@@ -12,8 +12,8 @@ struct DeadLinkCancelTests {
     /// answered) after the first text; the stall rung fires. The guest's `cancel` cannot be
     /// settled while the relay is frozen (its live timeout is 5 s), yet the stream must end with
     /// the rung's failure first: the cancel's outcome comes after, once the relay thaws.
-    @Test func theStallRungEndsTheStreamBeforeTheCancelIsSettled() async throws {
-        let scene = try await Scene([.outputThenSilence(["Once "])])
+    @Test(arguments: ProviderPath.allCases) func theStallRungEndsTheStreamBeforeTheCancelIsSettled(via path: ProviderPath) async throws {
+        let scene = try await Scene([.outputThenSilence(["Once "])], via: path)
         defer { scene.stop() }
         let thaw = DispatchSemaphore(value: 0)
         defer { thaw.signal() }

@@ -8,8 +8,8 @@ import Wire
 /// neither is ever vectors.
 @Suite("embeddings through the relay")
 struct EmbedderTests {
-    @Test func aHostNotConnectedIsAnErrorAtOnce() async throws {
-        let scene = try await Scene([.neverAccept], hostOnline: false)
+    @Test(arguments: ProviderPath.allCases) func aHostNotConnectedIsAnErrorAtOnce(via path: ProviderPath) async throws {
+        let scene = try await Scene([.neverAccept], hostOnline: false, via: path)
         defer { scene.stop() }
         let embedder = HomebaseEmbedder(hostKey: scene.host.record.signingKey, courier: scene.guest, timeout: .seconds(3600))
         let result = await embedder.embed(model: "e5", inputs: ["one"])
@@ -17,8 +17,8 @@ struct EmbedderTests {
         #expect(why.contains("not connected"))
     }
 
-    @Test func aRequestThatCannotBeSealedIsALocalFailureAndNothingIsSent() async throws {
-        let scene = try await Scene([.neverAccept])
+    @Test(arguments: ProviderPath.allCases) func aRequestThatCannotBeSealedIsALocalFailureAndNothingIsSent(via path: ProviderPath) async throws {
+        let scene = try await Scene([.neverAccept], via: path)
         defer { scene.stop() }
         let embedder = HomebaseEmbedder(hostKey: scene.host.record.signingKey, courier: scene.guest, timeout: .seconds(3600))
         // A model name over its u16 length prefix: the encoder refuses it before the link sees it.
@@ -28,8 +28,8 @@ struct EmbedderTests {
         #expect(scene.host.seen.isEmpty)
     }
 
-    @Test func silenceIsTheConfiguredTimeoutAndTheRequestArrivedWhole() async throws {
-        let scene = try await Scene([.neverAccept])
+    @Test(arguments: ProviderPath.allCases) func silenceIsTheConfiguredTimeoutAndTheRequestArrivedWhole(via path: ProviderPath) async throws {
+        let scene = try await Scene([.neverAccept], via: path)
         defer { scene.stop() }
         let embedder = HomebaseEmbedder(hostKey: scene.host.record.signingKey, courier: scene.guest, timeout: .milliseconds(300))
         // Large enough to travel as parts (each input 40 KiB).

@@ -7,8 +7,8 @@ import Wire
 
 @Suite("the watchdog ladder, in milliseconds")
 struct LadderTests {
-    @Test func noAcceptFiresTheAcceptRungAndCancels() async throws {
-        let scene = try await Scene([.neverAccept])
+    @Test(arguments: ProviderPath.allCases) func noAcceptFiresTheAcceptRungAndCancels(via path: ProviderPath) async throws {
+        let scene = try await Scene([.neverAccept], via: path)
         defer { scene.stop() }
         let seen = try await read(scene.provider(.own, .short(.accept)), ChatRequest(model: "tiny", messages: chat("hi")))
         #expect(seen.brainFailure == .watchdog(.accept))
@@ -16,8 +16,8 @@ struct LadderTests {
         #expect(scene.host.cancels == scene.host.requests.map(\.requestID))
     }
 
-    @Test func acceptWithoutOutputFiresTheFirstOutputRungAndCancels() async throws {
-        let scene = try await Scene([.acceptThenSilence])
+    @Test(arguments: ProviderPath.allCases) func acceptWithoutOutputFiresTheFirstOutputRungAndCancels(via path: ProviderPath) async throws {
+        let scene = try await Scene([.acceptThenSilence], via: path)
         defer { scene.stop() }
         let seen = try await read(scene.provider(.own, .short(.firstOutput)), ChatRequest(model: "tiny", messages: chat("hi")))
         #expect(seen.brainFailure == .watchdog(.firstOutput))
@@ -25,10 +25,14 @@ struct LadderTests {
         try await eventually("cancel at the host") { scene.host.cancels == scene.host.requests.map(\.requestID) }
     }
 
-    @Test func silenceMidStreamFiresTheStallRungAfterThePartialTextWasSeen() async throws {
-        let scene = try await Scene([.outputThenSilence(["Once ", "upon"])])
+    @Test(arguments: ProviderPath.allCases) func silenceMidStreamFiresTheStallRungAfterThePartialTextWasSeen(via path: ProviderPath) async throws {
+        let scene = try await Scene([.outputThenSilence(["Once ", "upon"])], via: path)
         defer { scene.stop() }
-        let seen = try await read(scene.provider(.own, .short(.stall)), ChatRequest(model: "tiny", messages: chat("a story")))
+        // The host waits a relay round trip between its two chunks: a second, not `.short`'s
+        // 100 ms, so a loaded machine does not fire the rung between them.
+        var limits = WatchdogLimits.relaxed
+        limits.stall = .seconds(1)
+        let seen = try await read(scene.provider(.own, limits), ChatRequest(model: "tiny", messages: chat("a story")))
         #expect(seen.brainFailure == .watchdog(.stall))
         // The caller holds the partial text: its fallback continues from here.
         #expect(seen.text == "Once upon" && !seen.done)
@@ -39,24 +43,24 @@ struct LadderTests {
 
     /// The relay's `peer-gone` says the host left: the request ends at once with the partial
     /// text, long before the stall rung (an hour here).
-    @Test func aHostDroppingOfflineMidStreamIsKnownAtOnceWithThePartialText() async throws {
-        let scene = try await Scene([.outputThenOffline(["partial"])])
+    @Test(arguments: ProviderPath.allCases) func aHostDroppingOfflineMidStreamIsKnownAtOnceWithThePartialText(via path: ProviderPath) async throws {
+        let scene = try await Scene([.outputThenOffline(["partial"])], via: path)
         defer { scene.stop() }
         let seen = try await read(scene.provider(.own, WatchdogLimits(stall: .seconds(3600))),
                                   ChatRequest(model: "tiny", messages: chat("hi")))
         #expect(seen.brainFailure == .hostGone(.closed) && seen.text == "partial")
     }
 
-    @Test func aTruncatedStreamIsInterruptedAndCancelled() async throws {
-        let scene = try await Scene([.outputThenTruncatedDone(["half"])])
+    @Test(arguments: ProviderPath.allCases) func aTruncatedStreamIsInterruptedAndCancelled(via path: ProviderPath) async throws {
+        let scene = try await Scene([.outputThenTruncatedDone(["half"])], via: path)
         defer { scene.stop() }
         let seen = try await read(scene.provider(), ChatRequest(model: "tiny", messages: chat("hi")))
         #expect(seen.brainFailure == .interrupted && seen.text == "half" && !seen.done)
         try await eventually("cancel at the host") { scene.host.cancels == scene.host.requests.map(\.requestID) }
     }
 
-    @Test func aConsumerWalkingAwayCancelsAtTheHost() async throws {
-        let scene = try await Scene([.outputThenSilence(["one", "two"])])
+    @Test(arguments: ProviderPath.allCases) func aConsumerWalkingAwayCancelsAtTheHost(via path: ProviderPath) async throws {
+        let scene = try await Scene([.outputThenSilence(["one", "two"])], via: path)
         defer { scene.stop() }
         let seen = try await read(scene.provider(), ChatRequest(model: "tiny", messages: chat("hi")), stopAfter: 1)
         #expect(seen.events.count == 1 && seen.failure == nil)

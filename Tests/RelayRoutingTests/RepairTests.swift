@@ -9,8 +9,8 @@ import Wire
 struct RepairTests {
     static let conversation = chat("hi", "hello", "tell me more", "sure", "go on")
 
-    @Test func divergedOnceSendsOneSyncDeltaThenRetriesOnce() async throws {
-        let scene = try await Scene([.error(.diverged), .answer(["repaired"])])
+    @Test(arguments: ProviderPath.allCases) func divergedOnceSendsOneSyncDeltaThenRetriesOnce(via path: ProviderPath) async throws {
+        let scene = try await Scene([.error(.diverged), .answer(["repaired"])], via: path)
         defer { scene.stop() }
         let plan = scene.believeHostHolds(3, of: Self.conversation)
         let seen = try await read(scene.provider(.own), ChatRequest(model: "tiny", messages: Self.conversation))
@@ -31,8 +31,8 @@ struct RepairTests {
         #expect(scene.ledger.heldPrefix(host: scene.host.record.signingKey, conversation: plan.conversationID) == plan.fullHash)
     }
 
-    @Test func divergedTwiceFailsAfterOneRepairAndCancels() async throws {
-        let scene = try await Scene([.error(.diverged)])
+    @Test(arguments: ProviderPath.allCases) func divergedTwiceFailsAfterOneRepairAndCancels(via path: ProviderPath) async throws {
+        let scene = try await Scene([.error(.diverged)], via: path)
         defer { scene.stop() }
         _ = scene.believeHostHolds(3, of: Self.conversation)
         let seen = try await read(scene.provider(.own), ChatRequest(model: "tiny", messages: Self.conversation))
@@ -43,8 +43,8 @@ struct RepairTests {
         #expect(scene.ledger.count == 0)
     }
 
-    @Test func cacheMissOnceRetriesOnceInline() async throws {
-        let scene = try await Scene([.error(.cacheMiss), .answer(["from the top"])])
+    @Test(arguments: ProviderPath.allCases) func cacheMissOnceRetriesOnceInline(via path: ProviderPath) async throws {
+        let scene = try await Scene([.error(.cacheMiss), .answer(["from the top"])], via: path)
         defer { scene.stop() }
         let plan = scene.believeHostHolds(3, of: Self.conversation)
         let seen = try await read(scene.provider(.joined), ChatRequest(model: "tiny", messages: Self.conversation))
@@ -56,8 +56,8 @@ struct RepairTests {
         #expect(first.requestID != retry.requestID && scene.host.cancels.isEmpty)
     }
 
-    @Test func cacheMissTwiceFailsAfterOneRepairAndCancels() async throws {
-        let scene = try await Scene([.error(.cacheMiss)])
+    @Test(arguments: ProviderPath.allCases) func cacheMissTwiceFailsAfterOneRepairAndCancels(via path: ProviderPath) async throws {
+        let scene = try await Scene([.error(.cacheMiss)], via: path)
         defer { scene.stop() }
         _ = scene.believeHostHolds(3, of: Self.conversation)
         let seen = try await read(scene.provider(.joined), ChatRequest(model: "tiny", messages: Self.conversation))
@@ -66,10 +66,10 @@ struct RepairTests {
         #expect(scene.host.seen.map(kind) == ["request", "request", "cancel"])
     }
 
-    @Test func aRepairCodeFromTheOtherArmIsAnOrdinaryFailure() async throws {
+    @Test(arguments: ProviderPath.allCases) func aRepairCodeFromTheOtherArmIsAnOrdinaryFailure(via path: ProviderPath) async throws {
         // `diverged` from a joined host and `cache_miss` from the own host: no repair applies.
         for (kind, code): (HomebaseProvider.Kind, AppMessage.ErrorCode) in [(.joined, .diverged), (.own, .cacheMiss)] {
-            let scene = try await Scene([.error(code), .answer(["no"])])
+            let scene = try await Scene([.error(code), .answer(["no"])], via: path)
             defer { scene.stop() }
             _ = scene.believeHostHolds(3, of: Self.conversation)
             let seen = try await read(scene.provider(kind), ChatRequest(model: "tiny", messages: Self.conversation))
@@ -84,7 +84,7 @@ struct RepairTests {
 struct HostErrorTests {
     /// The failure is the host's code as a case; the words (for the log and `status`) are only
     /// its display, and stay what they were.
-    @Test(arguments: [
+    @Test(arguments: ProviderPath.allCases, [
         (AppMessage.ErrorCode.modelUnavailable, "model unavailable: scripted 1"),
         (.hostError, "remote error host_error: scripted 2"),
         (.busy, "remote error busy: scripted 3"),
@@ -92,8 +92,9 @@ struct HostErrorTests {
         (.badRequest, "remote error bad_request: scripted 7"),
         (AppMessage.ErrorCode(rawValue: 99), "remote error host_error: scripted 99"),
     ])
-    func anErrorFailsAtOnceWithoutRetryAndCancels(code: AppMessage.ErrorCode, words: String) async throws {
-        let scene = try await Scene([.error(code), .answer(["never"])])
+    func anErrorFailsAtOnceWithoutRetryAndCancels(via path: ProviderPath, error: (code: AppMessage.ErrorCode, words: String)) async throws {
+        let (code, words) = error
+        let scene = try await Scene([.error(code), .answer(["never"])], via: path)
         defer { scene.stop() }
         let seen = try await read(scene.provider(), ChatRequest(model: "tiny", messages: chat("hi")))
         #expect(seen.brainFailure == .host(code, message: "scripted \(code.rawValue)") && seen.events.isEmpty)

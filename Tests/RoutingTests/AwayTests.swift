@@ -26,7 +26,7 @@ struct FixedAway: AwaySource {
         var router = Self.asleepFacts().router()
         router.away = FixedAway(list: [AwayMark(host: Self.host.hex, advertSequence: 7, sinceMs: Self.goodbyeMs, receivedMs: 0)])
         let decision = router.resolve()
-        #expect(decision.route == .onDevice)
+        #expect(decision.route.brain == .onDevice)
         #expect(decision.reason.contains("own Homebase is asleep (said goodbye at 23:10 UTC)"), "\(decision.reason)")
     }
 
@@ -44,6 +44,6 @@ struct FixedAway: AwaySource {
     @Test func anAdvertWithModelsRoutesDespiteAnOldMark() {
         var router = RouterBehaviourTests.ownFacts(age: 500).router()
         router.away = FixedAway(list: [AwayMark(host: Self.host.hex, advertSequence: 1, sinceMs: Self.goodbyeMs, receivedMs: 0)])
-        #expect(router.resolve().shape == .ownHomebase)
+        #expect(router.resolve().route.brain == .ownHomebase)
     }
 }

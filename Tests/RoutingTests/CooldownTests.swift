@@ -23,7 +23,7 @@ struct FixedCooldowns: CooldownSource {
         router.cooldowns = FixedCooldowns(list: [Cooldown(host: Self.host.hex, sinceMs: now - 1_000, untilMs: now + 59_000,
                                                           because: "timed out: accept")])
         let decision = router.resolve()
-        #expect(decision.route == .onDevice)
+        #expect(decision.route.brain == .onDevice)
         #expect(decision.reason.contains("own Homebase cooled down since"), "\(decision.reason)")
         #expect(decision.reason.contains("because timed out: accept"), "\(decision.reason)")
     }
@@ -35,12 +35,12 @@ struct FixedCooldowns: CooldownSource {
         var router = f.router()
         router.cooldowns = FixedCooldowns(list: [Cooldown(host: Self.host.hex, sinceMs: now - 1_000, untilMs: now + 59_000,
                                                           because: "timed out: accept")])
-        #expect(router.resolve().shape == .ownHomebase)
+        #expect(router.resolve().route.brain == .ownHomebase)
         let older = RouterBehaviourTests.ownFacts(age: 2 * minute)
         var expired = older.router()
         expired.cooldowns = FixedCooldowns(list: [Cooldown(host: Self.host.hex, sinceMs: now - 61_000, untilMs: now - 1_000,
                                                            because: "timed out: accept")])
-        #expect(expired.resolve().shape == .ownHomebase)
+        #expect(expired.resolve().route.brain == .ownHomebase)
     }
 
     /// Another host's cooldown changes nothing.
@@ -50,6 +50,6 @@ struct FixedCooldowns: CooldownSource {
         let now = f.clock.nowMs()
         router.cooldowns = FixedCooldowns(list: [Cooldown(host: PublicKey(bytes: Bytes32.repeating(2).bytes)!.hex,
                                                           sinceMs: now - 1_000, untilMs: now + 59_000, because: "x")])
-        #expect(router.resolve().shape == .ownHomebase)
+        #expect(router.resolve().route.brain == .ownHomebase)
     }
 }

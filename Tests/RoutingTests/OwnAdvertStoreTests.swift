@@ -79,10 +79,10 @@ import Wire
         let received = try s.accept(try signedAdvert(host, sequence: 1, timestampMs: stamp), heldMs: 0)
         #expect(received.receiptMs == clock.nowMs())
         #expect(received.hostClockSkewMs == Int64(stamp) - clock.nowMs())
-        #expect(resolveOwn(s).shape == .ownHomebase)
+        #expect(resolveOwn(s).route.brain == .ownHomebase)
         clock.advance(ms: 11 * minute)
         let stale = resolveOwn(s)
-        #expect(stale.route == .onDevice)
+        #expect(stale.route.brain == .onDevice)
         #expect(stale.reason.contains("own Homebase advert is 11 min old (limit 10 min)"))
     }
 
@@ -93,11 +93,11 @@ import Wire
         let held: UInt64 = 5 * 3_600_000
         try s.accept(try signedAdvert(host, sequence: 1, timestampMs: UInt64(clock.nowMs())), heldMs: held)
         let decision = resolveOwn(s)
-        #expect(decision.route == .onDevice)
+        #expect(decision.route.brain == .onDevice)
         #expect(decision.reason.contains("5 h old"))
         // Held one minute: fresh.
         try s.accept(try signedAdvert(host, sequence: 2), heldMs: 60_000)
-        #expect(resolveOwn(s).shape == .ownHomebase)
+        #expect(resolveOwn(s).route.brain == .ownHomebase)
     }
 
     @Test func aCorruptStoredAdvertReadsAsNone() throws {
@@ -107,7 +107,7 @@ import Wire
         try s.accept(try signedAdvert(host, sequence: 1), heldMs: 0)
         try db.execute("UPDATE own_adverts SET advert = ?", [UInt8]([0x01, 0x02]))
         #expect(try s.latestOwnAdvert() == nil)
-        #expect(resolveOwn(s).route == .onDevice)
+        #expect(resolveOwn(s).route.brain == .onDevice)
     }
 
     func resolveOwn(_ s: OwnAdvertStore) -> RouteDecision {

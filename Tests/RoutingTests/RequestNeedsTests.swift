@@ -121,7 +121,7 @@ import Wire
         #expect(detail.contains("own Homebase model llama3 cannot see images (no vision in its advert)"))
         #expect(detail.contains("the on-device built-in model cannot see images"))
         #expect(detail.contains("guest settings set ollama.model TAG"))
-        #expect(p.decision.route == .onDevice)
+        #expect(p.decision.route.brain == .onDevice)
         #expect(p.brain == .floor)
         #expect(f.factory.builds.isEmpty)  // nothing was asked of any brain
         var thrown: (any Error)?

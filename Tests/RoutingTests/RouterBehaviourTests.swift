@@ -24,21 +24,21 @@ import Wire
         f.keys.present = [.anthropic]
         let router = Router(settings: store, keys: f.keys, localEndpoint: f.endpoint, ownAdverts: f.own, joined: f.joined,
                             role: FixedHostRole(hostKey: nil), clock: f.clock, factory: f.factory)
-        #expect(router.resolve().route == .onDevice)  // nothing set, no OpenAI key
+        #expect(router.resolve().route.brain == .onDevice)  // nothing set, no OpenAI key
         try store.set(.modelSource, "external")
         try store.set(.ollamaModel, "llama3")
-        #expect(router.resolve().shape == .ownHomebase)
+        #expect(router.resolve().route.brain == .ownHomebase)
         try store.set(.externalRuntime, "claude")
-        #expect(router.resolve().route == .anthropic)
+        #expect(router.resolve().route.brain == .anthropic)
         #expect(router.provider().brain == .anthropic)
         try store.set(.modelSource, "on-device")
-        #expect(router.resolve().route == .onDevice)
+        #expect(router.resolve().route.brain == .onDevice)
         #expect(router.provider().brain == .onDevice)
     }
 
     @Test func theContractsExampleReason() {
         let decision = Self.ownFacts(age: 14 * minute + 5_000).router().resolve()
-        #expect(decision.route == .onDevice)
+        #expect(decision.route.brain == .onDevice)
         #expect(decision.reason == "no verified local endpoint; own Homebase advert is 14 min old (limit 10 min): on-device")
     }
 
@@ -47,7 +47,7 @@ import Wire
             var f = Self.ownFacts()
             f.settings.settings[.ollamaHost] = corrupt
             let decision = f.router().resolve()
-            #expect(decision.shape == .ownHomebase, "host value \(corrupt.debugDescription)")
+            #expect(decision.route.brain == .ownHomebase, "host value \(corrupt.debugDescription)")
             #expect(decision.reason.hasPrefix("Ollama host value is not a host key, using own; "))
         }
     }
@@ -59,24 +59,24 @@ import Wire
 
         f = Self.ownFacts()
         f.own.fails = true
-        #expect(f.router().resolve().route == .onDevice)
+        #expect(f.router().resolve().route.brain == .onDevice)
 
         f = Self.ownFacts()
         f.endpoint.fails = true  // an unreadable endpoint is skipped: the own Homebase still serves
-        #expect(f.router().resolve().shape == .ownHomebase)
+        #expect(f.router().resolve().route.brain == .ownHomebase)
 
         f = Self.ownFacts()
         f.settings.settings = RoutingSettings([.modelSource: "external", .externalRuntime: "openai"])
         f.keys.present = [.openAI]
-        #expect(f.router().resolve().route == .openAI)
+        #expect(f.router().resolve().route.brain == .openAI)
         f.keys.fails = true
-        #expect(f.router().resolve().route == .onDevice)
+        #expect(f.router().resolve().route.brain == .onDevice)
 
         f = Self.ownFacts()
         let host = SigningKey.generate().publicKey
         f.settings.settings[.ollamaHost] = host.hex
         f.joined.fails = true
-        #expect(f.router().resolve().route == .onDevice)
+        #expect(f.router().resolve().route.brain == .onDevice)
     }
 
     /// With `tools.remote = off` (the old rule), requests with tools go on-device, whatever
@@ -115,7 +115,7 @@ import Wire
         let router = Router(settings: f.settings, keys: f.keys, localEndpoint: f.endpoint, ownAdverts: f.own,
                             joined: f.joined, role: FixedHostRole(hostKey: nil), clock: f.clock, factory: spy)
         let provider = router.provider(model: "caller-model")
-        #expect(provider.decision.shape == .localEndpoint(url: "http://localhost:8080/v1"))
+        #expect(provider.decision.route.target == "local endpoint " + "http://localhost:8080/v1")
         for try await _ in provider.stream(ChatRequest(model: "caller-model", messages: [])) {}
         #expect(spy.models == ["llama3"])  // the selection's tag, not the caller's name
 
@@ -149,40 +149,40 @@ import Wire
         var f = Self.ownFacts()
         f.own.advert = nil
         f.endpoint.endpoint = LocalEndpoint(url: "http://192.168.1.20:11434", models: ["llama3"])
-        #expect(f.router().resolve().route == .onDevice)
+        #expect(f.router().resolve().route.brain == .onDevice)
         #expect(f.router().resolve().reason.contains("local endpoint is not on loopback"))
         f.endpoint.endpoint = LocalEndpoint(url: "http://[::1]:11434", models: ["llama3"])
-        #expect(f.router().resolve().shape == .localEndpoint(url: "http://[::1]:11434"))
+        #expect(f.router().resolve().route.target == "local endpoint " + "http://[::1]:11434")
     }
 
     @Test func theHomebaseNeverRoutesToItself() {
         var f = Self.ownFacts()
         f.homebaseKey = SigningKey.generate().publicKey
-        #expect(f.router().resolve().route == .onDevice)
+        #expect(f.router().resolve().route.brain == .onDevice)
         // Nor to a "joined" record carrying its own key.
         f.settings.settings[.ollamaHost] = f.homebaseKey!.hex
         f.joined.records[f.homebaseKey!] = JoinedHomebase(hostKey: f.homebaseKey!, hpkeKey: [UInt8](repeating: 0, count: 32),
                                                           relayURL: "wss://r", state: .joined, models: ["llama3"],
                                                           lastHeardMs: f.clock.nowMs())
-        #expect(f.router().resolve().route == .onDevice)
+        #expect(f.router().resolve().route.brain == .onDevice)
         #expect(f.router().resolve().reason.contains("is this Homebase"))
     }
 
     @Test func aClockThatMovedBackMakesAdvertsStale() {
         // Received "in the future": this machine's clock was set back after receipt.
         let f = Self.ownFacts(age: -2 * hour)
-        #expect(f.router().resolve().route == .onDevice)
+        #expect(f.router().resolve().route.brain == .onDevice)
         #expect(f.router().resolve().reason.contains("in the future"))
         // Within the tolerance it still counts.
-        #expect(Self.ownFacts(age: -1_000).router().resolve().shape == .ownHomebase)
+        #expect(Self.ownFacts(age: -1_000).router().resolve().route.brain == .ownHomebase)
     }
 
     @Test func windowsAreConfigurable() {
         var f = Self.ownFacts(age: 30)
         f.limits = FreshnessLimits(ownAdvertMaxAgeMs: 50, joinedMaxSilenceMs: 50, clockStepToleranceMs: 0)
-        #expect(f.router().resolve().shape == .ownHomebase)
+        #expect(f.router().resolve().route.brain == .ownHomebase)
         f.clock.advance(ms: 25)
-        #expect(f.router().resolve().route == .onDevice)
+        #expect(f.router().resolve().route.brain == .onDevice)
         #expect(f.router().resolve().reason.contains("55 ms old (limit 50 ms)"))
     }
 
@@ -219,7 +219,7 @@ struct VanishingKeys: KeyRing {
 }
 
 /// Records the model each request names (a test double).
-final class SpyFactory: ProviderFactory {
+final class SpyFactory: BrainFactory {
     private let seen = Mutex<[String]>([])
     var models: [String] { seen.withLock { $0 } }
 
@@ -231,10 +231,5 @@ final class SpyFactory: ProviderFactory {
             return AsyncThrowingStream { $0.finish() }
         }
     }
-    func onDevice(model: LocalModel) -> any ChatProvider { Spy(brain: .onDevice, factory: self) }
-    func ownHomebase(advert: ReceivedAdvert) -> any ChatProvider { Spy(brain: .ownHomebase, factory: self) }
-    func joinedHomebase(record: JoinedHomebase) -> any ChatProvider { Spy(brain: .joinedHomebase, factory: self) }
-    func localEndpoint(url: String, model: String) -> any ChatProvider { Spy(brain: .localEndpoint, factory: self) }
-    func openAI(key: SecretBytes) -> any ChatProvider { Spy(brain: .openAI, factory: self) }
-    func anthropic(key: SecretBytes) -> any ChatProvider { Spy(brain: .anthropic, factory: self) }
+    func brain(for route: Route) -> any ChatProvider { Spy(brain: route.brain, factory: self) }
 }

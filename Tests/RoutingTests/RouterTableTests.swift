@@ -38,39 +38,41 @@ import Wire
             ok = false
             Issue.record("\(what) — \(c) — got \(decision)")
         }
-        if decision.route != route { fail("route \(decision.route), expected \(route)") }
-        if Self.shape(decision.shape) != shape { fail("shape \(String(describing: decision.shape)), expected \(String(describing: shape))") }
+        let family = Self.family(decision.route)
+        if family != route { fail("route \(decision.route), expected \(route)") }
+        if Self.shape(decision.route) != shape { fail("shape \(decision.route), expected \(String(describing: shape))") }
         if decision.reason.isEmpty { fail("empty reason") }
-        if decision.route == .onDevice && decision.localModel != c.expectedLocalModel { fail("local model") }
-        if decision.route == .external && decision.model != TableFixture.tag { fail("external model must be the selected tag") }
+        if family == .onDevice && decision.localModel != c.expectedLocalModel { fail("local model") }
+        if family == .onDevice && decision.route != .onDevice(decision.localModel) { fail("on-device route carries another model") }
+        if family == .external && decision.model != TableFixture.tag { fail("external model must be the selected tag") }
         if !facts.factory.builds.isEmpty { fail("resolve() built a provider") }
 
         // Invariants, independent of `expected`: never a cloud route the user did not choose.
-        if decision.route == .openAI {
+        if decision.route.brain == .openAI {
             let chosen = (c.radio == .external && c.dropdown == .openai) || c.radio == .legacyOpenAI || c.radio == .unset
             if !(chosen && c.openAIKey) { fail("OpenAI not chosen or no key") }
         }
-        if decision.route == .anthropic && !(c.radio == .external && c.dropdown == .claude && c.anthropicKey) {
+        if decision.route.brain == .anthropic && !(c.radio == .external && c.dropdown == .claude && c.anthropicKey) {
             fail("Claude not chosen or no key")
         }
         // Every missing prerequisite → on-device.
-        switch decision.shape {
-        case .joinedHomebase?:
+        switch decision.route {
+        case .joinedHomebase:
             if !(c.joined.state == .joined && c.joined.fresh && c.joined.hasModels) { fail("joined prerequisites") }
-        case .ownHomebase?:
+        case .ownHomebase:
             if c.onHomebase || c.own != .fresh { fail("own Homebase prerequisites") }
-        case .localEndpoint?:
+        case .localEndpoint:
             if c.endpoint != .servesTag { fail("local endpoint prerequisites") }
-        case nil:
-            if decision.route == .external { fail("external without a shape") }
+        case .onDevice, .cloud:
+            break
         }
         // What a request carries never moves it toward a cloud the user did not choose (#23):
         // the table's adverts and endpoint claim no tools or vision, so a request with tools stays
         // with a chosen cloud or goes on-device, and one with an image stays with a chosen cloud
         // or is refused (the built-in on-device model cannot see).
         let tools = facts.router().decide(RequestNeeds(tools: true))
-        let cloud = decision.route == .openAI || decision.route == .anthropic
-        if tools.refusal != nil || tools.route != (cloud ? decision.route : .onDevice) { fail("tools: \(tools)") }
+        let cloud = family == .openAI || family == .anthropic
+        if tools.refusal != nil || Self.family(tools.route) != (cloud ? family : .onDevice) { fail("tools: \(tools)") }
         let image = facts.router().decide(RequestNeeds(images: true))
         if cloud ? (image.route != decision.route || image.refusal != nil) : image.refusal == nil { fail("image: \(image)") }
         // The provider follows the decision.
@@ -80,23 +82,32 @@ import Wire
         return ok
     }
 
-    static func shape(_ shape: ExternalShape?) -> ExpectedShape? {
-        switch shape {
-        case .joinedHomebase(let key)?: key == TableFixture.joinedKey ? .joined : nil
-        case .localEndpoint(let url)?: url == TableFixture.endpointURL ? .local : nil
-        case .ownHomebase?: .own
-        case nil: nil
+    static func family(_ route: Route) -> Family {
+        switch route {
+        case .onDevice: .onDevice
+        case .joinedHomebase, .localEndpoint, .ownHomebase: .external
+        case .cloud(.openAI, _): .openAI
+        case .cloud(.anthropic, _): .anthropic
+        }
+    }
+
+    static func shape(_ route: Route) -> ExpectedShape? {
+        switch route {
+        case .joinedHomebase(let record, let tag): record.hostKey == TableFixture.joinedKey && tag == TableFixture.tag ? .joined : nil
+        case .localEndpoint(let endpoint, let tag): endpoint.url == TableFixture.endpointURL && tag == TableFixture.tag ? .local : nil
+        case .ownHomebase(_, let tag): tag == TableFixture.tag ? .own : nil
+        case .onDevice, .cloud: nil
         }
     }
 
     static func brain(_ d: RouteDecision) -> BrainKind {
-        switch (d.route, d.shape) {
-        case (.onDevice, _), (.external, nil): .onDevice
-        case (.openAI, _): .openAI
-        case (.anthropic, _): .anthropic
-        case (.external, .joinedHomebase?): .joinedHomebase
-        case (.external, .localEndpoint?): .localEndpoint
-        case (.external, .ownHomebase?): .ownHomebase
+        switch d.route {
+        case .onDevice: .onDevice
+        case .cloud(.openAI, _): .openAI
+        case .cloud(.anthropic, _): .anthropic
+        case .joinedHomebase: .joinedHomebase
+        case .localEndpoint: .localEndpoint
+        case .ownHomebase: .ownHomebase
         }
     }
 

@@ -88,7 +88,7 @@ struct FakeProvider: ChatProvider {
 }
 
 /// Records every build; resolve() must never cause one.
-final class FakeFactory: ProviderFactory {
+final class FakeFactory: BrainFactory {
     private let log = Mutex<[String]>([])
     var builds: [String] { log.withLock { $0 } }
 
@@ -96,12 +96,15 @@ final class FakeFactory: ProviderFactory {
         log.withLock { $0.append(what) }
         return FakeProvider(brain: brain, built: what)
     }
-    func onDevice(model: LocalModel) -> any ChatProvider { record(.onDevice, "onDevice(\(model))") }
-    func ownHomebase(advert: ReceivedAdvert) -> any ChatProvider { record(.ownHomebase, "ownHomebase(seq \(advert.advert.sequence))") }
-    func joinedHomebase(record r: JoinedHomebase) -> any ChatProvider { record(.joinedHomebase, "joinedHomebase(\(r.relayURL))") }
-    func localEndpoint(url: String, model: String) -> any ChatProvider { record(.localEndpoint, "localEndpoint(\(url), \(model))") }
-    func openAI(key: SecretBytes) -> any ChatProvider { record(.openAI, "openAI(\(key.count) bytes)") }
-    func anthropic(key: SecretBytes) -> any ChatProvider { record(.anthropic, "anthropic(\(key.count) bytes)") }
+    func brain(for route: Route) -> any ChatProvider {
+        switch route {
+        case .onDevice(let model): record(.onDevice, "onDevice(\(model))")
+        case .ownHomebase(let advert, _): record(.ownHomebase, "ownHomebase(seq \(advert.advert.sequence))")
+        case .joinedHomebase(let r, _): record(.joinedHomebase, "joinedHomebase(\(r.relayURL))")
+        case .localEndpoint(let e, let tag): record(.localEndpoint, "localEndpoint(\(e.url), \(tag))")
+        case .cloud(let cloud, _): record(route.brain, "\(cloud)")
+        }
+    }
 }
 
 /// Everything a router reads, as plain values; `router()` wires them up.

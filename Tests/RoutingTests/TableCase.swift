@@ -38,7 +38,7 @@ struct TableCase: CustomStringConvertible {
     var anthropicKey: Bool { keys == .anthropic || keys == .both }
 
     /// The contract, case by case.
-    var expected: (route: Route, shape: ExpectedShape?) {
+    var expected: (route: Family, shape: ExpectedShape?) {
         switch radio {
         case .onDevice, .community, .garbage:
             return (.onDevice, nil)
@@ -85,6 +85,8 @@ struct TableCase: CustomStringConvertible {
 }
 
 enum ExpectedShape: Equatable { case joined, local, own }
+/// The contract's four families of route (`Route.name`), as the contract text names them.
+enum Family: Equatable { case onDevice, external, openAI, anthropic }
 
 /// The fixed values the table's facts are built from.
 enum TableFixture {

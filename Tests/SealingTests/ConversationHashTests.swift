@@ -1,4 +1,5 @@
 import Testing
+import Basics
 import Sealing
 
 @Test func conversationHashIsAChainFromZero() {
@@ -22,6 +23,6 @@ import Sealing
 @Test func conversationHashKnownAnswer() {
     // SHA-256("homebase conversation v1" || 0x00 || 0^32 || 0x02 || 00000002 || "hi"), computed independently.
     let h = ConversationHash.extend(ConversationHash.empty, role: 2, content: "hi")
-    #expect(h.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    #expect(hexString(h)
             == "219bf789bf00c1fcb453c88b9b80d3d28e6e06972e92a45143888c92c261bf9d")
 }

@@ -1,6 +1,7 @@
 // Checkers for the request v2 vectors (#23): one chat message alone, the typed reply stream,
 // the prefix hash of rich messages. Requests and sync-deltas v2 are app-message vectors (WireChecks).
 import CSodium
+import Basics
 import Sealing
 import Wire
 
@@ -10,8 +11,7 @@ let inferenceV2Checkers: [String: VectorChecker] = [
     "prefix-hash-v2": checkPrefixHashV2,
 ]
 
-private func hx(_ b: [UInt8]) -> String { b.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
-private func str(_ s: String) -> String { hx(Array(s.utf8)) }
+private func str(_ s: String) -> String { hexString(Array(s.utf8)) }
 private func bad(_ v: VectorFile, _ why: String) -> VectorFile.Bad { VectorFile.Bad(description: "\(v.path): \(why)") }
 
 /// Every field of the file equals the decoded one and the other way round.
@@ -32,11 +32,11 @@ private func keys(_ stem: String, _ suffixes: [String]) -> Set<String> {
         .union(keys("tool-call", ["id", "name", "arguments"])))
     guard v.expect == "success" else { throw bad(v, "chat-message knows only success") }
     let m = try AppMessage.ChatMessage.decode(v.payload)
-    var got: [(String, String)] = [("role", hx([m.role.rawValue])), ("layout", hx(v.payload))]
+    var got: [(String, String)] = [("role", hexString([m.role.rawValue])), ("layout", hexString(v.payload))]
     for (j, p) in m.parts.enumerated() {
         switch p {
         case .text(let t): got.append(("part.\(j).text", str(t)))
-        case .image(let type, let bytes): got += [("part.\(j).media-type", str(type)), ("part.\(j).image", hx(bytes))]
+        case .image(let type, let bytes): got += [("part.\(j).media-type", str(type)), ("part.\(j).image", hexString(bytes))]
         }
     }
     if let id = m.toolCallID { got.append(("tool-call-id", str(id))) }
@@ -58,7 +58,7 @@ private func keys(_ stem: String, _ suffixes: [String]) -> Set<String> {
         guard p.count - at >= 5 else { throw bad(v, "a record header is cut") }
         let n = p[at + 1..<at + 5].reduce(0) { $0 << 8 | Int($1) }
         guard p.count - at - 5 >= n else { throw bad(v, "a record body is cut") }
-        got += [("event.\(i).kind", hx([p[at]])), ("event.\(i).body", hx(Array(p[at + 5..<at + 5 + n])))]
+        got += [("event.\(i).kind", hexString([p[at]])), ("event.\(i).body", hexString(Array(p[at + 5..<at + 5 + n])))]
         at += 5 + n
         i += 1
     }
@@ -70,11 +70,11 @@ private func keys(_ stem: String, _ suffixes: [String]) -> Set<String> {
     guard reader.isAtBoundary, events.count == i else { throw bad(v, "the reader found \(events.count) events, not \(i)") }
     for (j, e) in events.enumerated() {
         if case .unknown(let kind) = e {
-            guard hx([kind]) == v.fields["event.\(j).kind"] else { throw bad(v, "event \(j): unknown kind differs") }
+            guard hexString([kind]) == v.fields["event.\(j).kind"] else { throw bad(v, "event \(j): unknown kind differs") }
             continue
         }
         let bytes = try ReplyEvent.encode([e])
-        guard hx([bytes[0]]) == v.fields["event.\(j).kind"], hx(Array(bytes.dropFirst(5))) == v.fields["event.\(j).body"] else {
+        guard hexString([bytes[0]]) == v.fields["event.\(j).kind"], hexString(Array(bytes.dropFirst(5))) == v.fields["event.\(j).body"] else {
             throw bad(v, "event \(j) re-encodes differently")
         }
     }

@@ -1,5 +1,6 @@
 // Parser for protocol/vectors/*.txt (format in protocol/vectors/README.md).
 import Foundation
+import Basics
 
 struct VectorFile {
     let path: String
@@ -31,7 +32,7 @@ struct VectorFile {
         self.comment = header.removeValue(forKey: "comment") ?? ""
         self.fields = header
         let body = lines.joined().filter { !$0.isWhitespace }
-        guard let bytes = VectorFile.unhex(body) else { throw Bad(description: "\(path): payload is not hex") }
+        guard let bytes = bytes(fromHex: body) else { throw Bad(description: "\(path): payload is not hex") }
         self.payload = bytes
     }
 
@@ -43,28 +44,11 @@ struct VectorFile {
 
     func hexField(_ key: String) throws -> [UInt8] {
         guard let v = fields[key] else { throw Bad(description: "\(path): missing field \(key)") }
-        guard let b = VectorFile.unhex(v) else { throw Bad(description: "\(path): field \(key) is not hex") }
+        guard let b = bytes(fromHex: v) else { throw Bad(description: "\(path): field \(key) is not hex") }
         return b
     }
 
     func optionalHexField(_ key: String) throws -> [UInt8]? {
         fields[key] == nil ? nil : try hexField(key)
-    }
-
-    static func unhex<S: StringProtocol>(_ s: S) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(s.count / 2)
-        var hi: UInt8? = nil
-        for c in s.utf8 {
-            let v: UInt8
-            switch c {
-            case 48...57: v = c - 48
-            case 97...102: v = c - 87
-            case 65...70: v = c - 55
-            default: return nil
-            }
-            if let h = hi { out.append(h << 4 | v); hi = nil } else { hi = v }
-        }
-        return hi == nil ? out : nil
     }
 }

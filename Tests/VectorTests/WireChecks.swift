@@ -3,6 +3,7 @@
 // decoded as the file's fields (written independently of the generator) and compares them
 // exactly, then re-encodes and compares with the payload.
 import Wire
+import Basics
 
 let wireCheckers: [String: VectorChecker] = [
     "relay-frame": checkRelayFrame,
@@ -13,9 +14,8 @@ let wireCheckers: [String: VectorChecker] = [
     "account-order-binding": checkOrderBinding,
 ]
 
-private func hx(_ b: [UInt8]) -> String { b.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
-private func be<T: FixedWidthInteger>(_ v: T) -> String { hx((0..<T.bitWidth / 8).reversed().map { UInt8(truncatingIfNeeded: v >> ($0 * 8)) }) }
-private func str(_ s: String) -> String { hx(Array(s.utf8)) }
+private func be<T: FixedWidthInteger>(_ v: T) -> String { hexString((0..<T.bitWidth / 8).reversed().map { UInt8(truncatingIfNeeded: v >> ($0 * 8)) }) }
+private func str(_ s: String) -> String { hexString(Array(s.utf8)) }
 private func fail(_ v: VectorFile, _ why: String) -> VectorFile.Bad { VectorFile.Bad(description: "\(v.path): \(why)") }
 
 /// The `expect` name of each decode failure.
@@ -58,33 +58,33 @@ private let frameKeys: Set<String> = [
 private func frameFields(_ f: RelayFrame) -> [(String, String)] {
     var out = [("type", be(f.typeCode))]
     switch f {
-    case .challenge(let c): out += [("version", be(c.version)), ("nonce", hx(c.nonce.bytes)), ("origin", str(c.origin))]
+    case .challenge(let c): out += [("version", be(c.version)), ("nonce", hexString(c.nonce.bytes)), ("origin", str(c.origin))]
     case .auth(let a):
-        out += [("device-key", hx(a.deviceKey.bytes)), ("signature", hx(a.signature.bytes))]
-        if let p = a.account { out += [("account-key", hx(p.accountKey.bytes)), ("account-signature", hx(p.signature.bytes))] }
-        if let t = a.admissionToken { out.append(("token", hx(t))) }
+        out += [("device-key", hexString(a.deviceKey.bytes)), ("signature", hexString(a.signature.bytes))]
+        if let p = a.account { out += [("account-key", hexString(p.accountKey.bytes)), ("account-signature", hexString(p.signature.bytes))] }
+        if let t = a.admissionToken { out.append(("token", hexString(t))) }
     case .authOK(let o):
         out += [("server-time-ms", be(o.serverTimeMs)), ("mailbox-capacity", be(o.mailboxCapacity)), ("max-ttl", be(o.maxTTLSeconds))]
     case .authRefused(let r): out += [("reason", be(r.reason.rawValue)), ("text", str(r.text))]
     case .send(let s):
-        out += [("recipient", hx(s.recipient.bytes)), ("class", be(s.deliveryClass.rawValue)), ("frame-id", hx(s.frameID.bytes)),
-                ("ttl", be(s.ttlSeconds)), ("collapse-key", hx(s.collapseKey)), ("sealed", hx(s.sealed))]
+        out += [("recipient", hexString(s.recipient.bytes)), ("class", be(s.deliveryClass.rawValue)), ("frame-id", hexString(s.frameID.bytes)),
+                ("ttl", be(s.ttlSeconds)), ("collapse-key", hexString(s.collapseKey)), ("sealed", hexString(s.sealed))]
     case .receive(let r):
-        out += [("sender", hx(r.sender.bytes)), ("class", be(r.deliveryClass.rawValue)), ("frame-id", hx(r.frameID.bytes)),
-                ("held-ms", be(r.heldMs)), ("sealed", hx(r.sealed))]
-    case .ack(let id), .notHere(let id), .stored(let id), .mailboxFull(let id), .dropped(let id): out.append(("frame-id", hx(id.bytes)))
+        out += [("sender", hexString(r.sender.bytes)), ("class", be(r.deliveryClass.rawValue)), ("frame-id", hexString(r.frameID.bytes)),
+                ("held-ms", be(r.heldMs)), ("sealed", hexString(r.sealed))]
+    case .ack(let id), .notHere(let id), .stored(let id), .mailboxFull(let id), .dropped(let id): out.append(("frame-id", hexString(id.bytes)))
     case .queueEmpty, .unknown: break
     case .ping(let x), .pong(let x): out.append(("value", be(x)))
     case .error(let e): out += [("code", be(e.code.rawValue)), ("text", str(e.text))]
     case .restarting(let ms): out.append(("reconnect-after-ms", be(ms)))
-    case .peerGone(let g): out += [("peer-key", hx(g.peer.bytes)), ("reason", be(g.reason.rawValue))]
+    case .peerGone(let g): out += [("peer-key", hexString(g.peer.bytes)), ("reason", be(g.reason.rawValue))]
     case .deviceProof(let p):
-        out += [("account-key", hx(p.accountKey.bytes)), ("roster-version", be(p.rosterVersion)),
-                ("not-after", be(p.notAfterSeconds)), ("account-signature", hx(p.signature.bytes))]
+        out += [("account-key", hexString(p.accountKey.bytes)), ("roster-version", be(p.rosterVersion)),
+                ("not-after", be(p.notAfterSeconds)), ("account-signature", hexString(p.signature.bytes))]
     case .accountOrder(let o):
-        out += [("account-key", hx(o.accountKey.bytes)), ("order-kind", be(o.kind)), ("subject", hx(o.subject.bytes)),
+        out += [("account-key", hexString(o.accountKey.bytes)), ("order-kind", be(o.kind)), ("subject", hexString(o.subject.bytes)),
                 ("roster-version", be(o.rosterVersion)), ("not-after", be(o.notAfterSeconds)), ("uses", be(o.uses)),
-                ("account-signature", hx(o.signature.bytes))]
+                ("account-signature", hexString(o.signature.bytes))]
     }
     return out
 }
@@ -131,7 +131,7 @@ private func chat(_ list: [AppMessage.ChatMessage]) -> [(String, String)] {
 
 /// Version 2 messages, each as its whole encoding (its fields: the chat-message vectors).
 private func richChat(_ list: [AppMessage.ChatMessage]) throws -> [(String, String)] {
-    try list.enumerated().map { ("message.\($0.offset)", hx(try $0.element.encoded())) }
+    try list.enumerated().map { ("message.\($0.offset)", hexString(try $0.element.encoded())) }
 }
 
 private func tags(_ list: [String]) -> [(String, String)] { list.enumerated().map { ("model.\($0.offset)", str($0.element)) } }
@@ -140,50 +140,50 @@ private func messageFields(_ m: AppMessage) throws -> [(String, String)] {
     var out = [("type", be(m.typeCode))]
     switch m {
     case .advert(let a):
-        out += [("host-key", hx(a.hostKey.bytes)), ("sequence", be(a.sequence)), ("timestamp-ms", be(a.timestampMs)),
-                ("signature", hx(a.signature.bytes)), ("signed-bytes", hx(try a.signedBytes()))]
+        out += [("host-key", hexString(a.hostKey.bytes)), ("sequence", be(a.sequence)), ("timestamp-ms", be(a.timestampMs)),
+                ("signature", hexString(a.signature.bytes)), ("signed-bytes", hexString(try a.signedBytes()))]
         for (i, x) in a.models.enumerated() {
             out += [("model.\(i).tag", str(x.tag)), ("model.\(i).family", str(x.family)), ("model.\(i).parameter-size", str(x.parameterSize)),
                     ("model.\(i).quantization", str(x.quantization)), ("model.\(i).context-length", be(x.contextLength)),
                     ("model.\(i).capabilities", be(x.capabilities.rawValue))]
         }
     case .away(let a):
-        out += [("host-key", hx(a.hostKey.bytes)), ("sequence", be(a.advertSequence)), ("since-ms", be(a.sinceMs)),
-                ("signature", hx(a.signature.bytes)), ("signed-bytes", hx(a.signedBytes()))]
+        out += [("host-key", hexString(a.hostKey.bytes)), ("sequence", be(a.advertSequence)), ("since-ms", be(a.sinceMs)),
+                ("signature", hexString(a.signature.bytes)), ("signed-bytes", hexString(a.signedBytes()))]
     case .request(let r) where r.version >= 2:
-        out += [("request-id", hx(r.requestID.bytes)), ("version", be(r.version))]
+        out += [("request-id", hexString(r.requestID.bytes)), ("version", be(r.version))]
         guard r.version == 2 else { break }  // a later layout: nothing else was read
-        out += [("model", str(r.model)), ("conversation-id", hx(r.conversationID.bytes)), ("prefix-hash", hx(r.prefixHash.bytes)),
+        out += [("model", str(r.model)), ("conversation-id", hexString(r.conversationID.bytes)), ("prefix-hash", hexString(r.prefixHash.bytes)),
                 ("inline", r.inline ? "01" : "00")] + (try richChat(r.messages))
         for (i, t) in r.tools.enumerated() {
             out += [("tool.\(i).name", str(t.name)), ("tool.\(i).description", str(t.description)), ("tool.\(i).parameters", str(t.parametersJSON))]
         }
-        for (i, e) in try r.options.entries().enumerated() { out += [("option.\(i).key", be(e.key)), ("option.\(i).value", hx(e.value))] }
+        for (i, e) in try r.options.entries().enumerated() { out += [("option.\(i).key", be(e.key)), ("option.\(i).value", hexString(e.value))] }
     case .syncDelta(let d) where d.version == 2:
-        out += [("conversation-id", hx(d.conversationID.bytes)), ("base-prefix-hash", hx(d.basePrefixHash.bytes)),
-                ("resulting-prefix-hash", hx(d.resultingPrefixHash.bytes))] + (try richChat(d.appended))
+        out += [("conversation-id", hexString(d.conversationID.bytes)), ("base-prefix-hash", hexString(d.basePrefixHash.bytes)),
+                ("resulting-prefix-hash", hexString(d.resultingPrefixHash.bytes))] + (try richChat(d.appended))
     case .request(let r):
-        out += [("request-id", hx(r.requestID.bytes)), ("model", str(r.model)), ("conversation-id", hx(r.conversationID.bytes)),
-                ("prefix-hash", hx(r.prefixHash.bytes)), ("inline", r.inline ? "01" : "00"), ("max-tokens", be(r.maxTokens)),
+        out += [("request-id", hexString(r.requestID.bytes)), ("model", str(r.model)), ("conversation-id", hexString(r.conversationID.bytes)),
+                ("prefix-hash", hexString(r.prefixHash.bytes)), ("inline", r.inline ? "01" : "00"), ("max-tokens", be(r.maxTokens)),
                 ("temperature", be(r.temperaturePerMille))] + chat(r.messages)
         if let c = r.continuation { out.append(("continuation", str(c))) }
-    case .accept(let id), .cancel(let id): out.append(("request-id", hx(id.bytes)))
+    case .accept(let id), .cancel(let id): out.append(("request-id", hexString(id.bytes)))
     case .rosterAsk(let v): out.append(("version", be(v)))
-    case .grantTerms(let t): out += [("grant-id", hx(t.grantID.bytes)), ("tools", t.tools ? "01" : "00")]
+    case .grantTerms(let t): out += [("grant-id", hexString(t.grantID.bytes)), ("tools", t.tools ? "01" : "00")]
     case .embedRequest(let e):
-        out += [("request-id", hx(e.requestID.bytes)), ("model", str(e.model))]
+        out += [("request-id", hexString(e.requestID.bytes)), ("model", str(e.model))]
             + e.inputs.enumerated().map { ("input.\($0.offset)", str($0.element)) }
     case .embedResult(let e):
         // Each vector as its IEEE-754 binary32 values, big-endian, concatenated.
-        out += [("request-id", hx(e.requestID.bytes)), ("model", str(e.model)), ("prompt-tokens", be(e.promptTokens)),
+        out += [("request-id", hexString(e.requestID.bytes)), ("model", str(e.model)), ("prompt-tokens", be(e.promptTokens)),
                 ("dimensions", be(UInt32(e.vectors.first?.count ?? 0)))]
             + e.vectors.enumerated().map { ("vector.\($0.offset)", $0.element.map { be($0.bitPattern) }.joined()) }
     case .manageRequest(let m):
-        out += [("request-id", hx(m.requestID.bytes)), ("action", be(m.action.rawValue)), ("model", str(m.model)), ("runtime", str(m.runtime))]
+        out += [("request-id", hexString(m.requestID.bytes)), ("action", be(m.action.rawValue)), ("model", str(m.model)), ("runtime", str(m.runtime))]
     case .manageProgress(let p):
-        out += [("request-id", hx(p.requestID.bytes)), ("completed", be(p.completed)), ("total", be(p.total)), ("status", str(p.status))]
+        out += [("request-id", hexString(p.requestID.bytes)), ("completed", be(p.completed)), ("total", be(p.total)), ("status", str(p.status))]
     case .manageResult(let m):
-        out += [("request-id", hx(m.requestID.bytes)), ("text", str(m.text))]
+        out += [("request-id", hexString(m.requestID.bytes)), ("text", str(m.text))]
         for (i, rt) in m.runtimes.enumerated() {
             out += [("runtime.\(i).url", str(rt.url)), ("runtime.\(i).kind", be(rt.kind)), ("runtime.\(i).abilities", be(rt.abilities))]
             for (j, x) in rt.models.enumerated() {
@@ -191,49 +191,49 @@ private func messageFields(_ m: AppMessage) throws -> [(String, String)] {
                         ("runtime.\(i).model.\(j).flags", be(x.flags))]
             }
         }
-    case .chunk(let id, let text): out += [("request-id", hx(id.bytes)), ("text", str(text))]
+    case .chunk(let id, let text): out += [("request-id", hexString(id.bytes)), ("text", str(text))]
     case .done(let d):
-        out += [("request-id", hx(d.requestID.bytes)), ("prompt-tokens", be(d.promptTokens)),
+        out += [("request-id", hexString(d.requestID.bytes)), ("prompt-tokens", be(d.promptTokens)),
                 ("completion-tokens", be(d.completionTokens)), ("finish-reason", str(d.finishReason))]
-    case .error(let e): out += [("request-id", hx(e.requestID.bytes)), ("code", be(e.code.rawValue)), ("message", str(e.message))]
+    case .error(let e): out += [("request-id", hexString(e.requestID.bytes)), ("code", be(e.code.rawValue)), ("message", str(e.message))]
     case .syncDelta(let d):
-        out += [("conversation-id", hx(d.conversationID.bytes)), ("base-prefix-hash", hx(d.basePrefixHash.bytes)),
-                ("resulting-prefix-hash", hx(d.resultingPrefixHash.bytes))] + chat(d.appended)
+        out += [("conversation-id", hexString(d.conversationID.bytes)), ("base-prefix-hash", hexString(d.basePrefixHash.bytes)),
+                ("resulting-prefix-hash", hexString(d.resultingPrefixHash.bytes))] + chat(d.appended)
     case .invite(let i):
-        out += [("relay-url", str(i.relayURL)), ("host-signing-key", hx(i.hostSigningKey.bytes)), ("host-hpke-key", hx(i.hostHPKEKey.bytes)),
-                ("invite-secret", hx(i.inviteSecret.bytes)), ("rate", be(i.ratePerMinute)), ("expires-ms", be(i.expiresMs))] + tags(i.models)
-        if let t = i.admissionToken { out.append(("token", hx(t))) }
+        out += [("relay-url", str(i.relayURL)), ("host-signing-key", hexString(i.hostSigningKey.bytes)), ("host-hpke-key", hexString(i.hostHPKEKey.bytes)),
+                ("invite-secret", hexString(i.inviteSecret.bytes)), ("rate", be(i.ratePerMinute)), ("expires-ms", be(i.expiresMs))] + tags(i.models)
+        if let t = i.admissionToken { out.append(("token", hexString(t))) }
         out += i.alternates.enumerated().map { ("alternate.\($0.offset)", str($0.element)) }
-    case .join(let j): out += [("secret-proof", hx(j.secretProof.bytes)), ("device-record", hx(j.deviceRecord)), ("account-name", str(j.accountName))]
-    case .grant(let g): out += [("grant-id", hx(g.grantID.bytes)), ("rate", be(g.ratePerMinute)), ("expires-ms", be(g.expiresMs))] + tags(g.models)
-    case .revoke(let r): out += [("grant-id", hx(r.grantID.bytes)), ("reason", str(r.reason))]
+    case .join(let j): out += [("secret-proof", hexString(j.secretProof.bytes)), ("device-record", hexString(j.deviceRecord)), ("account-name", str(j.accountName))]
+    case .grant(let g): out += [("grant-id", hexString(g.grantID.bytes)), ("rate", be(g.ratePerMinute)), ("expires-ms", be(g.expiresMs))] + tags(g.models)
+    case .revoke(let r): out += [("grant-id", hexString(r.grantID.bytes)), ("reason", str(r.reason))]
     case .modelChoice(let c):
-        out += [("model-id", str(c.modelID)), ("vision", c.vision ? "01" : "00"), ("sequence", be(c.sequence)), ("origin-device", hx(c.originDevice.bytes))]
+        out += [("model-id", str(c.modelID)), ("vision", c.vision ? "01" : "00"), ("sequence", be(c.sequence)), ("origin-device", hexString(c.originDevice.bytes))]
     case .roster(let r):
-        out += [("account-key", hx(r.accountKey.bytes)), ("version", be(r.version)), ("signature", hx(r.signature.bytes)),
-                ("signed-bytes", hx(try r.signedBytes()))] + r.deviceRecords.enumerated().map { ("device.\($0.offset)", hx($0.element)) }
-    case .pairRequest(let p): out += [("code-id", hx(p.codeID.bytes)), ("proof", hx(p.proof.bytes))]
+        out += [("account-key", hexString(r.accountKey.bytes)), ("version", be(r.version)), ("signature", hexString(r.signature.bytes)),
+                ("signed-bytes", hexString(try r.signedBytes()))] + r.deviceRecords.enumerated().map { ("device.\($0.offset)", hexString($0.element)) }
+    case .pairRequest(let p): out += [("code-id", hexString(p.codeID.bytes)), ("proof", hexString(p.proof.bytes))]
     case .pairWelcome(let w):
-        out += [("code-id", hx(w.codeID.bytes)), ("roster", hx(Array(try AppMessage.roster(w.roster).encode().dropFirst()))),
-                ("proof", hx(w.proof.bytes)), ("unproven-bytes", hx(try w.unprovenBytes()))]
-        if let p = w.relayProof { out.append(("relay-proof", hx(try p.encode()))) }
-        if let a = w.advert { out.append(("advert", hx(Array(try AppMessage.advert(a).encode().dropFirst())))) }
+        out += [("code-id", hexString(w.codeID.bytes)), ("roster", hexString(Array(try AppMessage.roster(w.roster).encode().dropFirst()))),
+                ("proof", hexString(w.proof.bytes)), ("unproven-bytes", hexString(try w.unprovenBytes()))]
+        if let p = w.relayProof { out.append(("relay-proof", hexString(try p.encode()))) }
+        if let a = w.advert { out.append(("advert", hexString(Array(try AppMessage.advert(a).encode().dropFirst())))) }
     case .pairRefused(let r):
-        out += [("code-id", hx(r.codeID.bytes)), ("reason", be(r.reason.code)), ("tries-left", be(r.triesLeft)), ("text", str(r.text))]
-    case .pairCodeRequest(let p): out += [("request-id", hx(p.requestID.bytes)), ("valid-ms", be(p.validMs)), ("max-tries", be(p.maxTries))]
+        out += [("code-id", hexString(r.codeID.bytes)), ("reason", be(r.reason.code)), ("tries-left", be(r.triesLeft)), ("text", str(r.text))]
+    case .pairCodeRequest(let p): out += [("request-id", hexString(p.requestID.bytes)), ("valid-ms", be(p.validMs)), ("max-tries", be(p.maxTries))]
     case .pairCode(let c):
-        out.append(("request-id", hx(c.requestID.bytes)))
+        out.append(("request-id", hexString(c.requestID.bytes)))
         switch c.result {
         case .issued(let code, let expiresMs, let maxTries):
             out += [("result", "00"), ("code", str(code)), ("expires-ms", be(expiresMs)), ("max-tries", be(maxTries))]
         case .refused(let why, let text): out += [("result", be(why.code)), ("text", str(text))]
         }
     case .pairCodeOutcome(let o):
-        out += [("request-id", hx(o.requestID.bytes)), ("code-id", hx(o.codeID.bytes)), ("outcome", be(o.outcome.code)),
-                ("wrong-tries", be(o.wrongTries)), ("device-record", hx(o.deviceRecord))]
+        out += [("request-id", hexString(o.requestID.bytes)), ("code-id", hexString(o.codeID.bytes)), ("outcome", be(o.outcome.code)),
+                ("wrong-tries", be(o.wrongTries)), ("device-record", hexString(o.deviceRecord))]
     case .part(let p):
-        out += [("message-id", hx(p.messageID.bytes)), ("index", be(p.index)), ("count", be(p.count)),
-                ("total-length", be(p.totalLength)), ("bytes", hx(p.bytes))]
+        out += [("message-id", hexString(p.messageID.bytes)), ("index", be(p.index)), ("count", be(p.count)),
+                ("total-length", be(p.totalLength)), ("bytes", hexString(p.bytes))]
     case .unknown: break
     }
     return out

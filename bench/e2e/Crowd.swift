@@ -17,6 +17,7 @@ import Signing
 import Synchronization
 import Transport
 import Wire
+import Basics
 
 struct CrowdResult {
     var streams = 0, devices = 0, completed = 0
@@ -40,7 +41,7 @@ final class Crowd: Sendable {
     /// Device identities, granted the model `tiny` in the Homebase's store before it runs
     /// (the sharing flow writes grants there; the serving path reads them).
     init(devices: Int, hostDataDir: String) throws {
-        let now = UInt64(Date().timeIntervalSince1970 * 1000)
+        let now = UInt64(wallClockMs())
         identities = try (0..<devices).map { try DeviceIdentity.generate(name: "crowd-\($0)", now: now) }
         let store = try HostFiles(dataDir: hostDataDir).openStore()
         defer { store.close() }

@@ -40,7 +40,7 @@ enum DoneWhen {
         guest.use(WatchdogLimits())
         var runner = guest.runner()
         runner.cooldowns = guest.context.cooldowns
-        let hostKey = guest.context.router.resolve().homebaseKey
+        let hostKey = guest.context.router.resolve().route.homebaseKey
         for i in 0..<o.faultRuns {
             let connected = Faults.connections(procs)
             procs.freeze(host)

@@ -20,7 +20,7 @@ final class GuestDevice: Sendable {
             throw BenchError("homebase init printed a record that does not parse")
         }
         self.host = host
-        identity = try DeviceIdentity.generate(name: "bench-laptop", now: UInt64(Date().timeIntervalSince1970 * 1000))
+        identity = try DeviceIdentity.generate(name: "bench-laptop", now: UInt64(wallClockMs()))
         courier = Courier(link: try PeerLink(configuration: try PeerLink.Configuration(relayURL: relayURL), identity: identity.signingKey),
                           identity: identity, directory: HostOnly(host))
     }

@@ -63,7 +63,7 @@ struct TripSteps {
         return t
     }
 
-    static func nowMs() -> UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
+    static func nowMs() -> UInt64 { UInt64(wallClockMs()) }
 
     /// `wayIn`: the host trace's send → received of a policy run, for "the rest".
     func print(wayIn: Samples) {

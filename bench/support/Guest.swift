@@ -11,7 +11,6 @@ import Synchronization
 public final class BenchGuest: Sendable {
     public let context: GuestContext
     public let link: GuestLink
-    let slot: RelayProviderSlot
     /// When the last fallback began (the runner's log line), for the fault timings.
     private let fallbackAt = Stamps()
 
@@ -30,15 +29,14 @@ public final class BenchGuest: Sendable {
 
     /// Opens the context and the relay link, and reads the mail backlog (the advert).
     public init(_ world: World, dataDir: String, watchdog: WatchdogLimits) async throws {
-        slot = RelayProviderSlot()
         let config = GuestConfiguration(paths: GuestPaths(dataDirectory: dataDir), llamaServer: world.bin.engine,
-                                        modelPath: world.bin.model, environment: world.procs.environment, relay: slot)
+                                        modelPath: world.bin.model, environment: world.procs.environment)
         context = try GuestContext(config)
         await context.warmAtStart()  // as guest chat does, while the link opens (engine.warm)
         var options = GuestLink.Options()
         options.watchdog = watchdog
         options.backlogWait = .seconds(10)
-        guard let link = try GuestLinks.open(context, slot: slot, options: options)?.account else {
+        guard let link = try GuestLinks.open(context, options: options)?.account else {
             throw BenchError("the guest has no relay link (relay set did not take)")
         }
         self.link = link
@@ -48,15 +46,15 @@ public final class BenchGuest: Sendable {
     /// Replaces the watchdog limits of the relay-routed providers (same link, same ledger).
     public func use(_ limits: WatchdogLimits) {
         let log = context.log
-        slot.install(HomebaseProviderFactory(courier: link.courier, directory: link.directory, limits: limits,
-                                             log: { log.write("homebase: \($0)") }))
+        context.factory.linkRelay(HomebaseProviderFactory(courier: link.courier, directory: link.directory, limits: limits,
+                                                          log: { log.write("homebase: \($0)") }))
     }
 
     /// The fallback runner as `guest chat` builds it (its log line still written to guest.log),
     /// also noting when each fallback begins; `router` defaults to the context's.
     public func runner(_ router: Router? = nil) -> AnswerRunner {
-        let factory = context.factory, log = context.log, mark = fallbackAt
-        var runner = AnswerRunner(router: router ?? context.router, onDevice: { factory.onDevice(model: $0) },
+        let log = context.log, mark = fallbackAt
+        var runner = AnswerRunner(router: router ?? context.router,
                                   log: { line in
                                       mark.reset(to: .now)
                                       log.write(line)
@@ -69,7 +67,7 @@ public final class BenchGuest: Sendable {
     /// returns how long the cold start took.
     public func warmOnDevice() async throws -> Duration {
         let start = ContinuousClock.now
-        let provider = context.factory.onDevice(model: .builtIn)
+        let provider = context.factory.brain(for: .onDevice(.builtIn))
         for try await _ in provider.stream(ChatRequest(model: "default", messages: [.init(role: .user, content: "warm up")],
                                                        maxTokens: 1)) {}
         return .now - start

@@ -12,9 +12,8 @@ import Routing
 /// no brain can take is refused before anything is sent. When the on-device brain fails too, or
 /// cannot take what the request carries, the floor notice ends the answer.
 public struct AnswerRunner: Sendable {
+    /// Chooses and builds the first brain, and builds the on-device fallback (`Router.brain(for:)`).
     public let router: Router
-    /// The on-device brain for a local model (the product's factory `onDevice(model:)`).
-    public let onDevice: @Sendable (LocalModel) -> any ChatProvider
     /// One line per fallback or failure; never a prompt or an answer.
     public let log: @Sendable (String) -> Void
     /// Where a Homebase that timed out or went silent is cooled down (and cleared once it answers).
@@ -23,9 +22,8 @@ public struct AnswerRunner: Sendable {
     /// on-device engine a fallback needs starts meanwhile (`GuestContext.warmFloor`); nil: none.
     public var warm: (@Sendable (LocalModel, BrainKind) async -> Void)?
 
-    public init(router: Router, onDevice: @escaping @Sendable (LocalModel) -> any ChatProvider,
-                log: @escaping @Sendable (String) -> Void = { _ in }) {
-        self.router = router; self.onDevice = onDevice; self.log = log
+    public init(router: Router, log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.router = router; self.log = log
     }
 
     /// Streams the answer through `onText` and returns it whole. Never throws for a brain's
@@ -66,7 +64,8 @@ public struct AnswerRunner: Sendable {
         guard case .failed(let why) = first else { return leg.answer(&meta) }
         meta.tried.append(.init(brain: routed.brain, failure: why, failedAtMs: Leg.ms(ContinuousClock.now - start)))
 
-        var current: any ChatProvider = routed.brain == .onDevice ? FloorProvider(why: "\(why)") : onDevice(decision.localModel)
+        var current: any ChatProvider = routed.brain == .onDevice ? FloorProvider(why: "\(why)")
+            : router.brain(for: .onDevice(decision.localModel))
         if routed.brain != .onDevice, let lacks = router.onDeviceLacks(request, decision.localModel) {
             current = FloorProvider(why: "\(why); \(lacks)")  // never pretend it saw the image
         }
@@ -95,7 +94,7 @@ public struct AnswerRunner: Sendable {
 extension AnswerRunner {
     /// A Homebase that never accepted or went silent is cooled down; one that answered is heard.
     func noteCooldown(_ decision: RouteDecision, _ outcome: Leg.Outcome) {
-        guard let cooldowns, let host = decision.homebaseKey else { return }
+        guard let cooldowns, let host = decision.route.homebaseKey else { return }
         switch outcome {
         case .finished: cooldowns.clear(host)
         case .failed(let why) where why.coolsDown:

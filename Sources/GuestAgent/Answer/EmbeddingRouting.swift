@@ -80,12 +80,12 @@ public struct EmbeddingRouting: Sendable {
             case .unavailable(let why), .failed(let why): return .failed(why)
             }
         case .ownHomebase(let key):
-            guard let factory = (context.configuration.relay as? RelayProviderSlot)?.relayFactory else {
+            guard let factory = context.factory.relay else {
                 return .failed("embeddings of \(shown) come from the Homebase, and this guest has no relay link")
             }
             return await relay(factory.ownEmbedder(hostKey: key, timeout: timeout), model, inputs, .ownHomebase)
         case .joinedHomebase(let record):
-            guard let factory = (context.configuration.relay as? RelayProviderSlot)?.relayFactory else {
+            guard let factory = context.factory.relay else {
                 return .failed("embeddings of \(shown) come from a joined Homebase, and this guest has no relay link")
             }
             return await relay(factory.joinedEmbedder(record: record, timeout: timeout), model, inputs, .joinedHomebase)

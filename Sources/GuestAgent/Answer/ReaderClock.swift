@@ -88,17 +88,7 @@ public final class ReaderClock: @unchecked Sendable {
         if let who { notice("waiting for \(who)…") }
     }
 
-    static func name(_ b: BrainKind?) -> String {
-        switch b {
-        case .ownHomebase?: "the Homebase"
-        case .joinedHomebase?: "the shared Homebase"
-        case .onDevice?: "the on-device model"
-        case .openAI?: "OpenAI"
-        case .anthropic?: "Anthropic"
-        case .localEndpoint?: "the local endpoint"
-        case .floor?, nil: "an answer"
-        }
-    }
+    static func name(_ b: BrainKind?) -> String { b?.waitingName ?? BrainKind.floor.waitingName }
 
     static func ms(_ d: Duration) -> Double {
         Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15

@@ -1,6 +1,5 @@
 import Inference
 import Routing
-import Signing
 
 /// Where the cloud APIs are: the real services by default; tests and compatible services (a
 /// proxy, an OpenAI-compatible gateway) set their own roots.
@@ -31,10 +30,9 @@ public struct CloudURLs: Sendable, Equatable {
 /// The cloud brains of the product: `OpenAIProvider` and `AnthropicProvider` reading their key
 /// from the slot `CloudKeyStore` mirrors the ring's first key into (`<data-dir>/keys/openai`,
 /// `.../anthropic`) for every request, so a key moved or removed with `guest keys` takes
-/// effect on the next call. The key the router hands over only proved one was on file; a key
-/// gone by the time of the request fails the stream (`unreachable`) and the runner answers
-/// on-device.
-public struct CloudDoors: CloudProviderMaker {
+/// effect on the next call. The router only proved a key was on file; a key gone by the time of
+/// the request fails the stream (`unreachable`) and the runner answers on-device.
+public struct CloudDoors: Sendable {
     public let keysDirectory: String
     public let urls: CloudURLs
     public let timeouts: HTTPTimeouts
@@ -43,11 +41,11 @@ public struct CloudDoors: CloudProviderMaker {
         self.keysDirectory = keysDirectory; self.urls = urls; self.timeouts = timeouts
     }
 
-    public func openAI(key: SecretBytes) -> any ChatProvider {
+    public func openAI() -> any ChatProvider {
         OpenAIProvider(keys: slot(.openAI), baseURL: urls.openAI, timeouts: timeouts)
     }
 
-    public func anthropic(key: SecretBytes) -> any ChatProvider {
+    public func anthropic() -> any ChatProvider {
         AnthropicProvider(keys: slot(.anthropic), baseURL: urls.anthropic, timeouts: timeouts)
     }
 

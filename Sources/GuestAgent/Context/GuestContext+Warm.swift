@@ -1,5 +1,6 @@
 import Inference
 import Routing
+import OnDeviceEngine
 
 // The warm floor (#24): see LlamaServerSupervisor+Warm.swift.
 extension GuestContext {
@@ -33,7 +34,7 @@ extension GuestContext {
     public func warmAtStart() async {
         guard ((try? settings.routingSettings()) ?? RoutingSettings()).warmFloor else { return }
         let decision = router.resolve()
-        guard decision.homebaseKey != nil else { return }
+        guard decision.route.homebaseKey != nil else { return }
         if case .started? = await factory.warm(model: decision.localModel) {
             log.write("warm floor: starting the on-device engine at start (the route is a Homebase; off: guest settings set engine.warm off)")
         }

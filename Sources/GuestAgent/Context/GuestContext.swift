@@ -4,6 +4,7 @@ import ModelStore
 import Routing
 import Signing
 import Storage
+import OnDeviceEngine
 
 /// What a guest is configured with: flags, config file and environment, already merged.
 public struct GuestConfiguration: Sendable {
@@ -17,11 +18,8 @@ public struct GuestConfiguration: Sendable {
     public var hub: HubConfig
     /// Health deadline of an engine start (tests shorten it).
     public var healthDeadline: Duration
-    /// The cloud brains; nil builds `CloudDoors` on `<data-dir>/keys/` and `cloudURLs`.
-    public var cloud: (any CloudProviderMaker)?
     /// Where OpenAI and Anthropic are (the real services unless configured).
     public var cloudURLs: CloudURLs
-    public var relay: any RelayProviderMaker
     /// The key ring; nil reads `<data-dir>/keys/`.
     public var keys: (any KeyRing)?
     /// The router's freshness windows (own advert 10 min, joined host 24 h; tests shorten them).
@@ -32,12 +30,11 @@ public struct GuestConfiguration: Sendable {
 
     public init(paths: GuestPaths, llamaServer: String? = nil, modelPath: String? = nil,
                 environment: [String: String], healthDeadline: Duration = .seconds(120),
-                cloud: (any CloudProviderMaker)? = nil, cloudURLs: CloudURLs = CloudURLs(),
-                relay: any RelayProviderMaker = UnlinkedRelayProviders(), keys: (any KeyRing)? = nil) {
+                cloudURLs: CloudURLs = CloudURLs(), keys: (any KeyRing)? = nil) {
         self.paths = paths; self.llamaServer = llamaServer; self.modelPath = modelPath
         self.environment = environment; self.healthDeadline = healthDeadline
         self.hub = HubConfig(environment: environment)
-        self.cloud = cloud; self.cloudURLs = cloudURLs; self.relay = relay; self.keys = keys
+        self.cloudURLs = cloudURLs; self.keys = keys
     }
 }
 
@@ -54,7 +51,8 @@ public final class GuestContext: Sendable {
     public let joined: JoinedHomebaseStore
     public let modelStore: ModelStore
     public let supervisor: LlamaServerSupervisor
-    public let factory: GuestProviderFactory
+    /// Every brain the router and the fallback build (`GuestLinks.open` links its relay side).
+    public let factory: GuestBrains
     public let router: Router
     public let log: EventLog
     /// Homebases skipped for a while, shared by every request and every process of this guest.
@@ -81,10 +79,9 @@ public final class GuestContext: Sendable {
         modelStore = try ModelStore(config: .init(directory: paths.dataDirectory, hub: configuration.hub)) { candidate in
             try await Self.loadCheck(candidate, sup)
         }
-        factory = GuestProviderFactory(supervisor: supervisor,
-                                       resolver: LocalModelResolver(configuredPath: configuration.modelPath, store: modelStore),
-                                       cloud: configuration.cloud ?? CloudDoors(keysDirectory: paths.keys, urls: configuration.cloudURLs),
-                                       relay: configuration.relay)
+        factory = GuestBrains(supervisor: supervisor,
+                              resolver: LocalModelResolver(configuredPath: configuration.modelPath, store: modelStore),
+                              cloud: CloudDoors(keysDirectory: paths.keys, urls: configuration.cloudURLs))
         cooldowns = CooldownFile(path: paths.cooldowns, length: configuration.cooldown)
         var router = Router(settings: settings, keys: keys, localEndpoint: runtime,
                             ownAdverts: AccountAdverts(account: account, database: routingDatabase),
@@ -97,8 +94,8 @@ public final class GuestContext: Sendable {
 
     /// The fallback runner on this context's router, logging to `guest.log`.
     public var runner: AnswerRunner {
-        let factory = self.factory, log = self.log
-        var runner = AnswerRunner(router: router, onDevice: { factory.onDevice(model: $0) }, log: { log.write($0) })
+        let log = self.log
+        var runner = AnswerRunner(router: router, log: { log.write($0) })
         if configuration.cooldown > .zero { runner.cooldowns = cooldowns }
         runner.warm = warmFloor
         return runner
@@ -123,7 +120,7 @@ public final class GuestContext: Sendable {
         do {
             _ = try await supervisor.endpoint(for: GGUFTarget(path: candidate.modelPath, alias: candidate.id,
                                                               projector: candidate.projectorPath))
-        } catch GuestError.engineExited(let how) {
+        } catch EngineError.exited(let how) {
             let binary = (try? supervisor.configuration.locator.locate()) ?? "llama-server"
             if let problem = await engineCheck.problem(binary: binary) {
                 throw GuestError.engineBroken(path: binary, detail: problem)

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Storage
 import Wire
+import OnDeviceEngine
 
 /// The files of a guest's data directory (`--data-dir`, default `$XDG_DATA_HOME/homebase/guest`).
 ///

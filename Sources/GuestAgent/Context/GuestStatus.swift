@@ -3,6 +3,7 @@ import Courier
 import Foundation
 import ModelStore
 import Routing
+import OnDeviceEngine
 
 /// What `guest status` shows: the route the next request would take and why, and the facts
 /// behind it. Keys are present/absent only, never their bytes.
@@ -70,8 +71,8 @@ public struct GuestStatus: Sendable, Equatable, Codable {
         for cloud in Cloud.allCases { keys[cloud.rawValue] = (try? context.keys.hasKey(cloud)) == true ? "present" : "absent" }
         let settings = (try? context.settings.routingSettings()) ?? RoutingSettings()
         return GuestStatus(
-            route: decision.route.rawValue, shape: decision.shape?.description, reason: decision.reason,
-            brain: decision.route == .onDevice ? onDeviceBrain : decision.route.rawValue,
+            route: decision.route.name, shape: decision.route.target, reason: decision.reason,
+            brain: decision.route.brain == .onDevice ? onDeviceBrain : decision.route.name,
             ownAdvertAgeSeconds: advert.map { max(0, now - $0.receiptMs) / 1000 },
             host: settings[.ollamaHost] ?? "own", keys: keys, localModel: local,
             llamaServer: try? context.factory.supervisor.configuration.locator.locate(),
@@ -101,7 +102,7 @@ public struct GuestStatus: Sendable, Equatable, Codable {
     /// "own Homebase: <reason>", "refused: <why>".
     static func words(_ d: RouteDecision) -> String {
         if let refusal = d.refusal { return "refused: \(refusal)" }
-        return "\(d.shape?.description ?? d.route.rawValue): \(d.reason)"
+        return "\(d.route.target ?? d.route.name): \(d.reason)"
     }
 
     /// A short paragraph for a newcomer (`status --explain`).

@@ -4,6 +4,7 @@ import Routing
 import Sealing
 import Signing
 import Wire
+import Basics
 
 /// `guest join INVITE`, step by step: read and check the invite here (mangled, expired, a
 /// record that does not match its keys), keep the host as `invited` (never routed), then send
@@ -69,7 +70,7 @@ public enum GuestJoin {
             identity = try DeviceIdentity.load(from: paths.identity)
             created = false
         } else {
-            identity = try DeviceIdentity.generate(name: name, now: UInt64(Date().timeIntervalSince1970 * 1000))
+            identity = try DeviceIdentity.generate(name: name, now: UInt64(wallClockMs()))
             try identity.save(to: paths.identity)
             created = true
         }

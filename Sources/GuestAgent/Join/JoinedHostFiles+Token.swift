@@ -23,7 +23,7 @@ extension JoinedHostFiles {
                 try FileManager.default.removeItem(atPath: file)
             }
         } catch {
-            throw .dataDirectory(path: directory, detail: "cannot write the relay token of \(key.hex.prefix(8))…")
+            throw .dataDirectory(path: directory, detail: "cannot write the relay token of \(shortKey(key.bytes))")
         }
     }
 }
@@ -45,7 +45,7 @@ extension JoinedHostFiles {
                 try FileManager.default.removeItem(atPath: file)
             }
         } catch {
-            throw .dataDirectory(path: directory, detail: "cannot write the relay alternates of \(key.hex.prefix(8))…")
+            throw .dataDirectory(path: directory, detail: "cannot write the relay alternates of \(shortKey(key.bytes))")
         }
     }
 }

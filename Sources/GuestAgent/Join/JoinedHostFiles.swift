@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Sealing
 import Signing
@@ -64,7 +65,7 @@ public struct JoinedHostFiles: Sendable {
                 try FileManager.default.removeItem(atPath: path(key, "pin"))
             }
         } catch {
-            throw .dataDirectory(path: directory, detail: "cannot write the relay pin of \(key.hex.prefix(8))…")
+            throw .dataDirectory(path: directory, detail: "cannot write the relay pin of \(shortKey(key.bytes))")
         }
     }
 }

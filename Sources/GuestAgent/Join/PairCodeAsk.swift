@@ -151,7 +151,7 @@ public final class PairCodeAsk: Sendable {
                         let inviter = roster()?.records.first { $0.signingKey == issued.code.inviterSigningKey } ?? account.homebase
                         let confirmation = PairingProofs.confirmation(secret: issued.code.secret, inviter: inviter, joiner: device)
                         let version = roster().flatMap { r in r.records.contains(device) ? r.version : nil }
-                        log.write("paired \(device.name) \(device.signingKey.hex.prefix(16))… with this device's code (the Homebase's notice)")
+                        log.write("paired \(device.name) \(device.signingKey.short) with this device's code (the Homebase's notice)")
                         return .joined(Joined(device: device, confirmation: confirmation, rosterVersion: version))
                     }
                     log.write("pairing code \(o.codeID.hex): the Homebase's notice holds no valid device record; watching the roster")
@@ -163,7 +163,7 @@ public final class PairCodeAsk: Sendable {
                let device = r.records.last(where: { !issued.before.contains($0.signingKey) && $0.signingKey != me
                                                     && $0.signingKey != homebase.signingKey }) {
                 let confirmation = PairingProofs.confirmation(secret: issued.code.secret, inviter: homebase, joiner: device)
-                log.write("paired \(device.name) \(device.signingKey.hex.prefix(16))… with this device's code: roster \(r.version)")
+                log.write("paired \(device.name) \(device.signingKey.short) with this device's code: roster \(r.version)")
                 return .joined(Joined(device: device, confirmation: confirmation, rosterVersion: r.version))
             }
             guard ContinuousClock.now < end else { return .nothing }

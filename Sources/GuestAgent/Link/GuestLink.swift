@@ -8,8 +8,8 @@ import Synchronization
 
 /// The guest's link to one relay for one command's duration (`guest chat`, `guest status`,
 /// `guest serve`): PeerLink + Courier, its mail handled by `GuestMail` (acked once persisted).
-/// `GuestLinks` opens one per relay (the account's, and each joined Homebase's) and installs
-/// the relay-routed providers.
+/// `GuestLinks` opens one per relay (the account's, and each joined Homebase's) and links them
+/// into the context's brains.
 public final class GuestLink: Sendable {
     /// Every wait of the link, configurable (tests use milliseconds).
     public struct Options: Sendable {

@@ -1,3 +1,4 @@
+import Basics
 import Courier
 import Foundation
 import PeerLink
@@ -13,7 +14,7 @@ import Synchronization
 /// joined Homebase's requests over the courier of its own relay. A relay that is down costs no
 /// more than the existing waits: its requests fail at once (`unreachable`), the router falls back.
 ///
-///     let links = try GuestLinks.open(context, slot: slot)   // nil: no relay at all
+///     let links = try GuestLinks.open(context)   // nil: no relay at all
 ///     await links?.waitForBacklog()
 ///     ...
 ///     links?.stop()
@@ -45,10 +46,10 @@ public final class GuestLinks: Sendable {
 
     public var all: [GuestLink] { (account.map { [$0] } ?? []) + joined }
 
-    /// Opens (and starts) every link this device has a reason for, and installs the relay-routed
-    /// providers in `slot`. Nil when there is no relay at all or no device identity.
-    public static func open(_ context: GuestContext, slot: RelayProviderSlot,
-                            options: GuestLink.Options = GuestLink.Options()) throws -> GuestLinks? {
+    /// Opens (and starts) every link this device has a reason for, and links their Couriers into
+    /// the context's brains (`GuestBrains.linkRelay`). Nil when there is no relay at all or no
+    /// device identity.
+    public static func open(_ context: GuestContext, options: GuestLink.Options = GuestLink.Options()) throws -> GuestLinks? {
         let paths = context.paths, log = context.log
         var failures: [String] = []
         var accountSetting: RelayFile.Setting?
@@ -91,9 +92,9 @@ public final class GuestLinks: Sendable {
         guard let fallback = links.all.first?.courier else { return links }
         // Each joined Homebase over its relay's courier (looked up per request: a relay linked
         // later by `refresh()` serves too); the account's relay is the default.
-        slot.install(HomebaseProviderFactory(courier: fallback, directory: peers,
-                                             joinedCourier: { [links] in links.link(forRelay: $0.relayURL)?.courier },
-                                             limits: options.watchdog, log: { log.write("homebase: \($0)") }))
+        context.factory.linkRelay(HomebaseProviderFactory(courier: fallback, directory: peers,
+                                                          joinedCourier: { [links] in links.link(forRelay: $0.relayURL)?.courier },
+                                                          limits: options.watchdog, log: { log.write("homebase: \($0)") }))
         for link in links.all { link.start() }
         return links
     }
@@ -151,7 +152,7 @@ struct JoinedRelay: Equatable {
         var relays: [JoinedRelay] = []
         let records = ((try? context.joined.all()) ?? []).filter { $0.state != .revoked }
         for record in records.sorted(by: { $0.relayURL < $1.relayURL }) {
-            let name = "\"\(names[record.hostKey] ?? "?")\" \(record.hostKey.hex.prefix(8))…"
+            let name = "\"\(names[record.hostKey] ?? "?")\" \(shortKey(record.hostKey.bytes))"
             let pin = files.pin(record.hostKey), token = files.token(record.hostKey)
             let more = files.alternates(record.hostKey)
             if let i = relays.firstIndex(where: { GuestJoin.sameRelay($0.url, record.relayURL) }) {

@@ -1,5 +1,6 @@
 import Foundation
 import ModelStore
+import OnDeviceEngine
 
 /// Downloads a wished model outside the process that wished it: the wish is a row of the model
 /// store (`ModelStore.want`), the download runs in a detached `guest models fetch-wanted ID`

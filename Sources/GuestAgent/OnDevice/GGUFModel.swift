@@ -1,6 +1,7 @@
 import AgentKit
 import Foundation
 import Inference
+import OnDeviceEngine
 
 /// AgentKit's `Model` on the on-device engine (runtime `gguf`): the agent loop of
 /// `guest chat --tools` runs on the same shared `llama-server` as every other on-device call.
@@ -40,7 +41,7 @@ public actor GGUFModel: Model {
         progress(0)
         do {
             _ = try await supervisor.endpoint(for: target)
-        } catch let error as GuestError {
+        } catch let error as EngineError {
             throw AgentError.unavailable(error.description)
         }
         self.target = target

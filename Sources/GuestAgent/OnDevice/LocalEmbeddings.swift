@@ -1,6 +1,7 @@
 import Foundation
 import Inference
 import Routing
+import OnDeviceEngine
 
 /// Embeddings of the on-device model, for `guest serve`'s embeddings doors: a second
 /// llama-server on the same GGUF, started with `--embeddings --pooling mean` on first use (the
@@ -56,7 +57,7 @@ public actor LocalEmbeddings {
             let tokens = ((o["usage"] as? [String: Any])?["prompt_tokens"] as? NSNumber)?.intValue ?? 0
             return .vectors(vectors, promptTokens: tokens, model: target.alias)
         } catch {
-            return .failed("the embedding engine failed: \((error as? GuestError)?.description ?? (error as? InferenceError)?.description ?? "\(type(of: error))")")
+            return .failed("the embedding engine failed: \((error as? EngineError)?.description ?? (error as? InferenceError)?.description ?? "\(type(of: error))")")
         }
     }
 

@@ -1,6 +1,7 @@
 import Glibc
 import ModelStore
 import Routing
+import OnDeviceEngine
 
 /// Which GGUF file the on-device brain serves, decided per call (never cached).
 ///

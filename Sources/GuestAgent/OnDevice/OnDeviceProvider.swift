@@ -1,4 +1,5 @@
 import Inference
+import OnDeviceEngine
 
 /// The on-device brain: the shared `llama-server` on a GGUF file, asked through
 /// `OpenAIChatClient`. Engine failures (not found, exited, not healthy) are thrown as
@@ -34,7 +35,7 @@ public struct OnDeviceProvider: ChatProvider {
                     }
                 }
                 out.finish()
-            } catch let error as GuestError {
+            } catch let error as EngineError {
                 out.finish(throwing: InferenceError.unreachable("on-device engine: \(error)"))
             } catch is CancellationError {
                 out.finish(throwing: InferenceError.cancelled)

@@ -10,7 +10,7 @@ import Wire
 /// pairing brought), and the account's standing orders: admit the tokens of open pairing codes
 /// and invites, revoke removed devices and revoked grantees. The orders are recomputed on each
 /// reload tick and sent when they change, and again after each `auth-ok`.
-final class RelayAdmission: Sendable {
+package final class RelayAdmission: Sendable {
     /// An order before it is signed for a relay's origin.
     struct Spec: Equatable, Sendable {
         var kind: UInt8
@@ -75,7 +75,7 @@ final class RelayAdmission: Sendable {
         }
     }
 
-    static var nowSeconds: UInt64 { UInt64(max(0, Date().timeIntervalSince1970)) }
+    package static var nowSeconds: UInt64 { UInt64(max(0, Date().timeIntervalSince1970)) }
 
     /// Whole days: an order renewed on every tick would otherwise change every second.
     static func roundUpToDay(_ s: UInt64) -> UInt64 { (s / 86_400 + 1) * 86_400 }

@@ -4,16 +4,21 @@ import Signing
 /// `<data-dir>/relay-revocations`: the devices `homebase devices remove` took out of the roster,
 /// one line each, `device key hex | roster version | removed at (Unix s)`. The running agent
 /// turns them into `revoke-device` orders for its relay, kept as long as a proof can live.
-struct RevocationLog {
-    struct Entry: Equatable, Sendable {
-        var device: PublicKey
-        var rosterVersion: UInt64
-        var removedSeconds: UInt64
+package struct RevocationLog {
+    package struct Entry: Equatable, Sendable {
+        package var device: PublicKey
+        package var rosterVersion: UInt64
+        package var removedSeconds: UInt64
+
+        // Spelled out: the memberwise one is internal; `homebase devices remove` (the executable) writes one.
+        package init(device: PublicKey, rosterVersion: UInt64, removedSeconds: UInt64) {
+            self.device = device; self.rosterVersion = rosterVersion; self.removedSeconds = removedSeconds
+        }
     }
 
     let path: String
 
-    init(dataDir: String) { path = dataDir + "/relay-revocations" }
+    package init(dataDir: String) { path = dataDir + "/relay-revocations" }
 
     func all() -> [Entry] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
@@ -24,7 +29,7 @@ struct RevocationLog {
         }
     }
 
-    func append(_ e: Entry) throws {
+    package func append(_ e: Entry) throws {
         let line = "\(e.device.hex) \(e.rosterVersion) \(e.removedSeconds)\n"
         if !FileManager.default.fileExists(atPath: path) {
             _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])

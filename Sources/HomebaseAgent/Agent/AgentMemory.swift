@@ -2,10 +2,11 @@
 /// one lock (`HomebaseAgent.state`).
 struct AgentMemory: Sendable {
     /// Siblings' conversations, replicated across the account's Homebases: written by
-    /// HomebaseAgent+Inbound (replica deltas, `serve` holding a sibling's messages, the restore
-    /// from the store), read there to answer a sibling's resume.
+    /// HomebaseAgent+Inbound (replica deltas, `warmReplica`'s restore from the store) and by
+    /// `remember` (Serving/HomebaseAgent+Serve: the messages, then the answer); read by `admit`
+    /// for the prefix a sibling's request extends.
     var replica: ConversationMemory
-    /// Grantees' conversations, never replicated: written and read only by `serve` in
-    /// HomebaseAgent+Inbound.
+    /// Grantees' conversations, never replicated: written by `remember` and read by `admit`
+    /// (Serving/HomebaseAgent+Serve and +Admit), nobody else.
     var cache: ConversationMemory
 }

@@ -27,16 +27,16 @@ extension HomebaseAgent {
         courier.keepReplayState(forSenders: siblings.count + byGrantee.count)
         let catalog = ModelCatalog(runtimes: runtimes)
         return state.withLock { s in
-            let changed = s.catalog != catalog
+            let changed = s.offer.catalog != catalog
             // A device removed from the roster hears the roster that removes it, once (from
             // the holder of the account key: only it sends rosters).
             if holdsAccountKey {
-                for (key, record) in s.siblings where siblings[key] == nil { s.removed[key] = record }
-                for key in siblings.keys { s.removed[key] = nil }
+                for (key, record) in s.membership.siblings where siblings[key] == nil { s.publishing.removed[key] = record }
+                for key in siblings.keys { s.publishing.removed[key] = nil }
             }
-            s.siblings = siblings; s.grants = byGrantee; s.runtimes = runtimes; s.catalog = catalog
-            s.roster = roster; s.listed = listed
-            if holdsAccountKey, let v = roster?.version, v != s.rosterSent { s.rosterDue = true }
+            s.membership = AgentMembership(siblings: siblings, grants: byGrantee, roster: roster, listed: listed)
+            s.offer = AgentOffer(runtimes: runtimes, catalog: catalog)
+            if holdsAccountKey, let v = roster?.version, v != s.publishing.rosterSent { s.publishing.rosterDue = true }
             return changed
         }
     }
@@ -49,7 +49,7 @@ extension HomebaseAgent {
         } catch {
             log("reload: \(error)")
         }
-        if state.withLock({ $0.rosterDue }) { publishRoster() }
+        if state.withLock({ $0.publishing.rosterDue }) { publishRoster() }
         refreshRelayOrders()
         deliverSharingNotices()
         writeStatus(running: true)
@@ -58,8 +58,8 @@ extension HomebaseAgent {
     func linkEvent(_ e: CourierEvent) {
         guard case .link(let ls) = e else { return }
         let (dueAdvert, wasUp) = state.withLock { s in
-            defer { s.linkState = ls }
-            return (s.advertDue, s.linkState.isConnected)
+            defer { s.publishing.linkState = ls }
+            return (s.publishing.advertDue, s.publishing.linkState.isConnected)
         }
         switch ls {
         case .connected: log("connected to the relay")
@@ -68,7 +68,7 @@ extension HomebaseAgent {
         default: break
         }
         if ls.isConnected && !wasUp {
-            state.withLock { $0.rosterDue = true }
+            state.withLock { $0.publishing.rosterDue = true }
             publishRoster()
             publishAdvert(toGrantees: dueAdvert)
             deliverSharingNotices()  // what a previous run left due, too
@@ -79,13 +79,13 @@ extension HomebaseAgent {
     /// grant in force). While the link is down nothing is queued: it goes out on reconnect.
     func publishAdvert(toSiblings: Bool = true, toGrantees: Bool) {
         let (up, catalog, siblings, grantees) = state.withLock { s in
-            if !s.linkState.isConnected { s.advertDue = true }
+            if !s.publishing.linkState.isConnected { s.publishing.advertDue = true }
             let now = nowMs()
-            let grantees = s.grants.values.compactMap { list in list.first { $0.isActive(nowMs: now) }?.grantee }
-            return (s.linkState.isConnected, s.catalog, Array(s.siblings.values), grantees)
+            let grantees = s.membership.grants.values.compactMap { list in list.first { $0.isActive(nowMs: now) }?.grantee }
+            return (s.publishing.linkState.isConnected, s.offer.catalog, Array(s.membership.siblings.values), grantees)
         }
         guard up else { return }
-        state.withLock { $0.advertDue = false }
+        state.withLock { $0.publishing.advertDue = false }
         let recipients = (toSiblings ? siblings : []) + (toGrantees ? grantees : [])
         guard !recipients.isEmpty else { return }  // nobody to tell: no sequence number spent
         let advert: AppMessage.Advert
@@ -93,7 +93,7 @@ extension HomebaseAgent {
             return log("advert: \(error)")
         }
         let ttl = configuration.advertTTL
-        let grants = state.withLock { $0.grants }
+        let grants = state.withLock { $0.membership.grants }
         for device in recipients {
             var message = AppMessage.advert(advert)
             // A grantee sees only the models its grant names (signed again over what it lists).
@@ -113,7 +113,7 @@ extension HomebaseAgent {
     /// one young enough to open, however long its device was away.
     func publishRoster(pulse: Bool = false) {
         guard holdsAccountKey else { return }
-        let (up, roster, siblings) = state.withLock { s in (s.linkState.isConnected, s.roster, Array(s.siblings.values)) }
+        let (up, roster, siblings) = state.withLock { s in (s.publishing.linkState.isConnected, s.membership.roster, Array(s.membership.siblings.values)) }
         guard up, let roster else { return }
         if pulse {
             for device in siblings {
@@ -123,9 +123,9 @@ extension HomebaseAgent {
             return
         }
         let removed = state.withLock { s in
-            s.rosterDue = false; s.rosterSent = roster.version
-            defer { s.removed = [:] }
-            return Array(s.removed.values)
+            s.publishing.rosterDue = false; s.publishing.rosterSent = roster.version
+            defer { s.publishing.removed = [:] }
+            return Array(s.publishing.removed.values)
         }
         let ttl = configuration.rosterTTL
         for device in siblings + removed {
@@ -136,7 +136,7 @@ extension HomebaseAgent {
 
     /// At start: the stored runtimes are verified again; with none, the default address is tried.
     func verifyAtStart() async {
-        if state.withLock({ $0.runtimes.isEmpty }) {
+        if state.withLock({ $0.offer.runtimes.isEmpty }) {
             do {
                 try await verifier.add(url: configuration.defaultRuntimeURL)
                 log("runtime found at the default address")

@@ -10,7 +10,7 @@ extension HomebaseAgent {
     /// mails its current roster (trust mail, under the roster collapse key) when it is newer.
     func rosterAsked(_ d: Delivery, holding held: UInt64) {
         guard holdsAccountKey else { return }
-        let (roster, sibling) = state.withLock { ($0.roster, $0.siblings[d.sender.signingKey]) }
+        let (roster, sibling) = state.withLock { ($0.membership.roster, $0.membership.siblings[d.sender.signingKey]) }
         guard let roster, let sibling, roster.version > held else { return }
         count("roster-asked")
         mail.send(.roster(roster), to: sibling, ttl: configuration.rosterTTL,
@@ -26,7 +26,7 @@ extension HomebaseAgent {
             count("roster-ignored")
             return true
         }
-        guard state.withLock({ $0.siblings[d.sender.signingKey] != nil }) else {
+        guard state.withLock({ $0.membership.siblings[d.sender.signingKey] != nil }) else {
             log("refused roster \(r.version) from \(from): not a device of this account")
             count("roster-refused")
             return true
@@ -43,8 +43,8 @@ extension HomebaseAgent {
             log("refused roster \(r.version) from \(from): \(why)")
             count("roster-refused")
         case .accepted(let version, let devices, let listed):
-            count("roster-accepted")
             do { try reload() } catch { log("reload: \(error)") }
+            count("roster-accepted")  // after reload: whoever waits on the count reads the new siblings
             log(listed ? "roster \(version) accepted: \(devices) device(s)"
                 : "roster \(version) accepted: this Homebase was removed from the account; it no longer serves its siblings")
         }

@@ -29,10 +29,10 @@ extension HomebaseAgent {
     func sayGoodbye() async {
         // Seen as down from here on: the pulse and a reload queue their adverts for the reconnect.
         let (siblings, grantees) = state.withLock { s in
-            s.linkState = .stopped
-            s.advertDue = true
+            s.publishing.linkState = .stopped
+            s.publishing.advertDue = true
             let now = nowMs()
-            return (Array(s.siblings.values), s.grants.values.compactMap { $0.first { $0.isActive(nowMs: now) }?.grantee })
+            return (Array(s.membership.siblings.values), s.membership.grants.values.compactMap { $0.first { $0.isActive(nowMs: now) }?.grantee })
         }
         let recipients = siblings + grantees
         var stored = 0
@@ -66,7 +66,7 @@ extension HomebaseAgent {
 
     /// Reconnects; the connection event sends the roster and, to siblings and grantees, an advert.
     func wakeUp() {
-        state.withLock { $0.advertDue = true }
+        state.withLock { $0.publishing.advertDue = true }
         courier.link.start()
     }
 }

@@ -115,11 +115,11 @@ public final class HomebaseAgent: Sendable {
         for t in running { t.cancel() }
         stopSleepWatch()
         mail.finish()
-        let active = state.withLock { s in defer { s.active = [:] }; return Array(s.active.values) }
+        let active = state.withLock { s in defer { s.serving.active = [:] }; return Array(s.serving.active.values) }
         for t in active { t.cancel() }
         for t in active { await t.value }
         courier.stop()
-        state.withLock { $0.linkState = .stopped }
+        state.withLock { $0.publishing.linkState = .stopped }
         writeStatus(running: false)
         log("stopped")
     }
@@ -137,46 +137,17 @@ public final class HomebaseAgent: Sendable {
     func log(_ line: String) { configuration.log?(Printable.escape(line)) }
 }
 
-/// What the agent holds in memory, behind one lock.
+/// What the agent holds in memory, behind one lock, by concern: each part in its own file
+/// saying who touches each field.
 struct AgentState: Sendable {
-    var siblings: [PublicKey: DeviceRecord] = [:]
-    /// Devices removed from the roster since the last roster was sent: told once.
-    var removed: [PublicKey: DeviceRecord] = [:]
-    var grants: [PublicKey: [GrantRecord]] = [:]
-    var catalog = ModelCatalog(runtimes: [])
-    var runtimes: [StoredRuntime] = []
-    var roster: AppMessage.Roster?
-    /// This Homebase is in its roster (false: it was removed, and serves no sibling).
-    var listed = true
-    /// The roster version last sent to the siblings (nil: not yet).
-    var rosterSent: UInt64?
+    /// The account's devices and the grantees (AgentMembership.swift).
+    var membership = AgentMembership()
     /// Conversations held in memory (AgentMemory.swift).
     var memory: AgentMemory
-    var active: [ActiveRequest: Task<Void, Never>] = [:]
-    var linkState: LinkState = .stopped
-    var advertDue = false
-    var rosterDue = false
-    var outcomes: [String: Int] = [:]
-    /// The last requests (`RecentRing.capacity`), for the status page.
-    var recent = RecentRing()
-    /// Grantees' recent admissions, for their grants' rate per minute.
-    var rates: [PublicKey: RateWindow] = [:]
-    /// Grants and revocations queued in this run, not yet stored by the relay.
-    var noticesQueued: Set<Notice> = []
-    /// Requests in flight per runtime, and the runtimes skipped after a failure (#21).
-    var load = RuntimeLoad()
-    /// Pulls under way, by the model as the request named it (a cancel stops one).
-    var pulls: [String: Task<Result<String, ManagedRuntime.Failure>, Never>] = [:]
-}
-
-/// A grant (`grant`) or revocation/refusal notice for one join.
-struct Notice: Hashable, Sendable {
-    var grantID: Bytes16
-    var grant: Bool
-}
-
-/// A request in flight: the sender and its request id.
-struct ActiveRequest: Hashable, Sendable {
-    var sender: PublicKey
-    var requestID: Bytes16
+    /// What is owed to the devices, and the link to send it on (AgentPublishing.swift).
+    var publishing = AgentPublishing()
+    /// The requests in flight and what they came to (AgentServing.swift).
+    var serving = AgentServing()
+    /// The runtimes and the models they serve (AgentOffer.swift).
+    var offer = AgentOffer()
 }

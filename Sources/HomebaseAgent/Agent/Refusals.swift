@@ -25,7 +25,7 @@ extension HostStatus {
         }
 
         /// One line for `homebase status`, in words a user understands.
-        var line: String {
+        package var line: String {
             let items = [
                 (replays, "replayed or out-of-time (a copy of an earlier message, or a clock far off)"),
                 (openFailures, "could not be opened (damaged, or not sealed for this Homebase)"),

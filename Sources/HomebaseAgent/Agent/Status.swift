@@ -94,7 +94,7 @@ extension HomebaseAgent {
     /// The live facts now.
     func live(running: Bool) -> HostStatus.Live {
         let (link, outcomes, active, urls, recent) = state.withLock { s in
-            (s.linkState, s.outcomes, s.active.count, s.runtimes.map(\.url), s.recent.entries)
+            (s.publishing.linkState, s.serving.outcomes, s.serving.active.count, s.offer.runtimes.map(\.url), s.serving.recent.entries)
         }
         let load = runtimeLoad
         let uses = Dictionary(uniqueKeysWithValues: urls.map { url in
@@ -177,4 +177,4 @@ extension HostStatus {
 }
 
 /// Lowercase hex: `Basics.hexString` under the name this module's call sites use.
-func hex(_ bytes: some Collection<UInt8>) -> String { hexString(bytes) }
+package func hex(_ bytes: some Collection<UInt8>) -> String { hexString(bytes) }

@@ -18,8 +18,8 @@ extension HomebaseAgent {
             _ = await courier.send(.error(.init(requestID: r.requestID, code: code, message: message)), to: d.sender)
             count("manage-" + code.name)
         }
-        guard state.withLock({ $0.siblings[sender] != nil }) else { return await fail(.notOwner, Self.notOwnerMessage) }
-        let runtimes = state.withLock { $0.runtimes }.map {
+        guard state.withLock({ $0.membership.siblings[sender] != nil }) else { return await fail(.notOwner, Self.notOwnerMessage) }
+        let runtimes = state.withLock { $0.offer.runtimes }.map {
             ManagedRuntime(url: $0.url, kind: $0.kind, folder: configuration.modelsFolder, hubURL: configuration.hubURL,
                            timeouts: configuration.manageTimeouts)
         }
@@ -46,7 +46,7 @@ extension HomebaseAgent {
             }
             log("manage: \(text)")
         }
-        let advertised = Set(state.withLock { $0.catalog.models.map(\.tag) })
+        let advertised = Set(state.withLock { $0.offer.catalog.models.map(\.tag) })
         var listing: [AppMessage.HostRuntime] = []
         for rt in runtimes.prefix(Limits.maxManageRuntimes) {
             var l = await rt.listing(advertised: advertised)

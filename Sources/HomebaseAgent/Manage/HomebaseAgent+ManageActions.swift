@@ -54,19 +54,19 @@ extension HomebaseAgent {
         // Keyed by the runtime's name for it: `llama3.2` and `llama3.2:latest` are one Ollama pull.
         let key = runtime.canonical(model)
         let task = state.withLock { s -> Task<Result<String, ManagedRuntime.Failure>, Never>? in
-            guard s.pulls[key] == nil else { return nil }
+            guard s.serving.pulls[key] == nil else { return nil }
             let t = Task { () -> Result<String, ManagedRuntime.Failure> in
                 do throws(ManagedRuntime.Failure) { return .success(try await runtime.pull(model, progress: progress)) } catch {
                     return .failure(error)
                 }
             }
-            s.pulls[key] = t
+            s.serving.pulls[key] = t
             return t
         }
         guard let task else { throw .init(code: .busy, message: "a pull of \(model.prefix(200)) is already under way here") }
         // The request's own `cancel` (its id) stops the pull too.
         let result = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
-        state.withLock { _ = $0.pulls.removeValue(forKey: key) }
+        state.withLock { _ = $0.serving.pulls.removeValue(forKey: key) }
         switch result {
         case .success(let name): return name
         case .failure where task.isCancelled:
@@ -79,7 +79,7 @@ extension HomebaseAgent {
 
     /// Stops the pull of `model` and waits for it to end (the partial file gone); nil: none under way.
     func cancelPull(_ model: String) async -> String? {
-        guard let task = state.withLock({ $0.pulls[model] ?? $0.pulls[ManagedRuntime.ollamaName(model)] }) else { return nil }
+        guard let task = state.withLock({ $0.serving.pulls[model] ?? $0.serving.pulls[ManagedRuntime.ollamaName(model)] }) else { return nil }
         task.cancel()
         if case .success = await task.value { return "the pull of \(model) had finished before the cancel" }
         log("manage: pull of a model cancelled")

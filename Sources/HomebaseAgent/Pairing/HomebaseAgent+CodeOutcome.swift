@@ -10,8 +10,8 @@ import Wire
 extension HomebaseAgent {
     func tellAsker(_ codeID: Bytes8, _ outcome: AppMessage.PairCodeOutcome.Outcome, joiner: DeviceRecord? = nil) {
         guard let code = try? store.pairing(codeID), let key = code.askerKey, let request = code.askerRequest else { return }
-        guard let asker = state.withLock({ $0.siblings[key] }) else {
-            log("pairing code \(codeID.hex): its asker \(key.hex.prefix(16))… is no longer a device of the account")
+        guard let asker = state.withLock({ $0.membership.siblings[key] }) else {
+            log("pairing code \(codeID.hex): its asker \(key.short) is no longer a device of the account")
             return
         }
         let message = AppMessage.pairCodeOutcome(.init(requestID: request, codeID: codeID, outcome: outcome,
@@ -21,7 +21,7 @@ extension HomebaseAgent {
             guard let self else { return }
             let live = await self.courier.send(message, to: asker)
             guard live != .sent else { return }
-            self.log("pairing code \(codeID.hex) outcome to \(key.hex.prefix(16))…: \(live); sent as mail")
+            self.log("pairing code \(codeID.hex) outcome to \(key.short): \(live); sent as mail")
             self.mail.send(message, to: asker, ttl: self.configuration.rosterTTL, collapseKey: [])
         }
     }

@@ -17,19 +17,19 @@ extension HomebaseAgent {
             guard let self else { return }
             let answer = self.decidePairCode(asker, r)
             let outcome = await self.courier.send(.pairCode(answer), to: asker)
-            if outcome != .sent { self.log("pairing code answer to \(asker.signingKey.hex.prefix(16))…: \(outcome)") }
+            if outcome != .sent { self.log("pairing code answer to \(asker.signingKey.short): \(outcome)") }
         }
     }
 
     /// The code or the refusal for one request (the code stored when issued).
     func decidePairCode(_ asker: DeviceRecord, _ r: AppMessage.PairCodeRequest) -> AppMessage.PairCode {
-        let who = "\(asker.name) \(asker.signingKey.hex.prefix(16))…"
+        let who = "\(asker.name) \(asker.signingKey.short)"
         func refuse(_ why: AppMessage.PairCode.Refusal, _ text: String) -> AppMessage.PairCode {
             log("pairing code refused for \(who): \(text)")
             count("pair-code-refused")
             return .init(requestID: r.requestID, result: .refused(why, text: text))
         }
-        guard state.withLock({ $0.siblings[asker.signingKey] != nil }) else {
+        guard state.withLock({ $0.membership.siblings[asker.signingKey] != nil }) else {
             return refuse(.notInAccount, "this device is not a device of the Homebase's account (access shared with it is not "
                 + "membership): only the account's devices can ask for a pairing code")
         }

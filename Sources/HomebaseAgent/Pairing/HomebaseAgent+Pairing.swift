@@ -28,7 +28,7 @@ extension HomebaseAgent {
 
     /// The welcome or refusal for one request (store effects included).
     func decidePairing(_ joiner: DeviceRecord, _ r: AppMessage.PairRequest) -> AppMessage {
-        let who = "\(joiner.name) \(joiner.signingKey.hex.prefix(16))…"
+        let who = "\(joiner.name) \(joiner.signingKey.short)"
         func refuse(_ reason: AppMessage.PairRefused.Reason, _ text: String, triesLeft: Int = 0) -> AppMessage {
             log("pairing refused for \(who): \(text)")
             count("pair-refused")
@@ -68,7 +68,7 @@ extension HomebaseAgent {
             } else {
                 return refuse(.used, "code already used (its device is not in the roster as it paired: it needs a new code)")
             }
-            let catalog = state.withLock { $0.catalog }
+            let catalog = state.withLock { $0.offer.catalog }
             var welcome = AppMessage.PairWelcome(codeID: code.codeID, roster: roster,
                                                  advert: try? signer.next(models: catalog.models, nowMs: now))
             welcome.proof = try PairingProofs.welcome(secret: code.secret, joiner: joiner.signingKey, welcome)

@@ -6,7 +6,7 @@ import Wire
 // introduction, live (the new device waits for it connected).
 extension HomebaseAgent {
     func sendIntroduction(_ message: AppMessage, to device: DeviceRecord) async {
-        let who = "\(device.signingKey.hex.prefix(16))…"
+        let who = "\(device.signingKey.short)"
         do {
             let outcome = try await courier.introduce(message, toSigningKey: device.signingKey, hpkeKey: device.hpkeKey,
                                                       deliveryClass: .live)

@@ -19,7 +19,7 @@ public struct PairingStatus: Codable, Sendable, Equatable {
         wrongTries = r.tries
     }
 
-    func line(nowMs: Int64) -> String {
+    package func line(nowMs: Int64) -> String {
         switch state {
         case "used": "last pairing: \"\(device ?? "?")\" \(deviceKey.map { String($0.prefix(16)) + "…" } ?? ""), confirmation \(confirmation ?? "?")"
         case "open": "pairing code open until \(PairingError.time(expiresMs)) (\(wrongTries) wrong tr\(wrongTries == 1 ? "y" : "ies"))"

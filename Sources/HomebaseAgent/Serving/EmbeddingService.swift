@@ -135,10 +135,10 @@ extension HomebaseAgent {
     /// input text in a log or an error message.
     func serveEmbedding(_ d: Delivery, _ r: AppMessage.EmbedRequest) async {
         let sender = d.sender.signingKey
-        if state.withLock({ $0.siblings[sender] == nil }) { refreshGrants(of: sender) }  // a revoke holds at once
+        if state.withLock({ $0.membership.siblings[sender] == nil }) { refreshGrants(of: sender) }  // a revoke holds at once
         let decision = state.withLock { s in
-            EmbeddingAdmission.decide(r, from: sender, view: AdmissionView(siblings: Set(s.siblings.keys), grants: s.grants,
-                                                                             catalog: s.catalog, nowMs: nowMs()))
+            EmbeddingAdmission.decide(r, from: sender, view: AdmissionView(siblings: Set(s.membership.siblings.keys), grants: s.membership.grants,
+                                                                             catalog: s.offer.catalog, nowMs: nowMs()))
         }
         let plan: EmbeddingAdmission.Plan
         switch decision {

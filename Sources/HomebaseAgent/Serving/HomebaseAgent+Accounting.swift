@@ -21,7 +21,7 @@ extension HomebaseAgent {
     /// Usage is counted per grantee device (its grants share it).
     func budgetRefusal(_ grantee: PublicKey, model: String) -> String? {
         let now = nowMs()
-        let active = state.withLock { s in (s.grants[grantee] ?? []).filter { $0.isActive(nowMs: now) && $0.models.contains(model) } }
+        let active = state.withLock { s in (s.membership.grants[grantee] ?? []).filter { $0.isActive(nowMs: now) && $0.models.contains(model) } }
         return BudgetCheck.refusal(active.map(\.budget), used: { budget in
             // A store that cannot answer counts nothing used: the budget must not lock a friend out.
             (try? store.tokensUsed(by: grantee, since: budget.firstDay(nowMs: now))) ?? 0
@@ -31,7 +31,7 @@ extension HomebaseAgent {
     /// The least loaded runtime serving the plan's model (nil: every one failed or is full).
     func takeRuntime(_ candidates: [String]) -> String? {
         let limits = configuration.runtimeLimits
-        return state.withLock { $0.load.take(candidates, limit: limits.limit) }
+        return state.withLock { $0.serving.load.take(candidates, limit: limits.limit) }
     }
 
     /// The refusal when `takeRuntime` found none: every runtime of the model is at its limit.
@@ -39,12 +39,12 @@ extension HomebaseAgent {
         (.busy, "every engine serving this model is at its concurrency limit (runtime-limit)")
     }
 
-    func runtimeFailed(_ url: String) { state.withLock { $0.load.failed(url, nowMs: nowMs()) } }
+    func runtimeFailed(_ url: String) { state.withLock { $0.serving.load.failed(url, nowMs: nowMs()) } }
 
     /// After a verification: runtimes that passed since their failure are used again.
     func runtimesVerified() {
         state.withLock { s in
-            for r in s.runtimes where r.available { s.load.verified(r.url, checkedMs: r.checkedMs) }
+            for r in s.offer.runtimes where r.available { s.serving.load.verified(r.url, checkedMs: r.checkedMs) }
         }
     }
 
@@ -62,7 +62,7 @@ extension HomebaseAgent {
 
     /// Ends a request's accounting: the runtime's slot, the audit line.
     func account(_ r: RequestRecord) {
-        if let url = r.runtime { state.withLock { $0.load.release(url) } }
+        if let url = r.runtime { state.withLock { $0.serving.load.release(url) } }
         guard r.isSibling ? configuration.audit.own : configuration.audit.grants else { return }
         let requester: String
         if r.isSibling {
@@ -70,8 +70,8 @@ extension HomebaseAgent {
         } else {
             let now = nowMs()
             let grant = state.withLock { s in
-                (s.grants[r.sender] ?? []).first { $0.isActive(nowMs: now) && $0.models.contains(r.model) }
-                    ?? s.grants[r.sender]?.first
+                (s.membership.grants[r.sender] ?? []).first { $0.isActive(nowMs: now) && $0.models.contains(r.model) }
+                    ?? s.membership.grants[r.sender]?.first
             }
             requester = grant.map { "grant:" + hex($0.grantID.bytes) } ?? "device:" + r.sender.hex
         }
@@ -83,6 +83,6 @@ extension HomebaseAgent {
 
     /// In flight per runtime now, and served since start (status).
     var runtimeLoad: (inFlight: [String: Int], served: [String: Int], failed: [String]) {
-        state.withLock { s in (s.load.inFlight, s.load.served, Array(s.load.failedAtMs.keys).sorted()) }
+        state.withLock { s in (s.serving.load.inFlight, s.serving.load.served, Array(s.serving.load.failedAtMs.keys).sorted()) }
     }
 }

@@ -12,7 +12,7 @@ extension HomebaseAgent {
     /// pending for approval, or refused with the reason sent back.
     func handleJoin(_ d: Delivery, _ j: AppMessage.Join) {
         defer { d.ack() }
-        let who = "\(d.sender.signingKey.hex.prefix(16))… (\"\(j.accountName)\")"
+        let who = "\(d.sender.signingKey.short) (\"\(j.accountName)\")"
         guard j.deviceRecord == d.sender.encoded else {
             count("join-refused")
             return log("join from \(who) refused: it names another device than its sender")
@@ -53,7 +53,7 @@ extension HomebaseAgent {
     /// Mails every notice due: grants not yet sent (followed by an advert to grantees) and
     /// revocations or refusals not yet sent. While the link is down, nothing: the next tick.
     func deliverSharingNotices() {
-        guard state.withLock({ $0.linkState.isConnected }) else { return }
+        guard state.withLock({ $0.publishing.linkState.isConnected }) else { return }
         do {
             let due = try sharing.joinsWithNoticeDue()
             guard !due.isEmpty else { return }
@@ -93,12 +93,12 @@ extension HomebaseAgent {
     /// it already was. The store keeps it due until then: a stop before it is stored leaves it
     /// for the next run to queue again.
     func queueNotice(_ grantID: Bytes16, grant: Bool) -> Bool {
-        state.withLock { $0.noticesQueued.insert(Notice(grantID: grantID, grant: grant)).inserted }
+        state.withLock { $0.publishing.noticesQueued.insert(Notice(grantID: grantID, grant: grant)).inserted }
     }
 
     /// The relay stored the notice: told, for good.
     func noticeStored(_ grantID: Bytes16, grant: Bool) {
-        state.withLock { _ = $0.noticesQueued.remove(Notice(grantID: grantID, grant: grant)) }
+        state.withLock { _ = $0.publishing.noticesQueued.remove(Notice(grantID: grantID, grant: grant)) }
         do {
             try sharing.markSent(grantID, grant: grant ? true : nil, revoke: grant ? nil : true)
             log("sharing: \(grant ? "grant" : "revoke") \(hex(grantID.bytes)) stored for its grantee")
@@ -113,12 +113,12 @@ extension HomebaseAgent {
         guard let grants = try? store.grants() else { return }
         var byGrantee: [PublicKey: [GrantRecord]] = [:]
         for g in grants { byGrantee[g.grantee.signingKey, default: []].append(g) }
-        state.withLock { $0.grants = byGrantee }
+        state.withLock { $0.membership.grants = byGrantee }
     }
 
     /// The same for one grantee, before each of its requests: its rows only.
     func refreshGrants(of grantee: PublicKey) {
         guard let grants = try? store.grants(grantee: grantee) else { return }
-        state.withLock { $0.grants[grantee] = grants.isEmpty ? nil : grants }
+        state.withLock { $0.membership.grants[grantee] = grants.isEmpty ? nil : grants }
     }
 }

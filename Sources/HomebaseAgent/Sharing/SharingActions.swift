@@ -12,7 +12,7 @@ extension HostFiles {
 
 /// The state changes of sharing that both the CLI and the running agent make. The running
 /// agent notices them on its next reload tick and tells the joiner (`deliverSharingNotices`).
-enum SharingActions {
+package enum SharingActions {
     /// Makes the grant a granted join stands for, with its invite's models, rate, grant expiry
     /// and whether it allows tools.
     static func grant(_ join: JoinRecord, sharing: SharingStore, store: HostStore, nowMs: Int64) throws(HomebaseError) {
@@ -28,7 +28,7 @@ enum SharingActions {
     }
 
     /// `homebase grants approve ID`: a pending join becomes a grant.
-    static func approve(_ id: Bytes16, sharing: SharingStore, store: HostStore, nowMs: Int64) throws(HomebaseError) -> JoinRecord {
+    package static func approve(_ id: Bytes16, sharing: SharingStore, store: HostStore, nowMs: Int64) throws(HomebaseError) -> JoinRecord {
         guard let join = try sharing.join(id) else { throw .sharing("no join waiting with id \(hex(id.bytes))") }
         guard join.state == .pending else { throw .sharing("join \(hex(id.bytes)) is \(join.state.rawValue), not pending") }
         try grant(join, sharing: sharing, store: store, nowMs: nowMs)
@@ -38,7 +38,7 @@ enum SharingActions {
     /// `homebase grants revoke ID`: a grant is revoked (its grantee hears `revoked` and a notice)
     /// and its invite retired (no one new joins with it, even with uses left); a pending join is
     /// refused. Returns what was done, for people.
-    static func revoke(_ id: Bytes16, sharing: SharingStore, store: HostStore) throws(HomebaseError) -> String {
+    package static func revoke(_ id: Bytes16, sharing: SharingStore, store: HostStore) throws(HomebaseError) -> String {
         let join = try sharing.join(id)
         switch join?.state {
         case .pending?:

@@ -75,6 +75,16 @@ public struct StoredInvite: Sendable, Equatable {
 
     /// When the grants it makes expire (0: never).
     public var grantEnd: Int64 { grantExpiresMs ?? expiresMs }
+
+    // Spelled out: the memberwise one is internal, and `homebase share` (the executable) makes one.
+    package init(inviteID: Bytes16, secret: [UInt8], models: [String], ratePerMinute: UInt32, expiresMs: Int64,
+                 maxUses: Int, uses: Int, approval: Bool, createdMs: Int64, grantExpiresMs: Int64? = nil,
+                 retired: Bool = false, tools: Bool = false, budget: TokenBudget? = nil) {
+        self.inviteID = inviteID; self.secret = secret; self.models = models; self.ratePerMinute = ratePerMinute
+        self.expiresMs = expiresMs; self.maxUses = maxUses; self.uses = uses; self.approval = approval
+        self.createdMs = createdMs; self.grantExpiresMs = grantExpiresMs; self.retired = retired; self.tools = tools
+        self.budget = budget
+    }
 }
 
 /// A device that joined (or asked to) with an invite.

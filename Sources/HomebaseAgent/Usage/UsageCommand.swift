@@ -5,9 +5,9 @@ import Wire
 /// `homebase grants usage [--json]`: per grantee device (with its grants) and per own device,
 /// requests and tokens in/out by UTC day and model, as the engine reported them. Counts only:
 /// no prompt or answer text is ever stored.
-enum UsageCommand {
-    struct Report: Codable, Equatable {
-        struct Requester: Codable, Equatable {
+package enum UsageCommand {
+    package struct Report: Codable, Equatable {
+        package struct Requester: Codable, Equatable {
             var device: String
             var name: String
             /// A device of this account (false: another account's, under grants).
@@ -17,7 +17,7 @@ enum UsageCommand {
             var budgets: [Budget]
             var rows: [UsageRow]
         }
-        struct Budget: Codable, Equatable {
+        package struct Budget: Codable, Equatable {
             var grant: String
             var budget: String
             var used: Int64
@@ -25,7 +25,7 @@ enum UsageCommand {
         var requesters: [Requester]
     }
 
-    static func report(store: HostStore, nowMs: Int64) throws(HomebaseError) -> Report {
+    package static func report(store: HostStore, nowMs: Int64) throws(HomebaseError) -> Report {
         let rows = try store.usage()
         let devices = try store.devices()
         let grants = try store.grants()
@@ -51,24 +51,26 @@ enum UsageCommand {
         return Report(requesters: out)
     }
 
-    static func run(json: Bool, store: HostStore) throws {
+    /// What `homebase grants usage [--json]` prints.
+    package static func text(json: Bool, store: HostStore) throws -> String {
         let r = try report(store: store, nowMs: nowMs())
         if json {
             let e = JSONEncoder()
             e.outputFormatting = [.prettyPrinted, .sortedKeys]
-            out(String(decoding: try e.encode(r), as: UTF8.self))
-            return
+            return String(decoding: try e.encode(r), as: UTF8.self)
         }
-        if r.requesters.isEmpty { out("no usage yet"); return }
+        if r.requesters.isEmpty { return "no usage yet" }
+        var lines: [String] = []
         for q in r.requesters {
             let who = q.own ? "own device" : "grant " + (q.grants.isEmpty ? "?" : q.grants.joined(separator: ", "))
-            out("\(who): \(q.device.prefix(16))… (\(Printable.escape(q.name)))")
-            for b in q.budgets { out("  budget \(b.budget) (grant \(b.grant.prefix(8))…): \(b.used) used this period") }
-            if q.rows.isEmpty { out("  no requests yet") }
+            lines.append("\(who): \(q.device.prefix(16))… (\(Printable.escape(q.name)))")
+            for b in q.budgets { lines.append("  budget \(b.budget) (grant \(b.grant.prefix(8))…): \(b.used) used this period") }
+            if q.rows.isEmpty { lines.append("  no requests yet") }
             for row in q.rows {
-                out("  \(row.day)  \(Printable.escape(row.model))  \(row.requests) request\(row.requests == 1 ? "" : "s")  "
-                    + "\(row.tokensIn) in  \(row.tokensOut) out")
+                lines.append("  \(row.day)  \(Printable.escape(row.model))  \(row.requests) request\(row.requests == 1 ? "" : "s")  "
+                             + "\(row.tokensIn) in  \(row.tokensOut) out")
             }
         }
+        return lines.joined(separator: "\n")
     }
 }

@@ -2,8 +2,8 @@
 /// the figures of `homebase grants usage`, summed over days, per requesting device and model,
 /// and each budget in force with its use in the period. Counts only, never text; device names
 /// are the roster's and the grants' (label values escaped).
-enum UsageMetrics {
-    static func text(_ report: UsageCommand.Report, load: [String: HostStatus.RuntimeUse] = [:]) -> String {
+package enum UsageMetrics {
+    package static func text(_ report: UsageCommand.Report, load: [String: HostStatus.RuntimeUse] = [:]) -> String {
         var out = ""
         func family(_ name: String, _ help: String, _ type: String) { out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n" }
         let counters: [(String, String, KeyPath<UsageRow, Int64>)] = [

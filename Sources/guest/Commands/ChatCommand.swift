@@ -1,3 +1,4 @@
+import CommandLineKit
 import AgentKit
 import GuestAgent
 import Inference
@@ -97,7 +98,7 @@ enum ChatCommand {
             Console.out(refusal.description + "\n")
             return 1
         }
-        if decision.route != .onDevice { return try await routedTools(prompt, o, context) }
+        if decision.route.brain != .onDevice { return try await routedTools(prompt, o, context) }
         let local = decision.localModel
         guard case .model(let target) = context.factory.resolver.resolve(local) else {
             if case .none(let why) = context.factory.resolver.resolve(local) { Console.out(FloorProvider.notice(why) + "\n") }

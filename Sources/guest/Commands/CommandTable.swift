@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// Every `guest` command, in help order. Adding a command: one file under Commands/ defining
 /// a `Command`, and one line here.
 enum CommandTable {

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Basics
 import Foundation
 import GuestAgent
@@ -39,7 +40,7 @@ enum InitCommand {
         if existed {
             identity = try DeviceIdentity.load(from: paths.identity)
         } else {
-            let now = UInt64(Date().timeIntervalSince1970 * 1000)
+            let now = UInt64(wallClockMs())
             identity = try DeviceIdentity.generate(name: name, now: now)
             try identity.save(to: paths.identity)
         }

@@ -1,9 +1,11 @@
+import CommandLineKit
 import Foundation
 import GuestAgent
 import Pairing
 import PeerLink
 import Sealing
 import Wire
+import Basics
 
 /// `guest join -` (the invite on stdin; prompted on a terminal when omitted) or `guest join INVITE`:
 /// use a friend's Homebase (the invite came from `homebase share`).
@@ -54,7 +56,7 @@ enum JoinCommand {
             }
             text = line
         }
-        let checked = try GuestJoin.check(text, nowMs: Int64(Date().timeIntervalSince1970 * 1000))
+        let checked = try GuestJoin.check(text, nowMs: wallClockMs())
         let host = checked.host
         let (identity, created) = try await prepared(inv, checked, pin: pin)
         if created { Console.out("created this device's identity \(identity.signingKey.publicKey.hex)\n") }

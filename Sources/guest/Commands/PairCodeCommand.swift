@@ -1,7 +1,9 @@
+import CommandLineKit
 import Foundation
 import GuestAgent
 import Pairing
 import Sealing
+import Basics
 
 /// `guest pair` with no code, on a device of the account: the Homebase issues a code (this device
 /// does not hold the account key), this device prints it and waits for the new device.
@@ -28,7 +30,7 @@ enum PairCodeCommand {
         if inv.arguments.has("--name") { throw inv.usageError("--name is for `guest pair CODE` (naming a new device)") }
         let paths = try inv.configuration.paths
         guard let account = PairingAccount.load(paths) else { throw inv.usageError(PairCommand.whereToGetACode) }
-        let homebase = "\"\(account.homebase.name)\" (\(account.homebase.signingKey.hex.prefix(16))…)"
+        let homebase = "\"\(account.homebase.name)\" (\(account.homebase.signingKey.short))"
         return try await inv.withContext { context in
             let ask = try PairCodeAsk(account: account, context: context, options: options)
             defer {
@@ -75,7 +77,7 @@ enum PairCodeCommand {
                 Console.err("guest pair: the Homebase says the code can no longer be used (outcome \(outcome)): run `guest pair` again\n")
                 return 1
             case .nothing:
-                if let deadline, ContinuousClock.now >= deadline, Int64(Date().timeIntervalSince1970 * 1000) < code.expiresMs {
+                if let deadline, ContinuousClock.now >= deadline, wallClockMs() < code.expiresMs {
                     Console.out("stopped waiting; the code stays valid until \(PairingError.time(code.expiresMs))\n")
                     return 0
                 }

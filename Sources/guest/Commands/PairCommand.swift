@@ -1,7 +1,9 @@
+import CommandLineKit
 import Foundation
 import GuestAgent
 import Pairing
 import Sealing
+import Basics
 
 /// `guest pair -` (the code on stdin) or `guest pair CODE`: joins this device to the account whose
 /// Homebase printed the code. `guest pair` (no code) on a device of the account: asks the
@@ -77,7 +79,7 @@ enum PairCommand {
         guard (1...DeviceRecord.maxNameBytes).contains(name.utf8.count) else {
             throw inv.usageError("--name must be 1 to \(DeviceRecord.maxNameBytes) bytes")
         }
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let now = wallClockMs()
         // Everything that can be told without the network is told first: nothing is created.
         let code: PairingCode
         do {
@@ -100,7 +102,7 @@ enum PairCommand {
             do {
                 let r = try await PairJoin(paths: paths, identity: identity, options: options)
                     .run(code, database: context.routingDatabase, nowMs: now)
-                context.log.write("paired with \(r.homebase.signingKey.hex.prefix(16))…: roster \(r.rosterVersion)")
+                context.log.write("paired with \(r.homebase.signingKey.short): roster \(r.rosterVersion)")
                 Console.out("""
                     paired with Homebase "\(r.homebase.name)" \(r.homebase.signingKey.hex) through \(code.relayURL)
                     account key: \(r.accountKey.hex)

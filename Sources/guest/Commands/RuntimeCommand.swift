@@ -1,3 +1,4 @@
+import CommandLineKit
 import GuestAgent
 import Inference
 import LocalAPI

@@ -5,6 +5,7 @@ import Sealing
 import Signing
 import Synchronization
 import Wire
+import Basics
 
 /// The far end for tests: a second device (its own identity, link and Courier) that talks to
 /// the Homebase through the relay, as the guest will.
@@ -15,7 +16,7 @@ final class GuestSide: @unchecked Sendable {
 
     /// `requestShaping`: how its requests' frames are padded (the guest's `request.shaping`).
     init(relayURL: String, host: DeviceRecord, name: String = "laptop", requestShaping: RequestShaping = .off) throws {
-        identity = try DeviceIdentity.generate(name: name, now: UInt64(Date().timeIntervalSince1970 * 1000))
+        identity = try DeviceIdentity.generate(name: name, now: UInt64(wallClockMs()))
         directory = StaticDirectory([host])
         var link = try PeerLink.Configuration(relayURL: relayURL)
         link.backoff = .init(initial: .milliseconds(20), maximum: .milliseconds(200))

@@ -10,9 +10,12 @@ func identity(_ name: String) throws -> DeviceIdentity {
     try DeviceIdentity.generate(name: name, now: 1_700_000_000_000)
 }
 
-/// A Courier on a fresh link to `relay`, with millisecond link settings, not started.
-func courier(_ me: DeviceIdentity, knows: [DeviceRecord], relay: LiveRelay, loop: EventLoop) throws -> Courier {
-    let link = try PeerLink.Configuration.fast(relay.url)
+/// A Courier on a fresh link to `relay` (reached `via` a path), with millisecond link settings,
+/// not started.
+func courier(_ me: DeviceIdentity, knows: [DeviceRecord], relay: LiveRelay, loop: EventLoop,
+             via path: ProviderPath = .live) throws -> Courier {
+    var link = try PeerLink.Configuration.fast(relay.url)
+    path.route(&link, to: relay)
     var c = Courier.Configuration()
     c.sweepInterval = .milliseconds(20)
     return Courier(link: try PeerLink(configuration: link, identity: me.signingKey, loop: loop),

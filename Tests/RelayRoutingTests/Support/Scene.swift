@@ -8,7 +8,8 @@ import Routing
 import Transport
 import Wire
 
-/// One test's world: the real relay, a guest Courier, the scripted Homebase, a ledger.
+/// One test's world: the real relay, a guest Courier, the scripted Homebase, a ledger. Both
+/// devices reach the relay `via` one path (ProviderPath: in memory or over its listener).
 final class Scene: Sendable {
     let relay: LiveRelay
     let loop: EventLoop
@@ -17,13 +18,13 @@ final class Scene: Sendable {
     let ledger = InMemoryConversationLedger()
 
     /// `hostOnline: false` leaves the host's link unstarted (the relay answers `not-here`).
-    init(_ script: [ScriptedHomebase.Behaviour], hostOnline: Bool = true) async throws {
+    init(_ script: [ScriptedHomebase.Behaviour], hostOnline: Bool = true, via path: ProviderPath = .live) async throws {
         relay = try LiveRelay()
         loop = try EventLoop()
         try loop.start()
         let g = try identity("guest"), h = try identity("homebase")
-        guest = try makeCourier(g, knows: [h.record], relay: relay, loop: loop)
-        host = try ScriptedHomebase(h, guest: g.record, relay: relay, loop: loop, script: script)
+        guest = try makeCourier(g, knows: [h.record], relay: relay, loop: loop, via: path)
+        host = try ScriptedHomebase(h, guest: g.record, relay: relay, loop: loop, script: script, via: path)
         try await connect(guest)
         if hostOnline { try await connect(host.courier) }
     }

@@ -5,7 +5,8 @@ import Synchronization
 import Transport
 import Wire
 
-/// TEST PEER: a Homebase played by a script, on the real relay: a second identity and Courier.
+/// TEST PEER: a Homebase played by a script, on the real relay (reached by either
+/// `ProviderPath`): a second identity and Courier.
 /// It records every request, `sync-delta` and `cancel` it receives, in order, and answers the
 /// n-th request with the n-th behaviour (the last one repeats).
 final class ScriptedHomebase: Sendable {
@@ -40,11 +41,12 @@ final class ScriptedHomebase: Sendable {
     var deltas: [AppMessage.SyncDelta] { seen.compactMap { if case .syncDelta(let d) = $0 { d } else { nil } } }
     var cancels: [Bytes16] { seen.compactMap { if case .cancel(let id) = $0 { id } else { nil } } }
 
-    init(_ identity: DeviceIdentity, guest: DeviceRecord, relay: LiveRelay, loop: EventLoop, script: [Behaviour]) throws {
+    init(_ identity: DeviceIdentity, guest: DeviceRecord, relay: LiveRelay, loop: EventLoop, script: [Behaviour],
+         via path: ProviderPath = .live) throws {
         precondition(!script.isEmpty)
         self.identity = identity
         self.script = script
-        courier = try makeCourier(identity, knows: [guest], relay: relay, loop: loop)
+        courier = try makeCourier(identity, knows: [guest], relay: relay, loop: loop, via: path)
         let courier = courier
         Task { [self] in
             for await d in courier.deliveries {
@@ -92,6 +94,7 @@ final class ScriptedHomebase: Sendable {
 }
 
 /// Avoids the clash with a local named `courier`.
-func makeCourier(_ me: DeviceIdentity, knows: [DeviceRecord], relay: LiveRelay, loop: EventLoop) throws -> Courier {
-    try courier(me, knows: knows, relay: relay, loop: loop)
+func makeCourier(_ me: DeviceIdentity, knows: [DeviceRecord], relay: LiveRelay, loop: EventLoop,
+                 via path: ProviderPath = .live) throws -> Courier {
+    try courier(me, knows: knows, relay: relay, loop: loop, via: path)
 }

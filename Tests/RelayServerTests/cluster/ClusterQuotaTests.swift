@@ -3,6 +3,7 @@ import Testing
 import Wire
 @testable import RelayCluster
 @testable import RelayServer
+import Basics
 
 /// The single node's mail quotas across the cluster (ClusterQuota.swift): senders on three nodes,
 /// one offline recipient; real nats-server and homebase-relay processes.
@@ -88,7 +89,7 @@ import Wire
         let key = SigningKeyBox(), sender = SigningKeyBox().publicKey
         let kh = ClusterSubjects.keyHash(key.publicKey)
         let ids = (0..<2).map { _ in frameID() }
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let now = wallClockMs()
         for (i, (id, subject)) in zip(ids, ["hb.m.\(kh).u.\(i0(ids[0]))", "hb.m.\(kh).c.\(i0(ids[1]))"]).enumerated() {
             let payload = StoredMail.encode(expiresMs: now + 60_000, storedMs: now, sender: sender, frameID: id, sealed: [UInt8(i)][...])
             #expect(try nats.publishDurable(subject, payload, messageID: "old-\(i)", maxWaitMs: 2_000) == .stored)

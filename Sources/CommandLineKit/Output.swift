@@ -1,0 +1,26 @@
+import Glibc
+
+/// Where a program writes: unbuffered stdout and stderr (tokens must show as they come), or a
+/// capture in a unit test.
+public struct Output: Sendable {
+    public let out: @Sendable (String) -> Void
+    public let err: @Sendable (String) -> Void
+
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+        self.out = out; self.err = err
+    }
+
+    public static let standard = Output(out: { write(1, $0) }, err: { write(2, $0) })
+
+    /// Every byte, retried on EINTR; a closed stream drops the rest.
+    public static func write(_ fd: Int32, _ s: String) {
+        var bytes = Array(s.utf8)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            done += n
+        }
+    }
+}

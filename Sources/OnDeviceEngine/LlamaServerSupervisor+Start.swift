@@ -1,0 +1,46 @@
+import Inference
+
+// Starting one server: spawn on a free loopback port, then wait for /health.
+extension LlamaServerSupervisor {
+    static func start(_ model: GGUFTarget, _ c: Configuration) async throws -> Running {
+        let binary = try c.locator.locate()
+        let port = try freeLoopbackPort()
+        // `--jinja`: the model's own chat template renders tools and parses the calls (the default in
+        // newer llama.cpp; accepted by every version we install).
+        var args = ["--model", model.path, "--host", "127.0.0.1", "--port", "\(port)", "--alias", model.alias, "--jinja"]
+        if let p = model.projector { args += ["--mmproj", p] }  // the model can see images
+        if let t = c.threads { args += ["--threads", "\(t)"] }
+        if let n = c.contextSize { args += ["--ctx-size", "\(n)"] }
+        let child = try ChildProcess.spawnLeashed(binary, args + c.extraArguments, logPath: c.logPath)
+        let endpoint = Endpoint(url: "http://127.0.0.1:\(port)", alias: model.alias, modelPath: model.path,
+                                projector: model.projector, pid: child.pid)
+        do {
+            try await waitHealthy(endpoint.url, child, c)
+        } catch {
+            await child.terminate(grace: c.stopGrace)
+            throw error
+        }
+        return Running(child: child, endpoint: endpoint, startedAt: .now)
+    }
+
+    /// Polls `/health` until 200 (503 while the model loads), the child exits, or the deadline.
+    static func waitHealthy(_ url: String, _ child: ChildProcess, _ c: Configuration) async throws {
+        let http = HTTPStreamClient()
+        let quick = HTTPTimeouts(connect: .seconds(1), firstByte: .seconds(2), idle: .seconds(2))
+        let start = ContinuousClock.now
+        // A small model is healthy within tens of ms: poll often at first, then every healthPoll.
+        var pause = min(c.healthPollFirst, c.healthPoll)
+        while ContinuousClock.now - start < c.healthDeadline {
+            if let status = child.exitStatus() { throw EngineError.exited(how: ChildProcess.describe(status)) }
+            if let r = try? await http.send(HTTPStreamRequest(url: url + "/health", timeouts: quick)) {
+                _ = try? await r.collect(limit: 1 << 16)
+                if r.status == 200 { return }
+            }
+            try await Task.sleep(for: pause)
+            pause = min(pause * 2, c.healthPoll)
+        }
+        if let status = child.exitStatus() { throw EngineError.exited(how: ChildProcess.describe(status)) }
+        let ms = c.healthDeadline.components
+        throw EngineError.notHealthy(deadlineMs: ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000)
+    }
+}
