@@ -45,6 +45,7 @@ extension Settings {
         "reply-shaping": ("off, padded or cadence: what the relay may learn from replies (docs/SIDE-CHANNEL.md)",
                           { $0.replyShaping.rawValue }),
         "cadence-interval": ("cadence: one constant chunk this often", { d($0.cadenceInterval) }),
+        "cadence-min-duration": ("cadence: a stream stays open at least this long, else to a doubling of it", { d($0.cadenceMinDuration) }),
         "shaping-boundary": ("padded: the first chunk leaves on a multiple of this (0ms: none)", { d($0.shapingBoundary) }),
         "models-dir": ("the folder `guest host pull` downloads GGUF files into", { $0.modelsFolder ?? "DATA-DIR/models" }),
         "hub-url": ("where OWNER/REPO/FILE.gguf is fetched from", { $0.hubURL }),

@@ -12,7 +12,7 @@ struct Settings {
         "max-concurrent", "queue-length", "queue-wait", "max-per-grantee", "batch-delay", "batch-bytes", "replica-size",
         "cache-size", "default-runtime", "engine-idle-timeout", "mail-retry", "mail-retry-max", "keep-alive",
         "logind-bus", "sleep-goodbye", "sleep-watch", "runtime-limit", "audit-grants", "audit-own", "audit-max-bytes",
-        "reply-shaping", "cadence-interval", "shaping-boundary", "models-dir", "hub-url",
+        "reply-shaping", "cadence-interval", "cadence-min-duration", "shaping-boundary", "models-dir", "hub-url",
     ]
 
     var values: [String: String] = [:]
@@ -84,6 +84,7 @@ struct Settings {
         }
         try duration("keep-alive") { c.keepAliveInterval = $0 }
         try duration("cadence-interval") { c.cadenceInterval = $0 }
+        try duration("cadence-min-duration") { c.cadenceMinDuration = $0 }
         try duration("shaping-boundary") { c.shapingBoundary = $0 }
         if let v = values["reply-shaping"] {
             guard let level = ReplyShaping(rawValue: v) else {

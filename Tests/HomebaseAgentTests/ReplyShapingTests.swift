@@ -85,6 +85,51 @@ struct ReplyShapingTests {
         #expect(Self.isClass(sends.count + 1), "\(sends.count) + the final chunk")
     }
 
+    /// A cadence stream ends on its floor (in ticks, not a power of two) or a doubling of it: a
+    /// short answer and a longer one under the floor look alike (the bench's topics told apart by
+    /// ending on 64 or 128 ticks when the floor was 16, docs/SIDE-CHANNEL.md).
+    @Test(arguments: [(1, 160), (3_000, 160), (50_000, 320)])
+    func cadenceEndsOnItsFloorOrADoublingOfIt(_ bytes: Int, _ chunks: Int) {
+        var b = batcher(.cadence, minFrames: 160)
+        _ = b.next(nowNs: 0)
+        b.append(String(repeating: "a", count: bytes))
+        b.finish()
+        let (sends, times) = drain(&b, from: 0)
+        #expect(sends.count + 1 == chunks, "\(sends.count) + the final chunk")
+        #expect(times.last == UInt64(chunks - 1) * 50 * ms)
+    }
+
+    /// The product's default: a one-word cadence answer keeps its stream open for 8 s (160 ticks
+    /// of 50 ms, the final chunk at the last), and the floor follows the tick and setting.
+    @Test func defaultCadenceKeepsAShortAnswerOpenForItsMinimumDuration() throws {
+        var c = try HomebaseAgent.Configuration(relayURL: "ws://127.0.0.1:1")
+        c.replyShaping = .cadence
+        var b = ChunkBatcher(policy: c.batchPolicy)
+        _ = b.next(nowNs: 0)
+        b.append("hi")
+        b.finish()
+        let (sends, times) = drain(&b, from: 0)
+        #expect(sends.count + 1 == 160)
+        #expect(times.last.map { $0 + 50 * ms } == 8_000 * ms)
+        c.cadenceMinDuration = .milliseconds(1_010)  // rounded up to a tick
+        #expect(c.batchPolicy.shaping.minFrames == 21)
+        c.cadenceMinDuration = .zero  // at least 16 ticks, as before the floor existed
+        #expect(c.batchPolicy.shaping.minFrames == 16)
+        c.replyShaping = .padded  // padded's classes do not change
+        c.cadenceMinDuration = .seconds(8)
+        #expect(c.batchPolicy.shaping.minFrames == 16)
+    }
+
+    @Test func cadenceMinDurationIsASetting() throws {
+        var s = Settings()
+        s.values["relay"] = "ws://127.0.0.1:1"
+        s.values["cadence-min-duration"] = "3s"
+        #expect(try s.configuration().cadenceMinDuration == .seconds(3))
+        #expect(Settings.keys.contains("cadence-min-duration"))  // hence also a flag of `run`
+        s.values["cadence-min-duration"] = "long"
+        #expect(throws: HomebaseError.self) { try s.configuration() }
+    }
+
     @Test func cadenceTicksEmptyWhileNoTextCame() {
         var b = batcher(.cadence)
         _ = b.next(nowNs: 0)
@@ -114,7 +159,7 @@ struct ReplyShapingTests {
     /// `homebase status` names the level and what it promises (from the running agent's file).
     @Test(arguments: [(ReplyShaping.off, "reply shaping: off (coalescing only)"),
                       (.padded, "reply shaping: padded (end quantised"),
-                      (.cadence, "reply shaping: cadence (one 280-byte chunk every 50 ms")])
+                      (.cadence, "reply shaping: cadence (one 280-byte chunk every 50 ms; a stream lasts 8 s, or a doubling of it")])
     func statusSaysTheLevel(_ level: ReplyShaping, _ line: String) async throws {
         try await HostFixture.with(runtime: nil, configure: { $0.replyShaping = level }) { f in
             try await eventually("status names the reply shaping") {

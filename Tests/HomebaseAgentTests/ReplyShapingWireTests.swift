@@ -18,15 +18,17 @@ struct ReplyShapingWireTests {
         Dictionary(grouping: sizes, by: { $0 }).map { ($0.key, $0.value.count) }.max { $0.1 < $1.1 } ?? (0, 0)
     }
 
-    static func isClass(_ n: Int) -> Bool { n >= 16 && n & (n - 1) == 0 }
+    /// A length class: `floor` chunks times a power of two (padded: 16; cadence: RelayCapture's
+    /// 100 ms floor of 5 ms ticks, 20).
+    static func isClass(_ n: Int, floor: Int) -> Bool { n >= floor && n % floor == 0 && (n / floor) & (n / floor - 1) == 0 }
 
     @Test(arguments: [ReplyShaping.padded, .cadence])
     func theRelaySeesALengthClassOfChunks(_ level: ReplyShaping) async throws {
         let (answer, down, up) = try await capture(level)
         #expect(answer.done != nil && answer.failures.isEmpty && !answer.text.isEmpty)
         // Every chunk the guest got crossed the relay; their number is a length class, so the
-        // answer's length shows only as the power of two at or above its chunk count.
-        #expect(Self.isClass(answer.chunks), "\(answer.chunks) chunks")
+        // answer's length shows only as its class (the floor, or a doubling of it).
+        #expect(Self.isClass(answer.chunks, floor: level == .cadence ? 20 : 16), "\(answer.chunks) chunks")
         if level == .cadence {
             // One chunk size, on both legs: the most common size is every chunk (besides them
             // only the envelopes, accept and done, and the link's pings pass).

@@ -8,7 +8,9 @@ per topic with `guest chat`, keeping each answer's time window. classify.py turn
 frames into features and reports AUPRC / accuracy. Usage: bench.py BIN_DIR WORK_DIR [--samples N]
 [--settings off,padded,cadence] (a setting LEVEL:WINDOW, e.g. padded:100ms, also sets the
 coalescing window, `--batch-delay`; LEVEL+boundary, e.g. padded+boundary, releases the first
-chunk on a 100 ms boundary, `--shaping-boundary`, and padded+boundary=250ms on another)."""
+chunk on a 100 ms boundary, `--shaping-boundary`, and padded+boundary=250ms on another;
+cadence+min=TIME sets the floor of a cadence stream, `--cadence-min-duration`, cadence+min=0s
+the 16 ticks it had before the floor)."""
 import argparse, json, os, random, socket, subprocess, sys, time
 from corpus import PROMPTS, prompt_for
 
@@ -81,7 +83,9 @@ def main():
             extra = ["--batch-delay", window] if window else []
             head = setting.partition(":")[0]
             if "+boundary" in head:
-                extra += ["--shaping-boundary", head.partition("+boundary")[2].lstrip("=") or "100ms"]
+                extra += ["--shaping-boundary", head.partition("+boundary")[2].partition("+")[0].lstrip("=") or "100ms"]
+            if "+min=" in head:  # cadence+min=0s: the floor of a cadence stream, --cadence-min-duration
+                extra += ["--cadence-min-duration", head.partition("+min=")[2].partition("+")[0]]
             p = start(hb + ["run", "--relay", relay, "--reply-shaping", level, *extra], f"homebase-{setting}.log")
             wait_for(lambda: "connected to the relay" in open(f"{a.work}/homebase-{setting}.log").read(), "the Homebase")
             return p

@@ -5,8 +5,10 @@ answer (sizes and times, both directions), reporting AUPRC (one topic against th
 averaged over topics; chance = the topic's base rate), accuracy against the base rate, and the
 cost (down bytes, frames, stream time per answer; the delay from the engine's emitting a
 token to the reader's getting it, with emits.jsonl from the stand-in), and the AUPRC from the
-time of the first text frame alone (where prefill and a release boundary show). Usage: classify.py WORK_DIR."""
+time of the first text frame alone (where prefill and a release boundary show), and each
+feature's AUPRC alone (which one carries the topic). Usage: classify.py WORK_DIR."""
 import json, sys
+from collections import Counter
 import numpy as np
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.metrics import average_precision_score, accuracy_score
@@ -70,6 +72,13 @@ def score(X, y, seed=0):
     acc = accuracy_score(y, np.array(classes)[proba.argmax(1)])
     return auprc, acc, base, max(np.mean(y == c) for c in classes)
 
+# Which feature carries the signal: the AUPRC of each column (or group) alone, per setting.
+SINGLE = [("frames", [0]), ("total bytes", [1]), ("duration", [2]), ("first text frame's time", [3]),
+          ("gap mean", [4]), ("gap std", [5]), ("gap median", [6]), ("size mean", [7]), ("size std", [8]),
+          ("distinct sizes", [9]), ("request frame size", [10]), ("request frames", [11]), ("up bytes", [12]),
+          ("first 40 sizes", list(range(13, 13 + SEQ))), ("first 40 gaps", list(range(13 + SEQ, 13 + 2 * SEQ)))]
+per_feature = {}
+
 rows, noise = [], {}
 for setting in dict.fromkeys(s["setting"] for s in samples):
     got = [(features(s), s["topic"]) for s in samples if s["setting"] == setting and s["brain"] == "homebase"]
@@ -80,6 +89,9 @@ for setting in dict.fromkeys(s["setting"] for s in samples):
     # Noise: the same classifier on labels shuffled (no signal at all), 5 times.
     shuffled = [score(X, np.random.default_rng(k).permutation(y), seed=k)[0] for k in range(5)]
     noise[setting] = (np.mean(shuffled), np.std(shuffled))
+    per_feature[setting] = [(name, score(X[:, cols], y)[0], None) for name, cols in SINGLE]
+    per_feature[setting].append(("frames by topic", None, {t: sorted(Counter(int(v) for v in X[y == t, 0]).most_common(5))
+                                                           for t in sorted(set(y))}))
     d = [c["delay"] for c in cost if c["delay"]]
     rows.append((setting, len(y), all_, rep, req, fst, np.mean([c["bytes"] for c in cost]), np.mean([c["frames"] for c in cost]),
                  np.mean([c["time"] for c in cost]), np.mean([c["up"] for c in cost]), sorted(set(c["req"] for c in cost)),
@@ -91,3 +103,13 @@ for s, n, a, rp, rq, fs, b, fr, tm, up, sizes, dl, ft in rows:
 print()
 for s, (m, sd) in noise.items():
     print(f"{s}: AUPRC with shuffled labels {m:.3f} +- {sd:.3f} (the noise a setting's AUPRC is within)")
+print()
+print("AUPRC of each feature alone (which one carries the topic; chance = the base rate):")
+names = [n for n, _ in SINGLE]
+print("| setting | " + " | ".join(names) + " |")
+print("|---|" + "---|" * len(names))
+for s, feats in per_feature.items():
+    print(f"| {s} | " + " | ".join(f"{a:.3f}" for n, a, _ in feats if a is not None) + " |")
+for s, feats in per_feature.items():
+    print(f"{s}: reply frames per answer (the 5 most common: frames x answers) by topic: "
+          + "; ".join(f"{t} " + " ".join(f"{v}x{k}" for v, k in c) for t, c in feats[-1][2].items()))

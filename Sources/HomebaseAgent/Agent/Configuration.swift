@@ -48,6 +48,11 @@ extension HomebaseAgent {
         public var replyShaping: ReplyShaping = .padded
         /// `cadence`: one constant-size chunk this often while a stream is open. Default 50 ms.
         public var cadenceInterval: Duration = .milliseconds(50)
+        /// `cadence`: every stream lasts at least this long (then to a doubling of it), so the
+        /// stream's length hides how long a short answer was. Default 8 s: the bench's answers
+        /// (2-6 s of text, docs/SIDE-CHANNEL.md) all end on it; with 16 ticks as the floor their
+        /// length class still told the topic. At least 16 ticks.
+        public var cadenceMinDuration: Duration = .seconds(8)
         /// `padded`: the first chunk leaves on a multiple of this since the request. Default zero:
         /// no boundary (it costs up to its length in time to first token; #24 keeps that near 0).
         public var shapingBoundary: Duration = .zero
@@ -109,7 +114,17 @@ extension HomebaseAgent {
 
         var batchPolicy: ChunkBatcher.Policy {
             .init(maxDelay: batchDelay, maxBytes: max(1, batchBytes), keepAlive: keepAliveInterval,
-                  shaping: .init(level: replyShaping, interval: cadenceInterval, boundary: shapingBoundary))
+                  shaping: .init(level: replyShaping, interval: cadenceInterval, boundary: shapingBoundary,
+                                 minFrames: replyShaping == .cadence ? cadenceFloorTicks : 16))
         }
+
+        /// `cadence`'s floor in ticks: `cadenceMinDuration` rounded up to a tick, at least 16.
+        var cadenceFloorTicks: Int {
+            let tick = max(1, cadenceInterval.nanoseconds), floor = max(0, cadenceMinDuration.nanoseconds)
+            return Int(max(16, (floor + tick - 1) / tick))
+        }
+
+        /// The length a cadence stream ends on at the least (the floor's ticks times the tick).
+        var cadenceFloor: Duration { cadenceInterval * cadenceFloorTicks }
     }
 }

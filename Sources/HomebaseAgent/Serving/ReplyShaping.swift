@@ -6,7 +6,9 @@ import Wire
 /// request, and the end quantised (empty
 /// chunks before the final one up to a length class of chunks). `cadence`: one chunk of one
 /// constant size every `interval` while the stream is open (empty when no text came, text
-/// split across ticks when much did), first tick one interval after the request, end quantised.
+/// split across ticks when much did), first tick one interval after the request, end quantised
+/// on a ladder from a floor in time (`cadence-min-duration`, 8 s): every answer shorter than the
+/// floor ends on it, so the stream's length tells nothing of such answers.
 public enum ReplyShaping: String, Sendable, CaseIterable, Codable {
     case off, padded, cadence
 }
@@ -21,15 +23,21 @@ extension ChunkBatcher {
         var boundary: Duration = .zero
         /// cadence: every chunk's padded plaintext (a chunk bucket): 256 bytes, a 280-byte chunk.
         var frameBucket = 256
-        /// Length classes, in chunks: powers of two from this. Default 16.
+        /// Length classes, in chunks: this, then its doublings (16: 16, 32, 64...). Default 16;
+        /// cadence: its floor in ticks (`Configuration.cadenceMinDuration` / `interval`).
         var minFrames = 16
 
         /// The text one cadence chunk carries: its bucket less the chunk header and room for a
         /// few record headers (5 bytes each in the typed stream).
         var capacity: Int { max(1, frameBucket - 5 - 20) }
 
-        /// True when `n` chunks and the final one make a length class (the stream may end there).
-        func isClass(_ n: Int) -> Bool { n + 1 >= minFrames && (n + 1) & n == 0 }
+        /// True when `n` chunks and the final one make a length class (the stream may end there):
+        /// `minFrames` times a power of two.
+        func isClass(_ n: Int) -> Bool {
+            let c = n + 1, f = max(1, minFrames)
+            guard c >= f, c % f == 0 else { return false }
+            return (c / f) & (c / f - 1) == 0
+        }
     }
 
     /// Where the shaped stream is: its clock origin and the chunks it handed out.
@@ -119,7 +127,15 @@ extension HomebaseAgent {
         case .padded: configuration.shapingBoundary > .zero
             ? "padded (first chunk on a \(configuration.shapingBoundary.wholeMilliseconds) ms boundary, end quantised)"
             : "padded (end quantised; first chunk at once: shaping-boundary adds a release boundary)"
-        case .cadence: "cadence (one \(configuration.batchPolicy.shaping.frameBucket + 24)-byte chunk every \(configuration.cadenceInterval.wholeMilliseconds) ms, end quantised)"
+        case .cadence:
+            "cadence (one \(configuration.batchPolicy.shaping.frameBucket + 24)-byte chunk every \(configuration.cadenceInterval.wholeMilliseconds) ms; "
+                + "a stream lasts \(Self.seconds(configuration.cadenceFloor)), or a doubling of it: cadence-min-duration)"
         }
+    }
+
+    /// `8 s`, `6.4 s`: a floor as `status` words it.
+    static func seconds(_ d: Duration) -> String {
+        let ms = d.wholeMilliseconds
+        return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(Double(ms) / 1000) s"
     }
 }

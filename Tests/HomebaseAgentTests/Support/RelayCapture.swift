@@ -25,6 +25,7 @@ enum RelayCapture {
             c.link.backoff = .init(initial: .milliseconds(20), maximum: .milliseconds(200))
             c.replyShaping = level
             c.cadenceInterval = .milliseconds(5)
+            c.cadenceMinDuration = .milliseconds(100)  // a floor of 20 ticks: not a power of two
             c.shapingBoundary = .milliseconds(5)
         }
         let proxy = Process()
