@@ -10,10 +10,7 @@ struct DeliveryTests {
         let relay = try ScriptedRelay()
         let loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (a, recA) = try startLink(relay.url, on: loop)
-        let (b, recB) = try startLink(relay.url, on: loop)
-        try await recA.waitConnected()
-        try await recB.waitConnected()
+        let (a, b, recB) = try await connectedPair(relay, on: loop)
         let outcome = await a.sendLive(to: b.deviceKey, payload: [1, 2, 3])
         #expect(outcome == .sent)
         try await eventually("B got the live frame") { recB.frames.count == 1 }
@@ -30,10 +27,7 @@ struct DeliveryTests {
         let relay = try ScriptedRelay()
         let loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (a, recA) = try startLink(relay.url, on: loop)
-        let (b, recB) = try startLink(relay.url, on: loop)
-        try await recA.waitConnected()
-        try await recB.waitConnected()
+        let (a, b, recB) = try await connectedPair(relay, on: loop)
         let outcomes = OutcomeLog()
         for i in 0..<200 { a.sendLive(to: b.deviceKey, payload: [UInt8(i)]) { outcomes.add($0) } }
         try await eventually("200 frames") { recB.frames.count == 200 }
@@ -167,10 +161,7 @@ struct DeliveryTests {
         relay.update { $0.deliverTwice = true }
         let loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (a, recA) = try startLink(relay.url, on: loop)
-        let (b, recB) = try startLink(relay.url, on: loop)
-        try await recA.waitConnected()
-        try await recB.waitConnected()
+        let (a, b, recB) = try await connectedPair(relay, on: loop)
         #expect(try await a.sendMail(to: b.deviceKey, payload: [42], ttl: .seconds(60)) == .stored)
         try await eventually("one frame") { recB.frames.count == 1 }
         // The duplicate arrived right behind it; a live round trip proves B has processed it.

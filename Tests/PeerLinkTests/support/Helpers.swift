@@ -37,4 +37,13 @@ func startLink(_ relayURL: String, on loop: TestLoop, identity: SigningKey = .ge
     return (link, rec)
 }
 
+/// Two links to `relay`, both connected: A (the sender) and B with its recorder.
+func connectedPair(_ relay: ScriptedRelay, on loop: TestLoop) async throws -> (PeerLink, PeerLink, Recorder) {
+    let (a, recA) = try startLink(relay.url, on: loop)
+    let (b, recB) = try startLink(relay.url, on: loop)
+    try await recA.waitConnected()
+    try await recB.waitConnected()
+    return (a, b, recB)
+}
+
 func bytes16(_ f: Inbound) -> Bytes16 { f.frameID }
