@@ -41,8 +41,7 @@ struct DeliveryTests {
         let relay = try ScriptedRelay()
         let loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (a, recA) = try startLink(relay.url, on: loop)
-        try await recA.waitConnected()
+        let (a, _) = try await connectedLink(relay, on: loop)
         #expect(await a.sendLive(to: SigningKey.generate().publicKey, payload: [9]) == .notHere)
         a.stop()
     }
@@ -93,8 +92,7 @@ struct DeliveryTests {
         let relay = try ScriptedRelay()
         let loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (a, recA) = try startLink(relay.url, on: loop)
-        try await recA.waitConnected()
+        let (a, _) = try await connectedLink(relay, on: loop)
         let bKey = SigningKey.generate()
         let outcome = try await a.sendMail(to: bKey.publicKey, payload: [7, 7], ttl: .seconds(60))
         #expect(outcome == .stored)
@@ -113,8 +111,7 @@ struct DeliveryTests {
         relay.update { $0.mailboxCapacity = 0 }
         let loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (a, recA) = try startLink(relay.url, on: loop)
-        try await recA.waitConnected()
+        let (a, _) = try await connectedLink(relay, on: loop)
         #expect(try await a.sendMail(to: SigningKey.generate().publicKey, payload: [1], ttl: .seconds(5)) == .mailboxFull)
         await #expect(throws: PeerLinkError.tooLarge(field: "collapse key", length: 65, limit: 64)) {
             _ = try await a.sendMail(to: a.deviceKey, payload: [], ttl: .seconds(5), collapseKey: Array(repeating: 1, count: 65))
@@ -130,8 +127,7 @@ struct DeliveryTests {
         relay.update { $0.storeMail = false } // the first connection swallows mail
         let loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (a, recA) = try startLink(relay.url, on: loop)
-        try await recA.waitConnected()
+        let (a, recA) = try await connectedLink(relay, on: loop)
         let result = Task { try await a.sendMail(to: SigningKey.generate().publicKey, payload: [5], ttl: .seconds(60)) }
         try await eventually("first send seen") { relay.seen.sends.count == 1 }
         relay.update { $0.storeMail = true }
@@ -148,8 +144,7 @@ struct DeliveryTests {
         relay.update { $0.storeMail = false }
         let loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (a, recA) = try startLink(relay.url, on: loop)
-        try await recA.waitConnected()
+        let (a, _) = try await connectedLink(relay, on: loop)
         let result = Task { try await a.sendMail(to: SigningKey.generate().publicKey, payload: [5], ttl: .seconds(60)) }
         try await eventually("send seen") { relay.seen.sends.count == 1 }
         a.stop()
