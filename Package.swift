@@ -153,7 +153,7 @@ let package = Package(
         // Real processes on loopback (relay, homebase, guest, llama-server): no module but
         // Pairing (a pure codec, to forge codes the way an attacker would) and TestSupport (its
         // child processes, ports). peers/: the stand-in engine.
-        .testTarget(name: "EndToEndTests", dependencies: ["Pairing", "TestSupport"], exclude: ["peers"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Pairing", "TestSupport", "Wire"], exclude: ["peers"]),
         .testTarget(name: "LocalAPITests", dependencies: ["TestSupport", "LocalAPI", "Inference", "Transport"], exclude: ["peers"]),
     ]
 )

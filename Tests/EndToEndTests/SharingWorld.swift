@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Wire
 
 /// One relay, optionally the tiny engine, one Homebase data directory, guests by name.
 struct SharingWorld {
@@ -65,54 +66,15 @@ struct SharingWorld {
     }
 }
 
-/// Tampering with an invite's text the way an attacker could: change the secret, fix the checksum.
+/// Tampering with an invite's text the way an attacker could: change the secret, fix the checksum
+/// (Wire's own InviteCode re-encodes it, so the checksum is right and only the join proof can tell).
 enum InviteText {
-    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-
     static func withSecretByteFlipped(_ code: String) throws -> String {
-        let prefix = "hb-invite-"
-        guard code.hasPrefix(prefix), var b = decode(String(code.dropFirst(prefix.count))), b.count > 8 else {
-            throw Failure("not an invite: \(code)")
-        }
-        b.removeLast(4)
-        // b = u16 length | 0x30 | relay url str16 | host key 32 | hpke key 32 | secret 32 | ...
-        let urlLength = Int(b[3]) << 8 | Int(b[4])
-        b[2 + 1 + 2 + urlLength + 64] ^= 0x01
-        let crc = crc32(b)
-        b += [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
-        return prefix + encode(b)
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
-
-    static func decode(_ text: String) -> [UInt8]? {
-        var bits: UInt32 = 0, count = 0
-        var out: [UInt8] = []
-        for c in text {
-            guard let v = alphabet.firstIndex(of: c) else { return nil }
-            bits = bits << 6 | UInt32(v)
-            count += 6
-            if count >= 8 { count -= 8; out.append(UInt8(truncatingIfNeeded: bits >> UInt32(count))) }
-        }
-        return out
-    }
-
-    static func encode(_ bytes: [UInt8]) -> String {
-        var bits: UInt32 = 0, count = 0
-        var out = ""
-        for b in bytes {
-            bits = bits << 8 | UInt32(b)
-            count += 8
-            while count >= 6 { count -= 6; out.append(alphabet[Int(bits >> UInt32(count) & 63)]) }
-        }
-        if count > 0 { out.append(alphabet[Int(bits << UInt32(6 - count) & 63)]) }
-        return out
+        let decoded = try InviteCode.decode(code)
+        var invite = decoded.invite
+        var secret = invite.inviteSecret.bytes
+        secret[0] ^= 0x01
+        invite.inviteSecret = Secret32(unchecked: secret)
+        return try InviteCode.encode(invite, hostRecord: decoded.hostRecord)
     }
 }

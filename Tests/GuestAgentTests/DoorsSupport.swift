@@ -98,6 +98,19 @@ struct GuestRunner {
 
     func run(_ args: String...) throws -> CLITests.Run { try run(args) }
 
+    /// A guest whose router chose OpenAI at `baseURL` (a good key on file, the source external),
+    /// serving with the tiny model on device behind it.
+    static func servingOpenAI(_ baseURL: String) throws -> (GuestRunner, ServingGuest) {
+        let tiny = try Engine.tiny()
+        var g = try GuestRunner()
+        g.environment = ["HOMEBASE_OPENAI_BASE_URL": baseURL]
+        #expect(try g.run(["keys", "add", "openai"], input: KeysCLITests.good + "\n").status == 0)
+        for (name, value) in [("model.source", "external"), ("external.runtime", "openai")] {
+            #expect(try g.run("settings", "set", name, value).status == 0)
+        }
+        return (g, try g.serve(["--model-path", tiny.path, "--llama-server", Engine.binary]))
+    }
+
     /// `guest serve --listen 127.0.0.1:0 ARGS` in the background, once it printed where it listens.
     func serve(_ args: [String]) throws -> ServingGuest {
         let p = Process()

@@ -18,11 +18,9 @@ import Wire
         let context: GuestContext
 
         init() throws {
-            paths = GuestPaths(dataDirectory: try tempDirectory())
-            context = try GuestContext(GuestConfiguration(paths: paths, environment: [:]))
+            (paths, context) = try accountContext(account)
             host = try DeviceIdentity.generate(name: "host", now: 1)
             me = try DeviceIdentity.generate(name: "me", now: 1)
-            try context.account.write(account.publicKey)
             let directory = GuestDirectory(me: me.signingKey.publicKey, bootstrap: host.record, roster: [])
             mail = GuestMail(paths: paths, directory: directory, database: context.routingDatabase)
         }
@@ -34,14 +32,7 @@ import Wire
             return r
         }
 
-        func advert(_ sequence: UInt64) throws -> AppMessage.Advert {
-            var a = AppMessage.Advert(hostKey: host.signingKey.publicKey, sequence: sequence,
-                                      timestampMs: 1, models: [.init(tag: "tiny", family: "llama", parameterSize: "1M",
-                                                                     quantization: "F32", contextLength: 2048,
-                                                                     capabilities: .completion)])
-            a.signature = Bytes64(unchecked: host.signingKey.sign(try a.signedBytes()))
-            return a
-        }
+        func advert(_ sequence: UInt64) throws -> AppMessage.Advert { try tinyAdvert(by: host, sequence) }
     }
 
     @Test func advertBeforeRosterIsRefusedThenAcceptedUnderTheHostKey() async throws {

@@ -113,12 +113,5 @@ import Wire
         await context.shutdown()
     }
 
-    func signedAdvert(_ sequence: UInt64) throws -> AppMessage.Advert {
-        var a = AppMessage.Advert(hostKey: host.signingKey.publicKey, sequence: sequence,
-                                  timestampMs: 1, models: [.init(tag: "tiny", family: "llama", parameterSize: "1M",
-                                                                 quantization: "F32", contextLength: 2048,
-                                                                 capabilities: .completion)])
-        a.signature = Bytes64(unchecked: host.signingKey.sign(try a.signedBytes()))
-        return a
-    }
+    func signedAdvert(_ sequence: UInt64) throws -> AppMessage.Advert { try tinyAdvert(by: host, sequence) }
 }

@@ -16,12 +16,10 @@ import Wire
     var mail: GuestMail
 
     init() throws {
-        paths = GuestPaths(dataDirectory: try tempDirectory())
-        context = try GuestContext(GuestConfiguration(paths: paths, environment: [:]))
+        (paths, context) = try accountContext(account)
         first = try DeviceIdentity.generate(name: "ws-one", now: 1)
         second = try DeviceIdentity.generate(name: "ws-two", now: 1)
         me = try DeviceIdentity.generate(name: "laptop", now: 1)
-        try context.account.write(account.publicKey)
         mail = GuestMail(paths: paths, directory: GuestDirectory(me: me.signingKey.publicKey, bootstrap: first.record, roster: []),
                          database: context.routingDatabase)
     }

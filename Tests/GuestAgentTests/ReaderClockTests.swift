@@ -7,11 +7,17 @@ import Testing
 @Suite struct ReaderClockTests {
     let meta = AnswerMetadata(brain: .ownHomebase, routeReason: "own advert fresh")
 
-    @Test func firstQuestionCountsFromTheCommandWithTheLinkApartAndTheLongestSilence() {
-        let start = ContinuousClock.now
+    /// A clock whose link came up 80 ms after `start` and whose first question went 10 ms later.
+    func linkedAndAsked(_ start: ContinuousClock.Instant) -> ReaderClock {
         let clock = ReaderClock(noticeAfter: .seconds(60), start: start) { _ in }
         clock.linked(now: start + .milliseconds(80))
         clock.ask(now: start + .milliseconds(90))
+        return clock
+    }
+
+    @Test func firstQuestionCountsFromTheCommandWithTheLinkApartAndTheLongestSilence() {
+        let start = ContinuousClock.now
+        let clock = linkedAndAsked(start)
         clock.text(now: start + .milliseconds(200))
         clock.text(now: start + .milliseconds(300))
         clock.text(now: start + .milliseconds(2500))
@@ -24,9 +30,7 @@ import Testing
 
     @Test func laterQuestionsCountFromTheirEnterAndShowNoLinkOrShortSilence() {
         let start = ContinuousClock.now
-        let clock = ReaderClock(noticeAfter: .seconds(60), start: start) { _ in }
-        clock.linked(now: start + .milliseconds(80))
-        clock.ask(now: start + .milliseconds(90))
+        let clock = linkedAndAsked(start)
         clock.text(now: start + .milliseconds(100))
         _ = clock.measured(meta)
         let second = start + .seconds(20)

@@ -51,16 +51,9 @@ import Testing
     /// The router chose OpenAI (a key on file): the clients get the stand-in's answer, named
     /// `openai`; with the key gone, the same server answers on-device at the next request.
     @Test func officialClientsGetTheCloudTheRouterChose() throws {
-        let tiny = try Engine.tiny()
         let peer = try CloudStandIn()
         defer { peer.stop() }
-        var g = try GuestRunner()
-        g.environment = ["HOMEBASE_OPENAI_BASE_URL": peer.url]
-        #expect(try g.run(["keys", "add", "openai"], input: KeysCLITests.good + "\n").status == 0)
-        for (name, value) in [("model.source", "external"), ("external.runtime", "openai")] {
-            #expect(try g.run("settings", "set", name, value).status == 0)
-        }
-        let serving = try g.serve(["--model-path", tiny.path, "--llama-server", Engine.binary])
+        let (g, serving) = try GuestRunner.servingOpenAI(peer.url)
         defer { _ = serving.stop() }
         let o = try runServeClients(serving.hostPort, maxTokens: 8)
         for mode in ["openai_whole", "openai_stream", "ollama_whole", "ollama_stream"] {

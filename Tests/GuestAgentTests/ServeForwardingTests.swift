@@ -19,16 +19,9 @@ import Testing
 
     @Test(arguments: ["openai", "ollama"])
     func everythingReachesTheBrain(_ client: String) async throws {
-        let tiny = try Engine.tiny()
         let peer = try CloudStandIn()
         defer { peer.stop() }
-        var g = try GuestRunner()
-        g.environment = ["HOMEBASE_OPENAI_BASE_URL": peer.url]
-        #expect(try g.run(["keys", "add", "openai"], input: KeysCLITests.good + "\n").status == 0)
-        for (name, value) in [("model.source", "external"), ("external.runtime", "openai")] {
-            #expect(try g.run("settings", "set", name, value).status == 0)
-        }
-        let serving = try g.serve(["--model-path", tiny.path, "--llama-server", Engine.binary])
+        let (_, serving) = try GuestRunner.servingOpenAI(peer.url)
         defer { _ = serving.stop() }
         let line = try runJSONPeer(peerScript("serve_forward_client.py"), [serving.hostPort, client])
         #expect(line.contains("Hello from the OpenAI stand-in"), "\(line)")

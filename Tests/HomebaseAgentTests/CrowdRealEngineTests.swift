@@ -20,20 +20,7 @@ import Wire
             c.queueLength = 3
             c.queueWait = .seconds(120)  // a queued request waits for a slot, not for the clock
         })
-        var sides: [GuestSide] = []
-        do {
-            let store = try f.files.openStore()
-            for n in 0..<crowd {
-                let side = try GuestSide(relayURL: f.relay.url, host: f.host, name: "friend\(n)")
-                try store.saveGrant(GrantRecord(grantID: .random(), grantee: side.identity.record, models: ["tiny"],
-                                                createdMs: nowMs()))
-                sides.append(side)
-            }
-            store.close()
-            try f.agent.reload()
-            try await f.start()
-            for side in sides { try await side.start() }
-
+        try await withGrantees(crowd, of: f, model: "tiny") { sides in
             let host = f.host
             // Each asker yields its answer; the hang guard yields nil.
             let got = await withTaskGroup(of: (Int, Answer)?.self) { group in
@@ -62,12 +49,6 @@ import Wire
                 #expect(a.done != nil || a.error?.code == .busy, "request \(i): \(String(describing: a.error))")
             }
             #expect(got.values.contains { $0.done != nil })
-        } catch {
-            for side in sides { side.stop() }
-            await f.stop()
-            throw error
         }
-        for side in sides { side.stop() }
-        await f.stop()
     }
 }

@@ -18,27 +18,7 @@ import Wire
             $0.queueWait = .seconds(120)  // a queued request waits for a slot, not for the clock
             configure(&$0)
         })
-        var sides: [GuestSide] = []
-        do {
-            let store = try f.files.openStore()
-            for n in 0..<friends {
-                let side = try GuestSide(relayURL: f.relay.url, host: f.host, name: "friend\(n)")
-                try store.saveGrant(GrantRecord(grantID: .random(), grantee: side.identity.record, models: ["scripted"],
-                                                createdMs: nowMs()))
-                sides.append(side)
-            }
-            store.close()
-            try f.agent.reload()
-            try await f.start()
-            for side in sides { try await side.start() }
-            try await body(f, sides)
-        } catch {
-            for side in sides { side.stop() }
-            await f.stop()
-            throw error
-        }
-        for side in sides { side.stop() }
-        await f.stop()
+        try await withGrantees(friends, of: f, model: "scripted") { sides in try await body(f, sides) }
     }
 
     /// What a request got first: text (it holds an engine slot) or an error code.

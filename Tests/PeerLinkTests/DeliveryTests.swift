@@ -10,10 +10,7 @@ struct DeliveryTests {
         let relay = try ScriptedRelay()
         let loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (a, recA) = try startLink(relay.url, on: loop)
-        let (b, recB) = try startLink(relay.url, on: loop)
-        try await recA.waitConnected()
-        try await recB.waitConnected()
+        let (a, b, recB) = try await connectedPair(relay, on: loop)
         let outcome = await a.sendLive(to: b.deviceKey, payload: [1, 2, 3])
         #expect(outcome == .sent)
         try await eventually("B got the live frame") { recB.frames.count == 1 }
@@ -30,10 +27,7 @@ struct DeliveryTests {
         let relay = try ScriptedRelay()
         let loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (a, recA) = try startLink(relay.url, on: loop)
-        let (b, recB) = try startLink(relay.url, on: loop)
-        try await recA.waitConnected()
-        try await recB.waitConnected()
+        let (a, b, recB) = try await connectedPair(relay, on: loop)
         let outcomes = OutcomeLog()
         for i in 0..<200 { a.sendLive(to: b.deviceKey, payload: [UInt8(i)]) { outcomes.add($0) } }
         try await eventually("200 frames") { recB.frames.count == 200 }
@@ -47,8 +41,7 @@ struct DeliveryTests {
         let relay = try ScriptedRelay()
         let loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (a, recA) = try startLink(relay.url, on: loop)
-        try await recA.waitConnected()
+        let (a, _) = try await connectedLink(relay, on: loop)
         #expect(await a.sendLive(to: SigningKey.generate().publicKey, payload: [9]) == .notHere)
         a.stop()
     }
@@ -99,8 +92,7 @@ struct DeliveryTests {
         let relay = try ScriptedRelay()
         let loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (a, recA) = try startLink(relay.url, on: loop)
-        try await recA.waitConnected()
+        let (a, _) = try await connectedLink(relay, on: loop)
         let bKey = SigningKey.generate()
         let outcome = try await a.sendMail(to: bKey.publicKey, payload: [7, 7], ttl: .seconds(60))
         #expect(outcome == .stored)
@@ -119,8 +111,7 @@ struct DeliveryTests {
         relay.update { $0.mailboxCapacity = 0 }
         let loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (a, recA) = try startLink(relay.url, on: loop)
-        try await recA.waitConnected()
+        let (a, _) = try await connectedLink(relay, on: loop)
         #expect(try await a.sendMail(to: SigningKey.generate().publicKey, payload: [1], ttl: .seconds(5)) == .mailboxFull)
         await #expect(throws: PeerLinkError.tooLarge(field: "collapse key", length: 65, limit: 64)) {
             _ = try await a.sendMail(to: a.deviceKey, payload: [], ttl: .seconds(5), collapseKey: Array(repeating: 1, count: 65))
@@ -136,8 +127,7 @@ struct DeliveryTests {
         relay.update { $0.storeMail = false } // the first connection swallows mail
         let loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (a, recA) = try startLink(relay.url, on: loop)
-        try await recA.waitConnected()
+        let (a, recA) = try await connectedLink(relay, on: loop)
         let result = Task { try await a.sendMail(to: SigningKey.generate().publicKey, payload: [5], ttl: .seconds(60)) }
         try await eventually("first send seen") { relay.seen.sends.count == 1 }
         relay.update { $0.storeMail = true }
@@ -154,8 +144,7 @@ struct DeliveryTests {
         relay.update { $0.storeMail = false }
         let loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (a, recA) = try startLink(relay.url, on: loop)
-        try await recA.waitConnected()
+        let (a, _) = try await connectedLink(relay, on: loop)
         let result = Task { try await a.sendMail(to: SigningKey.generate().publicKey, payload: [5], ttl: .seconds(60)) }
         try await eventually("send seen") { relay.seen.sends.count == 1 }
         a.stop()
@@ -167,10 +156,7 @@ struct DeliveryTests {
         relay.update { $0.deliverTwice = true }
         let loop = try TestLoop()
         defer { relay.stop(); loop.stop() }
-        let (a, recA) = try startLink(relay.url, on: loop)
-        let (b, recB) = try startLink(relay.url, on: loop)
-        try await recA.waitConnected()
-        try await recB.waitConnected()
+        let (a, b, recB) = try await connectedPair(relay, on: loop)
         #expect(try await a.sendMail(to: b.deviceKey, payload: [42], ttl: .seconds(60)) == .stored)
         try await eventually("one frame") { recB.frames.count == 1 }
         // The duplicate arrived right behind it; a live round trip proves B has processed it.

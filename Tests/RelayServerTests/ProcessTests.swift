@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Wire
 @testable import RelayServer
 
@@ -56,17 +57,8 @@ final class RelayProcessHandle: @unchecked Sendable {
 
 /// Runs the executable to completion: (status, stderr).
 func runRelay(_ args: [String], env: [String: String] = [:]) throws -> (Int32, String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: relayBinary)
-    p.arguments = args
-    p.environment = env
-    let err = Pipe()
-    p.standardError = err
-    p.standardOutput = Pipe()
-    try p.run()
-    let data = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    let r = try ChildProcesses(prefix: "relay-run").capture(relayBinary, args, environment: env)
+    return (r.status, r.err)
 }
 
 @Suite(.serialized) struct ProcessTests {

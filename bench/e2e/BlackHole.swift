@@ -14,9 +14,9 @@ enum BlackHole {
         let procs = world.procs
         let trigger = procs.work + "/black-hole"
         let url = try world.startRelayBehindBlackHole(name: "relay-blackhole", trigger: trigger, proxyLog: "proxy.log")
-        let host = try HomebaseSetup.create(world, engineURL: engineURL, name: "bench-blackholed", dataDir: procs.work + "/host-blackhole")
         let guestDir = procs.work + "/guest-blackhole"
-        try host.addDevice(try BenchGuest.setUp(world, dataDir: guestDir, account: host.accountKey, relay: url, hostRecord: host.recordHex))
+        let host = try HomebaseSetup.create(world, engineURL: engineURL, name: "bench-blackholed", dataDir: procs.work + "/host-blackhole",
+                                            guestDir: guestDir, relay: url)
         let guest = try await BenchGuest(world, dataDir: guestDir, watchdog: WatchdogLimits())
         do {
             let row = try await measure(o, procs, host, url, trigger, guest)

@@ -20,10 +20,9 @@ enum DoneWhenWorlds {
             _ = try procs.start(anyPython, [testsFile("EndToEndTests/peers/standin_engine.py"), "--port", "\(port)",
                                             "--mode", "stall", "--model", "tiny"], log: "standin-engine.log")
             try procs.waitUntil(30, "the stand-in engine") { Processes.canConnect(port) }
-            let host = try HomebaseSetup.create(world, engineURL: "http://127.0.0.1:\(port)", name: "bench-engine-stall",
-                                                dataDir: procs.work + "/host-engine-stall")
             let dir = procs.work + "/guest-engine-stall"
-            try host.addDevice(try BenchGuest.setUp(world, dataDir: dir, account: host.accountKey, relay: relay, hostRecord: host.recordHex))
+            let host = try HomebaseSetup.create(world, engineURL: "http://127.0.0.1:\(port)", name: "bench-engine-stall",
+                                                dataDir: procs.work + "/host-engine-stall", guestDir: dir, relay: relay)
             _ = try host.run(relay: relay, [], log: "homebase-engine-stall.log")
             let guest = try await BenchGuest(world, dataDir: dir, watchdog: WatchdogLimits())
             _ = try await guest.warmOnDevice()
@@ -42,9 +41,9 @@ enum DoneWhenWorlds {
             let procs = world.procs
             let trigger = procs.work + "/black-hole-guest"
             let url = try world.startRelayBehindBlackHole(name: "relay-guest-holed", trigger: trigger, proxyLog: "proxy-guest.log")
-            let host = try HomebaseSetup.create(world, engineURL: engineURL, name: "bench-guest-holed", dataDir: procs.work + "/host-guest-holed")
             let dir = procs.work + "/guest-holed"
-            try host.addDevice(try BenchGuest.setUp(world, dataDir: dir, account: host.accountKey, relay: url, hostRecord: host.recordHex))
+            let host = try HomebaseSetup.create(world, engineURL: engineURL, name: "bench-guest-holed", dataDir: procs.work + "/host-guest-holed",
+                                                guestDir: dir, relay: url)
             _ = try host.run(relay: url, [], log: "homebase-guest-holed.log")
             return GuestHoled(world: world, guestDir: dir, trigger: trigger)
         }
@@ -73,9 +72,8 @@ enum DoneWhenWorlds {
             try startRelay()
             let url = "ws://127.0.0.1:\(port)"
             let host = try HomebaseSetup.create(world, engineURL: engineURL, name: "bench-relay-restart",
-                                                dataDir: world.procs.work + "/host-relay-restart")
-            try host.addDevice(try BenchGuest.setUp(world, dataDir: world.procs.work + "/guest-relay-restart", account: host.accountKey,
-                                                    relay: url, hostRecord: host.recordHex))
+                                                dataDir: world.procs.work + "/host-relay-restart",
+                                                guestDir: world.procs.work + "/guest-relay-restart", relay: url)
             _ = try host.run(relay: url, [], log: "homebase-relay-restart.log")
         }
 

@@ -107,6 +107,15 @@ public struct HomebaseSetup: Sendable {
         return setup
     }
 
+    /// `create`, then one guest set up at `guestDir` for this account on `relay`, added to the devices.
+    public static func create(_ world: World, engineURL: String, name: String, dataDir: String,
+                              guestDir: String, relay: String) throws -> HomebaseSetup {
+        let host = try create(world, engineURL: engineURL, name: name, dataDir: dataDir)
+        try host.addDevice(try BenchGuest.setUp(world, dataDir: guestDir, account: host.accountKey, relay: relay,
+                                                hostRecord: host.recordHex))
+        return host
+    }
+
     /// `homebase devices add RECORD`.
     public func addDevice(_ recordHex: String) throws {
         _ = try world.procs.must(world.bin.path("homebase"), cli + ["devices", "add", recordHex])

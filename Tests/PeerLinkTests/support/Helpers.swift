@@ -37,4 +37,18 @@ func startLink(_ relayURL: String, on loop: TestLoop, identity: SigningKey = .ge
     return (link, rec)
 }
 
+/// One link to `relay` with its recorder, connected.
+func connectedLink(_ relay: ScriptedRelay, on loop: TestLoop) async throws -> (PeerLink, Recorder) {
+    let (link, rec) = try startLink(relay.url, on: loop)
+    try await rec.waitConnected()
+    return (link, rec)
+}
+
+/// Two links to `relay`, both connected: A (the sender) and B with its recorder.
+func connectedPair(_ relay: ScriptedRelay, on loop: TestLoop) async throws -> (PeerLink, PeerLink, Recorder) {
+    let (a, _) = try await connectedLink(relay, on: loop)
+    let (b, recB) = try await connectedLink(relay, on: loop)
+    return (a, b, recB)
+}
+
 func bytes16(_ f: Inbound) -> Bytes16 { f.frameID }
