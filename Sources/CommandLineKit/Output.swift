@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 
 /// Where a program writes: unbuffered stdout and stderr (tokens must show as they come), or a
@@ -14,13 +15,6 @@ public struct Output: Sendable {
 
     /// Every byte, retried on EINTR; a closed stream drops the rest.
     public static func write(_ fd: Int32, _ s: String) {
-        var bytes = Array(s.utf8)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return }
-            done += n
-        }
+        _ = Array(s.utf8).withUnsafeBytes { writeFully(fd, $0) }
     }
 }

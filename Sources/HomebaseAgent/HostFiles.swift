@@ -20,9 +20,7 @@ public struct HostFiles: Sendable {
 
     /// `$XDG_DATA_HOME/homebase/host`, or `~/.local/share/homebase/host`.
     public static func defaultDataDir(environment: [String: String]) -> String {
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
-        return base + "/homebase/host"
+        XDGBase.dataHome(environment: environment) + "/homebase/host"
     }
 
     public var identityDir: String { dataDir + "/identity" }
@@ -65,13 +63,9 @@ public struct HostFiles: Sendable {
 
     /// Creates the data directory (and parents) with mode 0700, or tightens an existing one.
     func makeDataDir() throws(HomebaseError) {
-        do {
-            try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
+        do { try PrivateFiles.makeDirectory(dataDir) } catch {
             throw .identity("cannot create \(dataDir): \(error.localizedDescription)")
         }
-        PrivateFiles.tightenDirectory(dataDir)
     }
 }
 

@@ -50,13 +50,7 @@ enum KeySlotFile {
             throw InferenceError.unreachable("the key slot \(path) is readable by others: chmod 600 it")
         }
         var buf = [UInt8](repeating: 0, count: maxBytes + 1)
-        var got = 0
-        while got < buf.count {
-            let n = buf.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + got, $0.count - got) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            got += n
-        }
+        let got = buf.withUnsafeMutableBytes { readFully(fd, into: $0) }.count  // a failed read ends it
         defer { wipe(&buf) }
         guard got <= maxBytes else { throw InferenceError.unreachable("the key slot \(path) is too large") }
         var end = got

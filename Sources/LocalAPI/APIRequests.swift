@@ -31,17 +31,7 @@ enum OpenAIRequestReader {
         guard let list = o.removeValue(forKey: "messages") as? [JSONObject], !list.isEmpty else { throw .badRequest("no messages") }
         var messages: [ChatMessage] = []
         for m in list {
-            if let k = m.keys.sorted().first(where: { !messageKeys.contains($0) }) {
-                throw .badRequest("unknown message field \"\(k.prefix(40))\"")
-            }
-            let role = ChatMessage.Role(rawValue: try JSONReading.role(m["role"]))!
-            var calls: [ToolCall] = []
-            for (i, c) in ((m["tool_calls"] as? [JSONObject]) ?? []).enumerated() {
-                let f = c["function"] as? JSONObject ?? [:]
-                guard let name = f["name"] as? String else { throw .badRequest("a tool call has no function name") }
-                calls.append(ToolCall(id: c["id"] as? String ?? "call_\(i)", name: name,
-                                      argumentsJSON: f["arguments"] as? String ?? "{}"))
-            }
+            let (role, calls) = try MessageReading.roleAndCalls(m, known: messageKeys) { $0 as? String }
             messages.append(ChatMessage(role: role, parts: try ContentReading.openAI(m["content"]),
                                         toolCallID: m["tool_call_id"] as? String, toolCalls: calls))
         }
@@ -100,16 +90,9 @@ enum OllamaRequestReader {
         var messages: [ChatMessage] = []
         var pairing = ToolResultPairing([])
         for m in list {
-            if let k = m.keys.sorted().first(where: { !messageKeys.contains($0) }) {
-                throw .badRequest("unknown message field \"\(k.prefix(40))\"")
-            }
-            let role = ChatMessage.Role(rawValue: try JSONReading.role(m["role"]))!
-            var calls: [ToolCall] = []
-            for (i, c) in ((m["tool_calls"] as? [JSONObject]) ?? []).enumerated() {
-                let f = c["function"] as? JSONObject ?? [:]
-                guard let name = f["name"] as? String else { throw .badRequest("a tool call has no function name") }
-                let args = f["arguments"].map { $0 is String ? $0 as! String : JSONReading.text($0) } ?? "{}"
-                calls.append(ToolCall(id: c["id"] as? String ?? "call_\(i)", name: name, argumentsJSON: args))
+            // Ollama sends a call's arguments as an object; a string is taken as it is.
+            let (role, calls) = try MessageReading.roleAndCalls(m, known: messageKeys) {
+                $0 is String ? $0 as? String : JSONReading.text($0)
             }
             var parts = try ContentReading.openAI(m["content"])
             switch m["images"] {
@@ -147,5 +130,26 @@ struct ToolResultPairing {
     mutating func answer(name: String?) -> String? {
         guard let at = open.firstIndex(where: { name == nil || $0.name == name }) else { return nil }
         return open.remove(at: at).id
+    }
+}
+
+/// The start of one message, the same in both APIs: no key outside `known`, the role, the
+/// assistant's tool calls. `arguments` renders a call's `function.arguments` as JSON text
+/// (nil: none, `{}`); the APIs differ only there.
+enum MessageReading {
+    static func roleAndCalls(_ m: JSONObject, known: Set<String>,
+                             arguments: (Any) -> String?) throws(LocalAPIError) -> (ChatMessage.Role, [ToolCall]) {
+        if let k = m.keys.sorted().first(where: { !known.contains($0) }) {
+            throw .badRequest("unknown message field \"\(k.prefix(40))\"")
+        }
+        let role = ChatMessage.Role(rawValue: try JSONReading.role(m["role"]))!
+        var calls: [ToolCall] = []
+        for (i, c) in ((m["tool_calls"] as? [JSONObject]) ?? []).enumerated() {
+            let f = c["function"] as? JSONObject ?? [:]
+            guard let name = f["name"] as? String else { throw .badRequest("a tool call has no function name") }
+            calls.append(ToolCall(id: c["id"] as? String ?? "call_\(i)", name: name,
+                                  argumentsJSON: f["arguments"].flatMap(arguments) ?? "{}"))
+        }
+        return (role, calls)
     }
 }

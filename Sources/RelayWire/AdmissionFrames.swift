@@ -76,8 +76,7 @@ extension RelayAuth {
     ///     || roster version u64 || not after s u64
     public static func deviceProofBinding(origin: String, deviceKey: Bytes32, rosterVersion: UInt64,
                                           notAfterSeconds: UInt64) throws(WireError) -> [UInt8] {
-        var w = ByteWriter()
-        w.raw(deviceProofDomain); w.u8(0)
+        var w = ByteWriter(domain: deviceProofDomain)
         try w.string(2, origin, limit: Limits.maxOrigin, "origin")
         w.fixed(deviceKey); w.u64(rosterVersion); w.u64(notAfterSeconds)
         return w.bytes
@@ -89,8 +88,7 @@ extension RelayAuth {
     ///     || roster version u64 || not after s u64 || uses u16
     public static func orderBinding(origin: String, kind: UInt8, subject: Bytes32, rosterVersion: UInt64,
                                     notAfterSeconds: UInt64, uses: UInt16) throws(WireError) -> [UInt8] {
-        var w = ByteWriter()
-        w.raw(orderDomain); w.u8(0)
+        var w = ByteWriter(domain: orderDomain)
         try w.string(2, origin, limit: Limits.maxOrigin, "origin")
         w.u8(kind); w.fixed(subject); w.u64(rosterVersion); w.u64(notAfterSeconds); w.u16(uses)
         return w.bytes

@@ -4,6 +4,9 @@
 package struct ByteWriter {
     package private(set) var bytes: [UInt8] = []
     package init() {}
+    /// A writer that starts with a signing domain and its 0x00 separator: what every signed
+    /// transcript and record body begins with, so no two kinds of signed bytes can collide.
+    package init(domain: [UInt8]) { bytes = domain + [0] }
 
     package mutating func u8(_ v: UInt8) { bytes.append(v) }
     package mutating func u16(_ v: UInt16) { uint(UInt64(v), 2) }

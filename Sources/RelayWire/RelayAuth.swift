@@ -14,9 +14,7 @@ public enum RelayAuth {
     /// The origin binds the signature to the relay the device meant to reach, so a malicious relay
     /// cannot replay it to another. Throws if the origin is longer than `Limits.maxOrigin`.
     public static func transcript(origin: String, challenge: Bytes32, deviceKey: Bytes32) throws(WireError) -> [UInt8] {
-        var w = ByteWriter()
-        w.raw(transcriptDomain)
-        w.u8(0)
+        var w = ByteWriter(domain: transcriptDomain)
         try w.string(2, origin, limit: Limits.maxOrigin, "origin")
         w.fixed(challenge)
         w.fixed(deviceKey)

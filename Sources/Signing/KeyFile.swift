@@ -49,14 +49,8 @@ package enum KeyFile {
     }
 
     private static func readFully(_ fd: Int32, into buf: UnsafeMutableRawBufferPointer, path: String) throws -> Int {
-        var done = 0
-        while done < buf.count {
-            let n = Glibc.read(fd, buf.baseAddress! + done, buf.count - done)
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw SigningError.io(operation: "read", path: path, errno: errno) }
-            if n == 0 { break }
-            done += n
-        }
+        let (done, failure) = Basics.readFully(fd, into: buf)
+        if let failure { throw SigningError.io(operation: "read", path: path, errno: failure) }
         return done
     }
 
@@ -71,13 +65,7 @@ package enum KeyFile {
             defer { close(fd) }
             // The umask may have narrowed `mode`; never widened. Set it exactly.
             guard fchmod(fd, mode) == 0 else { throw SigningError.io(operation: "chmod", path: temp, errno: errno) }
-            var done = 0
-            while done < bytes.count {
-                let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw SigningError.io(operation: "write", path: temp, errno: errno) }
-                done += n
-            }
+            guard writeFully(fd, bytes) else { throw SigningError.io(operation: "write", path: temp, errno: errno) }
             guard fsync(fd) == 0 else { throw SigningError.io(operation: "fsync", path: temp, errno: errno) }
         }
         guard rename(temp, path) == 0 else { throw SigningError.io(operation: "rename", path: path, errno: errno) }

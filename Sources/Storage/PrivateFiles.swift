@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// Stores hold pairing and invite secrets and conversation replicas (prompts): only their owner
@@ -19,6 +20,14 @@ public enum PrivateFiles {
             tighten(side, to: 0o600)
             close(side)
         }
+    }
+
+    /// Creates directory `path` (and parents) with mode 0700, or tightens one that already
+    /// existed: a data directory holds the stores. Throws Foundation's error when it cannot.
+    public static func makeDirectory(_ path: String) throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        tightenDirectory(path)
     }
 
     /// Takes group and other bits off directory `path` (mode 0700 at most) when it is ours.

@@ -26,9 +26,7 @@ extension AppMessage {
 
         /// The exact bytes the host key signs: domain, 0x00, the body without the signature.
         public func signedBytes() -> [UInt8] {
-            var w = ByteWriter()
-            w.raw(Self.domain)
-            w.u8(0)
+            var w = ByteWriter(domain: Self.domain)
             writeUnsigned(to: &w)
             return w.bytes
         }

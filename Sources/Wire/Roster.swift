@@ -23,9 +23,7 @@ extension AppMessage {
 
         /// The exact bytes the account key signs: domain, 0x00, the body without the signature.
         public func signedBytes() throws(WireError) -> [UInt8] {
-            var w = ByteWriter()
-            w.raw(Self.domain)
-            w.u8(0)
+            var w = ByteWriter(domain: Self.domain)
             try writeUnsigned(to: &w)
             return w.bytes
         }

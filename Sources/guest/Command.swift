@@ -1,4 +1,5 @@
 import CommandLineKit
+import Basics
 import Foundation
 import GuestAgent
 
@@ -64,9 +65,7 @@ struct ConfigFile: Decodable {
     }
 
     static func path(environment: [String: String]) -> String {
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
-        return base + "/homebase/guest.json"
+        XDGBase.configHome(environment: environment) + "/homebase/guest.json"
     }
 
     static func load(environment: [String: String]) throws -> ConfigFile {

@@ -1,4 +1,5 @@
 import CommandLineKit
+import Basics
 import Foundation
 import HomebaseAgent
 import PeerLink
@@ -165,8 +166,6 @@ struct Settings {
 
     /// `$XDG_CONFIG_HOME/homebase/homebase.conf`, or `~/.config/homebase/homebase.conf`.
     static func defaultPath(environment: [String: String]) -> String {
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
-        return base + "/homebase/homebase.conf"
+        XDGBase.configHome(environment: environment) + "/homebase/homebase.conf"
     }
 }

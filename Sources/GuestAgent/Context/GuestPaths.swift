@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Glibc
 import Storage
@@ -22,9 +23,7 @@ public struct GuestPaths: Sendable, Equatable {
 
     /// `$XDG_DATA_HOME/homebase/guest`, `XDG_DATA_HOME` defaulting to `~/.local/share`.
     public static func defaultDataDirectory(environment: [String: String]) -> String {
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
-        return base + "/homebase/guest"
+        XDGBase.dataHome(environment: environment) + "/homebase/guest"
     }
 
     public var identity: String { dataDirectory + "/identity" }
@@ -46,13 +45,9 @@ public struct GuestPaths: Sendable, Equatable {
     /// Creates the directory (0700, parents as needed), or tightens one that group or others
     /// may enter to 0700: its stores hold pairing secrets and conversation replicas.
     public func create() throws(GuestError) {
-        do {
-            try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
+        do { try PrivateFiles.makeDirectory(dataDirectory) } catch {
             throw .dataDirectory(path: dataDirectory, detail: "cannot be created")
         }
-        PrivateFiles.tightenDirectory(dataDirectory)
     }
 }
 

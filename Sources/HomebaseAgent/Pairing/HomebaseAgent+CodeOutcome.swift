@@ -17,12 +17,11 @@ extension HomebaseAgent {
         let message = AppMessage.pairCodeOutcome(.init(requestID: request, codeID: codeID, outcome: outcome,
                                                        wrongTries: UInt8(clamping: code.tries), deviceRecord: joiner?.encoded ?? []))
         count("pair-code-outcome")
-        Task { [weak self] in
-            guard let self else { return }
-            let live = await self.courier.send(message, to: asker)
+        whileAlive { agent in
+            let live = await agent.courier.send(message, to: asker)
             guard live != .sent else { return }
-            self.log("pairing code \(codeID.hex) outcome to \(key.short): \(live); sent as mail")
-            self.mail.send(message, to: asker, ttl: self.configuration.rosterTTL, collapseKey: [])
+            agent.log("pairing code \(codeID.hex) outcome to \(key.short): \(live); sent as mail")
+            agent.mail.send(message, to: asker, ttl: agent.configuration.rosterTTL, collapseKey: [])
         }
     }
 }

@@ -13,11 +13,10 @@ import Wire
 extension HomebaseAgent {
     func pairCodeRequest(_ d: Delivery, _ r: AppMessage.PairCodeRequest) {
         let asker = d.sender
-        Task { [weak self] in
-            guard let self else { return }
-            let answer = self.decidePairCode(asker, r)
-            let outcome = await self.courier.send(.pairCode(answer), to: asker)
-            if outcome != .sent { self.log("pairing code answer to \(asker.signingKey.short): \(outcome)") }
+        whileAlive { agent in
+            let answer = agent.decidePairCode(asker, r)
+            let outcome = await agent.courier.send(.pairCode(answer), to: asker)
+            if outcome != .sent { agent.log("pairing code answer to \(asker.signingKey.short): \(outcome)") }
         }
     }
 

@@ -15,13 +15,12 @@ import Wire
 extension HomebaseAgent {
     func pairRequest(_ d: Delivery, _ r: AppMessage.PairRequest) {
         let joiner = d.sender
-        Task { [weak self] in
-            guard let self else { return }
-            let answer = self.decidePairing(joiner, r)
-            await self.sendIntroduction(answer, to: joiner)
+        whileAlive { agent in
+            let answer = agent.decidePairing(joiner, r)
+            await agent.sendIntroduction(answer, to: joiner)
             if case .pairWelcome = answer {
-                do { try self.reload() } catch { self.log("reload: \(error)") }
-                self.publishRoster()
+                do { try agent.reload() } catch { agent.log("reload: \(error)") }
+                agent.publishRoster()
             }
         }
     }
@@ -89,6 +88,17 @@ extension HomebaseAgent {
         } catch {
             log("pairing \(who): \(error)")
             return refuse(.unavailable, "the Homebase could not add the device")
+        }
+    }
+}
+
+extension HomebaseAgent {
+    /// Runs `work` off the delivery loop (a pairing answer waits on its send), unless the agent
+    /// is gone by then: the task holds it weakly.
+    func whileAlive(_ work: @escaping @Sendable (HomebaseAgent) async -> Void) {
+        Task { [weak self] in
+            guard let self else { return }
+            await work(self)
         }
     }
 }

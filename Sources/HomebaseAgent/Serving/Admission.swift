@@ -28,6 +28,16 @@ struct AdmissionView: Sendable {
     var grants: [PublicKey: [GrantRecord]]
     var catalog: ModelCatalog
     var nowMs: Int64
+
+    /// The grants of `sender` in force now; when none is, the message of the `revoked` refusal
+    /// (a chat and an embedding are refused alike).
+    func grantsInForce(of sender: PublicKey) -> (active: [GrantRecord], refusal: String?) {
+        let held = grants[sender] ?? []
+        let active = held.filter { $0.isActive(nowMs: nowMs) }
+        guard active.isEmpty else { return (active, nil) }
+        let expired = held.contains { !$0.revoked }
+        return ([], expired ? "the grant for this device expired" : "no grant in force for this device")
+    }
 }
 
 /// Decides a request, in this order: whether its layout is one this host reads (`unsupported`),
@@ -60,12 +70,8 @@ enum Admission {
         // A grantee may hold several grants: the models of those in force add up.
         var granted: Set<String>?
         if !isSibling {
-            let held = view.grants[sender] ?? []
-            let active = held.filter { $0.isActive(nowMs: view.nowMs) }
-            guard !active.isEmpty else {
-                let expired = held.contains { !$0.revoked }
-                return fail(.revoked, expired ? "the grant for this device expired" : "no grant in force for this device")
-            }
+            let (active, refusal) = view.grantsInForce(of: sender)
+            if let refusal { return fail(.revoked, refusal) }
             granted = Set(active.flatMap(\.models))
         }
         guard !r.messages.isEmpty else { return fail(.badRequest, "a request carries at least one new message") }

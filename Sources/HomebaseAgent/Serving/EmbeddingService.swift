@@ -27,12 +27,8 @@ enum EmbeddingAdmission {
         let isSibling = view.siblings.contains(sender)
         let shown = String(r.model.prefix(80))  // a tag, never input text
         if !isSibling {
-            let held = view.grants[sender] ?? []
-            let active = held.filter { $0.isActive(nowMs: view.nowMs) }
-            guard !active.isEmpty else {
-                let expired = held.contains { !$0.revoked }
-                return fail(.revoked, expired ? "the grant for this device expired" : "no grant in force for this device")
-            }
+            let (active, refusal) = view.grantsInForce(of: sender)
+            if let refusal { return fail(.revoked, refusal) }
             guard active.contains(where: { $0.models.contains(r.model) }) else {
                 return fail(.modelUnavailable, "model \(shown) is not granted to this device")
             }
