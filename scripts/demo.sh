@@ -126,7 +126,10 @@ say "demo passed: homebase through the relay, then on-device after the Homebase 
 
 # The page: the same guest, its chat and live status in a browser (guest serve at /).
 PAGE_PORT="$(free_port)"
-guest serve --listen "127.0.0.1:$PAGE_PORT" >"$WORK/serve.log" 2>&1 &
+# The binary itself, not the guest() function: a backgrounded function is a subshell, and killing
+# its PID at cleanup would leave guest serve (and its engine) running.
+"$BIN/guest" serve --data-dir "$WORK/guest" --llama-server "$ENGINE" --model-path "$MODEL" \
+  --listen "127.0.0.1:$PAGE_PORT" >"$WORK/serve.log" 2>&1 &
 PIDS+=($!)
 wait_for 60 "guest serve" curl -sf "http://127.0.0.1:$PAGE_PORT/api/version"
 if [ -t 0 ]; then
