@@ -88,7 +88,7 @@ public enum HomebaseCLI {
     static var program: Program {
         Program(name: "homebase", summary: "the workstation agent of Homebase: serves its engines to the account's devices through the relay.",
                 globalFlags: globalFlags, commands: commands,
-                failure: { _, error in ("homebase: \(error)", 1) })
+                failure: { _, error in ("homebase: \(error)", Self.status(of: error)) })
     }
 
     public static func main(_ arguments: [String], environment: [String: String]) async -> Int32 {
@@ -104,4 +104,13 @@ func out(_ text: String) {
 /// Writes a line to stderr.
 func err(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+extension HomebaseCLI {
+    /// 2 for a setting the user gave wrong (a flag's value, a config file line: fix it and run
+    /// again), as for any usage error; 1 for every other failure.
+    static func status(of error: any Error) -> Int32 {
+        if case .invalidSetting? = error as? HomebaseError { return 2 }
+        return 1
+    }
 }

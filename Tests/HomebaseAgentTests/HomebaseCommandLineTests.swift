@@ -36,6 +36,14 @@ import Testing
         #expect(await run(["nope"]).0 == 2)
     }
 
+    @Test func aBadSettingValueExits2SayingWhatIsWrong() async throws {
+        let dir = try temporaryDirectory("host") + "/host"
+        #expect(await run(["--data-dir", dir, "init", "--name", "w"]).0 == 0)
+        let (status, _, err) = await run(["--data-dir", dir, "run", "--relay", "ws://127.0.0.1:1",
+                                          "--cadence-min-duration", "banana"])
+        #expect(status == 2 && err.contains("invalid cadence-min-duration: banana is not a duration"), "\(status) \(err)")
+    }
+
     @Test func pairRefusesTheOtherSidesFlags() async {
         let (issuing, _, e1) = await run(["pair", "--connect-timeout", "5s"])
         #expect(issuing == 2 && e1.contains("--connect-timeout is for joining"))
