@@ -9,8 +9,8 @@ import Wire
 
 @Suite("the factory behind the router's Homebase shapes")
 struct FactoryTests {
-    @Test func buildsTheOwnHomebaseFromItsAdvertAndAnswers() async throws {
-        let scene = try await Scene([.answer(["via the factory"])])
+    @Test(arguments: ProviderPath.allCases) func buildsTheOwnHomebaseFromItsAdvertAndAnswers(via path: ProviderPath) async throws {
+        let scene = try await Scene([.answer(["via the factory"])], via: path)
         defer { scene.stop() }
         let lines = Mutex<[String]>([])
         let factory = HomebaseProviderFactory(courier: scene.guest, ledger: scene.ledger, limits: .relaxed,
@@ -26,8 +26,8 @@ struct FactoryTests {
         #expect(lines.withLock { $0.isEmpty })  // nothing to say about a plain answer
     }
 
-    @Test func buildsTheJoinedHomebaseOnTheCourierOfItsRelay() async throws {
-        let scene = try await Scene([.error(.busy)])
+    @Test(arguments: ProviderPath.allCases) func buildsTheJoinedHomebaseOnTheCourierOfItsRelay(via path: ProviderPath) async throws {
+        let scene = try await Scene([.error(.busy)], via: path)
         defer { scene.stop() }
         let asked = Mutex<[String]>([])
         let lines = Mutex<[String]>([])
@@ -48,10 +48,11 @@ struct FactoryTests {
         #expect(logged.count == 1 && logged[0].contains("busy") && !logged[0].contains("secret"))
     }
 
-    @Test func aLinkThatIsDownFailsAtOnceAsNotSent() async throws {
-        let scene = try await Scene([.answer(["never"])])
+    @Test(arguments: ProviderPath.allCases) func aLinkThatIsDownFailsAtOnceAsNotSent(via path: ProviderPath) async throws {
+        let scene = try await Scene([.answer(["never"])], via: path)
         defer { scene.stop() }
-        let idle = try makeCourier(try identity("idle guest"), knows: [scene.host.record], relay: scene.relay, loop: scene.loop)
+        let idle = try makeCourier(try identity("idle guest"), knows: [scene.host.record], relay: scene.relay, loop: scene.loop,
+                                 via: path)
         let p = HomebaseProvider(kind: .own, hostKey: scene.host.record.signingKey, courier: idle, ledger: scene.ledger)
         let seen = try await read(p, ChatRequest(model: "tiny", messages: chat("hi")))  // its link never started
         guard case .notSent(let why)? = seen.brainFailure, why.contains("not sent") else {
