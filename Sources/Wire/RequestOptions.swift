@@ -29,20 +29,21 @@
 import RelayWire
 
 extension AppMessage {
-    /// Which tool the model must call (OpenAI `tool_choice`).
+    /// Which tool the model must call (OpenAI `tool_choice`); also Inference's `ToolChoice`.
     public enum ToolChoice: Equatable, Sendable {
         case auto, none, required
         case function(String)
     }
 
-    /// How the answer must be shaped.
+    /// How the answer must be shaped; also Inference's `ResponseFormat`.
     public enum ResponseFormat: Equatable, Sendable {
         case text, jsonObject
         case jsonSchema(name: String, schemaJSON: String, strict: Bool)
     }
 
-    /// A tool the model may call; `parametersJSON` is a JSON Schema object as text.
-    public struct ToolDefinition: Equatable, Sendable {
+    /// A tool the model may call; `parametersJSON` is a JSON Schema object as text. Also
+    /// Inference's `ToolDefinition` (Codable, as a chat message is).
+    public struct ToolDefinition: Equatable, Sendable, Codable {
         public var name: String
         public var description: String
         public var parametersJSON: String
