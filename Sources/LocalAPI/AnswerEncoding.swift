@@ -28,14 +28,5 @@ extension OpenAIAnswerEncoder: AnswerEncoding {
     func keepAlive() -> [UInt8] { Array(": keep-alive\n\n".utf8) }
 }
 
-extension OllamaAnswerEncoder: AnswerEncoding {
-    /// An empty assistant delta with `done: false`: Ollama's clients parse every line as JSON
-    /// (a blank line or a comment would break them) and add the empty content to nothing.
-    func keepAlive() -> [UInt8] {
-        JSONReading.bytes(["model": model, "created_at": Self.timestamp(), "done": false,
-                           "message": ["role": "assistant", "content": ""] as JSONObject]) + [10]
-    }
-}
-
 extension AnthropicMessagesEncoder: AnswerEncoding {}
 extension ResponsesEncoder: AnswerEncoding {}
