@@ -59,27 +59,9 @@ public typealias ToolChoice = AppMessage.ToolChoice
 public typealias ResponseFormat = AppMessage.ResponseFormat
 
 /// Sampling and shaping options beyond `maxTokens` and `temperature`. `nil` means "not sent": the
-/// engine's own default applies, never one of ours.
-public struct GenerationOptions: Sendable, Equatable {
-    public var stop: [String] = []
-    public var topP: Double?
-    public var topK: Int?
-    public var minP: Double?
-    public var seed: Int?
-    public var presencePenalty: Double?
-    public var frequencyPenalty: Double?
-    public var repeatPenalty: Double?
-    public var responseFormat: ResponseFormat?
-    /// The context window to run with (Ollama `num_ctx`).
-    public var contextLength: Int?
-    public var logprobs: Bool?
-    public var topLogprobs: Int?
-    /// Options this vocabulary has no name for, as the client sent them: key → JSON text. Carried
-    /// to an OpenAI-compatible engine as-is; a brain that cannot carry them names them in its error.
-    public var extra: [String: String] = [:]
-    public init() {}
-    public var isEmpty: Bool { self == GenerationOptions() }
-}
+/// engine's own default applies, never one of ours. `extra`: options this vocabulary has no name
+/// for, as the client sent them (key → JSON text).
+public typealias GenerationOptions = AppMessage.GenerationOptions
 
 public struct ChatRequest: Sendable, Equatable {
     /// The model tag or id as the chosen runtime knows it.

@@ -90,26 +90,17 @@ public enum WireBridge {
     /// prefix and the request's messages).
     public static func chatRequest(_ r: AppMessage.Request, conversation: [AppMessage.ChatMessage]) -> ChatRequest {
         let o = r.options
-        var g = GenerationOptions()
-        g.stop = o.stop; g.topP = o.topP; g.topK = o.topK; g.minP = o.minP; g.seed = o.seed
-        g.presencePenalty = o.presencePenalty; g.frequencyPenalty = o.frequencyPenalty; g.repeatPenalty = o.repeatPenalty
-        g.contextLength = o.contextLength; g.logprobs = o.logprobs; g.topLogprobs = o.topLogprobs; g.extra = o.extra
-        g.responseFormat = o.responseFormat
         return ChatRequest(model: r.model, messages: conversation.map(chat), tools: r.tools,
                            toolChoice: o.toolChoice, maxTokens: o.maxTokens.map { Int($0) }, temperature: o.temperature,
-                           options: g, continuation: o.continuation)
+                           options: o.generation, continuation: o.continuation)
     }
 
     static func options(_ chat: ChatRequest) -> AppMessage.RequestOptions {
-        let g = chat.options
         var o = AppMessage.RequestOptions()
         o.maxTokens = chat.maxTokens.flatMap { $0 > 0 ? UInt32(clamping: $0) : nil }
         o.temperature = chat.temperature
-        o.topP = g.topP; o.topK = g.topK; o.minP = g.minP; o.seed = g.seed
-        o.presencePenalty = g.presencePenalty; o.frequencyPenalty = g.frequencyPenalty; o.repeatPenalty = g.repeatPenalty
-        o.contextLength = g.contextLength; o.logprobs = g.logprobs; o.topLogprobs = g.topLogprobs
-        o.stop = g.stop; o.extra = g.extra; o.continuation = chat.continuation
-        o.responseFormat = g.responseFormat
+        o.generation = chat.options
+        o.continuation = chat.continuation
         o.toolChoice = chat.toolChoice
         return o
     }
