@@ -30,3 +30,22 @@ extension OpenAIAnswerEncoder: AnswerEncoding {
 
 extension AnthropicMessagesEncoder: AnswerEncoding {}
 extension ResponsesEncoder: AnswerEncoding {}
+
+/// A non-streamed answer as the encoders collect it: the text, the whole tool calls, the
+/// reasoning and the log probabilities, each in the order they came (deltas are not kept).
+struct CollectedAnswer: Sendable {
+    private(set) var text = ""
+    private(set) var calls: [ToolCall] = []
+    private(set) var reasoning = ""
+    private(set) var logprobs: [TokenLogprob] = []
+
+    mutating func add(_ event: ChatEvent) {
+        switch event {
+        case .text(let t): text += t
+        case .toolCall(let c): calls.append(c)
+        case .reasoning(let t): reasoning += t
+        case .logprobs(let entries): logprobs += entries
+        case .toolCallDelta, .done: break
+        }
+    }
+}

@@ -10,22 +10,9 @@ struct OllamaAnswer: Sendable {
     /// Set again just before the last event: a fallback may have changed who answered.
     var homebase: [String: String]
     private let started = DispatchTime.now().uptimeNanoseconds
-    private(set) var text = ""
-    private(set) var calls: [ToolCall] = []
-    private(set) var thinking = ""
-    private(set) var logprobs: [TokenLogprob] = []
+    var collected = CollectedAnswer()
 
     init(model: String, homebase: [String: String]) { self.model = model; self.homebase = homebase }
-
-    mutating func collect(_ event: ChatEvent) {
-        switch event {
-        case .text(let t): text += t
-        case .toolCall(let c): calls.append(c)
-        case .reasoning(let t): thinking += t
-        case .logprobs(let entries): logprobs += entries
-        case .toolCallDelta, .done: break
-        }
-    }
 
     /// An object's first fields, the text under `key` (`message` or `response`).
     func base(_ key: String, _ value: Any, done: Bool) -> JSONObject {
@@ -90,7 +77,7 @@ extension OllamaEncoding {
 
     func line(_ o: JSONObject) -> [UInt8] { OllamaAnswer.line(o) }
 
-    mutating func collect(_ event: ChatEvent) { answer.collect(event) }
+    mutating func collect(_ event: ChatEvent) { answer.collected.add(event) }
 
     static func errorBody(_ message: String) -> [UInt8] { JSONReading.bytes(["error": message]) }
 }

@@ -33,10 +33,11 @@ struct OllamaAnswerEncoder: OllamaEncoding {
     func keepAlive() -> [UInt8] { line(base(message: ["role": "assistant", "content": ""], done: false)) }
 
     func whole(finishReason: String, usage: Usage?) -> [UInt8] {
-        var m = Self.message(answer.text, answer.calls)
-        if !answer.thinking.isEmpty { m["thinking"] = answer.thinking }
+        let c = answer.collected
+        var m = Self.message(c.text, c.calls)
+        if !c.reasoning.isEmpty { m["thinking"] = c.reasoning }
         var o = final(m, finishReason, usage)
-        if !answer.logprobs.isEmpty { o["logprobs"] = answer.logprobs.map(OllamaAnswer.logprob) }
+        if !c.logprobs.isEmpty { o["logprobs"] = c.logprobs.map(OllamaAnswer.logprob) }
         return JSONReading.bytes(o)
     }
 

@@ -74,9 +74,10 @@ struct OllamaGenerateEncoder: OllamaEncoding {
     func keepAlive() -> [UInt8] { line(base(response: "", done: false)) }
 
     func whole(finishReason: String, usage: Usage?) -> [UInt8] {
-        var o = base(response: answer.text, done: true)
-        if !answer.thinking.isEmpty { o["thinking"] = answer.thinking }
-        if !answer.logprobs.isEmpty { o["logprobs"] = answer.logprobs.map(OllamaAnswer.logprob) }
+        let c = answer.collected
+        var o = base(response: c.text, done: true)
+        if !c.reasoning.isEmpty { o["thinking"] = c.reasoning }
+        if !c.logprobs.isEmpty { o["logprobs"] = c.logprobs.map(OllamaAnswer.logprob) }
         return JSONReading.bytes(answer.finished(o, finishReason, usage))
     }
 
