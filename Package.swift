@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "Courier", dependencies: ["PeerLink", "Sealing", "Wire", "Signing", "Storage", "CSodium", "Basics"]),
 
         // Chat providers: the shared request/event vocabulary, streaming HTTP, runtime clients.
-        .target(name: "Inference", dependencies: ["CCurl", "Basics"]),
+        .target(name: "Inference", dependencies: ["CCurl", "Wire", "Basics"]),
         // The guest's agent loop: Model protocol, tool-call dialects, tools, FakeModel, catalog.
         .target(name: "AgentKit", dependencies: ["Inference"], resources: [.process("Resources")]),
         // The router: settings, advert stores, freshness gates; one decision per call.

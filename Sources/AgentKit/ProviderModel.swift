@@ -30,13 +30,17 @@ public actor ProviderModel: Model {
 
     public func unload() async { loadedModelID = nil }
 
-    /// Maps the provider's events: `.done` becomes the final metrics; a provider stream that
-    /// ends without `.done` fails with `InferenceError.interrupted`.
     public func stream(messages: [ChatMessage], tools: [ToolDefinition],
                        params: GenerationParams) -> AsyncThrowingStream<ModelEvent, Error> {
         let request = ChatRequest(model: loadedModelID ?? "", messages: messages, tools: tools,
                                   maxTokens: params.maxTokens, temperature: params.temperature)
-        let upstream = provider.stream(request)
+        return Self.events(of: provider.stream(request))
+    }
+
+    /// A provider's events as a model's (every `Model` over a `ChatProvider` uses this): text and
+    /// whole calls as they come, `.done` as the final metrics; a provider stream that ends
+    /// without `.done` fails with `InferenceError.interrupted`. Cancelling the turn cancels it.
+    public static func events(of upstream: AsyncThrowingStream<ChatEvent, Error>) -> AsyncThrowingStream<ModelEvent, Error> {
         let (stream, continuation) = AsyncThrowingStream<ModelEvent, Error>.makeStream()
         let task = Task.detached {
             do {

@@ -1,21 +1,13 @@
 /// Anthropic's Messages API, streamed: `POST {base}/v1/messages` with `x-api-key` and
 /// `anthropic-version: 2023-06-01`. Ends only on `message_stop`: a stream cut before it is
 /// `.interrupted`; an `error` event after the 200 is `.inBand`, never a complete answer.
-public struct AnthropicProvider: ChatProvider {
+public struct AnthropicProvider: CloudProvider {
     public static let defaultBaseURL = "https://api.anthropic.com"
     /// The API version the request and event shapes here were written against.
     public static let apiVersion = "2023-06-01"
+    public let endpoint: CloudEndpoint
 
-    public let baseURL: String
-    /// Read for every request: a key rotated in the key ring is used from the next call on.
-    public let keys: APIKeySource
-    public let timeouts: HTTPTimeouts
-    private let http: HTTPStreamClient
-
-    public init(keys: APIKeySource, baseURL: String = AnthropicProvider.defaultBaseURL,
-                timeouts: HTTPTimeouts = HTTPTimeouts(), http: HTTPStreamClient = HTTPStreamClient()) {
-        self.keys = keys; self.baseURL = baseURL; self.timeouts = timeouts; self.http = http
-    }
+    public init(endpoint: CloudEndpoint) { self.endpoint = endpoint }
 
     public var brain: BrainKind { .anthropic }
 
@@ -29,12 +21,12 @@ public struct AnthropicProvider: ChatProvider {
     }
 
     private func run(_ request: ChatRequest, _ out: AsyncThrowingStream<ChatEvent, Error>.Continuation) async throws {
-        let key = try keys.key()
+        let key = try endpoint.keys.key()
         let headers = [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "text/event-stream")]
             + Self.headers(key: key)
-        let response = try await http.send(HTTPStreamRequest(
-            method: "POST", url: EngineURL.apiRoot(baseURL) + "/messages", headers: headers,
-            body: try AnthropicRequestBody.encode(request), timeouts: timeouts))
+        let response = try await endpoint.http.send(HTTPStreamRequest(
+            method: "POST", url: EngineURL.apiRoot(endpoint.baseURL) + "/messages", headers: headers,
+            body: try AnthropicRequestBody.encode(request), timeouts: endpoint.timeouts))
         do {
             try await response.requireSuccess()
         } catch InferenceError.http(404, let message) where message.lowercased().contains("model") {

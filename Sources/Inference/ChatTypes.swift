@@ -1,5 +1,6 @@
 // The vocabulary every brain speaks: a chat request in, a stream of events out.
 // Shapes follow OpenAI's Chat Completions, the lingua franca of the runtimes we drive.
+import Wire
 
 /// One turn of a conversation.
 public struct ChatMessage: Sendable, Equatable, Codable {
@@ -40,62 +41,27 @@ public struct ImageData: Sendable, Equatable, Codable {
     public init(mediaType: String, bytes: [UInt8]) { self.mediaType = mediaType; self.bytes = bytes }
 }
 
+// The values that cross the wire as they are (tool definitions and calls, tool choice, response
+// format, log probabilities) are Wire's types: one type on both sides, nothing to convert. What the
+// wire spells otherwise (roles, images, options, deltas) stays here and crosses in InferenceWire.
+
 /// A tool the model may call; `parametersJSON` is a JSON Schema object, kept as text.
-public struct ToolDefinition: Sendable, Equatable, Codable {
-    public var name: String
-    public var description: String
-    public var parametersJSON: String
-    public init(name: String, description: String, parametersJSON: String) {
-        self.name = name; self.description = description; self.parametersJSON = parametersJSON
-    }
-}
+public typealias ToolDefinition = AppMessage.ToolDefinition
 
 /// A complete tool call; `argumentsJSON` is the JSON object the model produced, as text.
-public struct ToolCall: Sendable, Equatable, Codable {
-    public var id: String
-    public var name: String
-    public var argumentsJSON: String
-    public init(id: String, name: String, argumentsJSON: String) {
-        self.id = id; self.name = name; self.argumentsJSON = argumentsJSON
-    }
-}
+public typealias ToolCall = AppMessage.ToolCall
 
 /// Which tool the model must call, if any (OpenAI `tool_choice`).
-public enum ToolChoice: Sendable, Equatable {
-    case auto, none, required
-    case function(String)
-}
+public typealias ToolChoice = AppMessage.ToolChoice
 
-/// How the answer must be shaped (OpenAI `response_format`, Ollama `format`).
-public enum ResponseFormat: Sendable, Equatable {
-    case text
-    case jsonObject
-    /// `schemaJSON` is a JSON Schema object, kept as text.
-    case jsonSchema(name: String, schemaJSON: String, strict: Bool)
-}
+/// How the answer must be shaped (OpenAI `response_format`, Ollama `format`); `schemaJSON` is a
+/// JSON Schema object, kept as text.
+public typealias ResponseFormat = AppMessage.ResponseFormat
 
 /// Sampling and shaping options beyond `maxTokens` and `temperature`. `nil` means "not sent": the
-/// engine's own default applies, never one of ours.
-public struct GenerationOptions: Sendable, Equatable {
-    public var stop: [String] = []
-    public var topP: Double?
-    public var topK: Int?
-    public var minP: Double?
-    public var seed: Int?
-    public var presencePenalty: Double?
-    public var frequencyPenalty: Double?
-    public var repeatPenalty: Double?
-    public var responseFormat: ResponseFormat?
-    /// The context window to run with (Ollama `num_ctx`).
-    public var contextLength: Int?
-    public var logprobs: Bool?
-    public var topLogprobs: Int?
-    /// Options this vocabulary has no name for, as the client sent them: key → JSON text. Carried
-    /// to an OpenAI-compatible engine as-is; a brain that cannot carry them names them in its error.
-    public var extra: [String: String] = [:]
-    public init() {}
-    public var isEmpty: Bool { self == GenerationOptions() }
-}
+/// engine's own default applies, never one of ours. `extra`: options this vocabulary has no name
+/// for, as the client sent them (key → JSON text).
+public typealias GenerationOptions = AppMessage.GenerationOptions
 
 public struct ChatRequest: Sendable, Equatable {
     /// The model tag or id as the chosen runtime knows it.
@@ -146,25 +112,7 @@ public struct ToolCallDelta: Sendable, Equatable {
 
 /// One generated token's log probability (OpenAI `logprobs.content[]`, Ollama `logprobs[]`), and
 /// its likeliest alternatives at that position when the request asked for `topLogprobs`.
-public struct TokenLogprob: Sendable, Equatable {
-    public struct Alternative: Sendable, Equatable {
-        public var token: String
-        public var logprob: Double
-        public var bytes: [UInt8]?
-        public init(token: String, logprob: Double, bytes: [UInt8]? = nil) {
-            self.token = token; self.logprob = logprob; self.bytes = bytes
-        }
-    }
-    public var token: String
-    /// The natural log of the token's probability: 0 or below.
-    public var logprob: Double
-    /// The token's UTF-8 bytes when the engine sends them (a token may be part of a character).
-    public var bytes: [UInt8]?
-    public var top: [Alternative]
-    public init(token: String, logprob: Double, bytes: [UInt8]? = nil, top: [Alternative] = []) {
-        self.token = token; self.logprob = logprob; self.bytes = bytes; self.top = top
-    }
-}
+public typealias TokenLogprob = AppMessage.TokenLogprob
 
 /// What a streaming provider yields, in order: any number of `.text`, `.reasoning`,
 /// `.logprobs`, `.toolCallDelta` and `.toolCall`, then one `.done`. A tool call is streamed as its deltas and

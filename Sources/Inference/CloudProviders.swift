@@ -1,28 +1,47 @@
 // The OpenAI and Ollama brains: thin configurations of `OpenAIChatClient`, never a second client.
 
-/// OpenAI's Chat Completions (`https://api.openai.com/v1/chat/completions`, SSE with
-/// `stream_options.include_usage`). The key is read from `keys` for every request.
-public struct OpenAIProvider: ChatProvider {
-    public static let defaultBaseURL = "https://api.openai.com"
-
+/// How a cloud brain is reached: its base URL, its keys (read for every request: a key rotated
+/// in the key ring is used from the next call on), the timeouts and the HTTP client.
+public struct CloudEndpoint: Sendable {
     public let baseURL: String
     public let keys: APIKeySource
     public let timeouts: HTTPTimeouts
-    private let http: HTTPStreamClient
+    let http: HTTPStreamClient
+}
 
-    /// `baseURL` is configurable for tests and OpenAI-compatible services.
-    public init(keys: APIKeySource, baseURL: String = OpenAIProvider.defaultBaseURL,
+/// A cloud brain (OpenAI, Anthropic): a `CloudEndpoint`, at `defaultBaseURL` unless told.
+public protocol CloudProvider: ChatProvider {
+    static var defaultBaseURL: String { get }
+    var endpoint: CloudEndpoint { get }
+    init(endpoint: CloudEndpoint)
+}
+
+extension CloudProvider {
+    /// `baseURL` is configurable for tests and compatible services.
+    public init(keys: APIKeySource, baseURL: String = Self.defaultBaseURL,
                 timeouts: HTTPTimeouts = HTTPTimeouts(), http: HTTPStreamClient = HTTPStreamClient()) {
-        self.keys = keys; self.baseURL = baseURL; self.timeouts = timeouts; self.http = http
+        self.init(endpoint: CloudEndpoint(baseURL: baseURL, keys: keys, timeouts: timeouts, http: http))
     }
+
+    public var baseURL: String { endpoint.baseURL }
+}
+
+/// OpenAI's Chat Completions (`https://api.openai.com/v1/chat/completions`, SSE with
+/// `stream_options.include_usage`). The key is read from `keys` for every request.
+public struct OpenAIProvider: CloudProvider {
+    public static let defaultBaseURL = "https://api.openai.com"
+    public let endpoint: CloudEndpoint
+
+    public init(endpoint: CloudEndpoint) { self.endpoint = endpoint }
 
     public var brain: BrainKind { .openAI }
 
     public func stream(_ request: ChatRequest) -> AsyncThrowingStream<ChatEvent, Error> {
         let key: String
-        do { key = try keys.key() } catch { return .failing(error) }
-        let config = OpenAIChatClient.Configuration(baseURL: baseURL, apiKey: key, timeouts: timeouts, brain: .openAI)
-        return OpenAIChatClient(config, http: http).stream(request)
+        do { key = try endpoint.keys.key() } catch { return .failing(error) }
+        let config = OpenAIChatClient.Configuration(baseURL: endpoint.baseURL, apiKey: key, timeouts: endpoint.timeouts,
+                                                    brain: .openAI)
+        return OpenAIChatClient(config, http: endpoint.http).stream(request)
     }
 }
 

@@ -43,7 +43,7 @@ public enum WireBridge {
                 }
             },
             toolCallID: m.toolCallID,
-            toolCalls: m.toolCalls.map { AppMessage.ToolCall(id: $0.id, name: $0.name, argumentsJSON: $0.argumentsJSON) })
+            toolCalls: m.toolCalls)
     }
 
     public static func chat(_ m: AppMessage.ChatMessage) -> ChatMessage {
@@ -62,7 +62,7 @@ public enum WireBridge {
                 }
             },
             toolCallID: m.toolCallID,
-            toolCalls: m.toolCalls.map { ToolCall(id: $0.id, name: $0.name, argumentsJSON: $0.argumentsJSON) })
+            toolCalls: m.toolCalls)
     }
 
     // MARK: requests
@@ -75,7 +75,7 @@ public enum WireBridge {
         let request = AppMessage.Request(
             requestID: requestID, model: chat.model, conversationID: conversationID, prefixHash: prefixHash,
             messages: messages, inline: inline,
-            tools: chat.tools.map { AppMessage.ToolDefinition(name: $0.name, description: $0.description, parametersJSON: $0.parametersJSON) },
+            tools: chat.tools,
             options: options(chat))
         if let why = limitProblem(messages) { throw .tooLarge(why) }
         let size: Int
@@ -90,55 +90,18 @@ public enum WireBridge {
     /// prefix and the request's messages).
     public static func chatRequest(_ r: AppMessage.Request, conversation: [AppMessage.ChatMessage]) -> ChatRequest {
         let o = r.options
-        var g = GenerationOptions()
-        g.stop = o.stop; g.topP = o.topP; g.topK = o.topK; g.minP = o.minP; g.seed = o.seed
-        g.presencePenalty = o.presencePenalty; g.frequencyPenalty = o.frequencyPenalty; g.repeatPenalty = o.repeatPenalty
-        g.contextLength = o.contextLength; g.logprobs = o.logprobs; g.topLogprobs = o.topLogprobs; g.extra = o.extra
-        g.responseFormat = o.responseFormat.map { f in
-            switch f {
-            case .text: .text
-            case .jsonObject: .jsonObject
-            case .jsonSchema(let name, let schema, let strict): .jsonSchema(name: name, schemaJSON: schema, strict: strict)
-            }
-        }
-        let choice: ToolChoice? = o.toolChoice.map { c in
-            switch c {
-            case .auto: .auto
-            case .none: ToolChoice.none
-            case .required: .required
-            case .function(let name): .function(name)
-            }
-        }
-        return ChatRequest(model: r.model, messages: conversation.map(chat),
-                           tools: r.tools.map { ToolDefinition(name: $0.name, description: $0.description, parametersJSON: $0.parametersJSON) },
-                           toolChoice: choice, maxTokens: o.maxTokens.map { Int($0) }, temperature: o.temperature,
-                           options: g, continuation: o.continuation)
+        return ChatRequest(model: r.model, messages: conversation.map(chat), tools: r.tools,
+                           toolChoice: o.toolChoice, maxTokens: o.maxTokens.map { Int($0) }, temperature: o.temperature,
+                           options: o.generation, continuation: o.continuation)
     }
 
     static func options(_ chat: ChatRequest) -> AppMessage.RequestOptions {
-        let g = chat.options
         var o = AppMessage.RequestOptions()
         o.maxTokens = chat.maxTokens.flatMap { $0 > 0 ? UInt32(clamping: $0) : nil }
         o.temperature = chat.temperature
-        o.topP = g.topP; o.topK = g.topK; o.minP = g.minP; o.seed = g.seed
-        o.presencePenalty = g.presencePenalty; o.frequencyPenalty = g.frequencyPenalty; o.repeatPenalty = g.repeatPenalty
-        o.contextLength = g.contextLength; o.logprobs = g.logprobs; o.topLogprobs = g.topLogprobs
-        o.stop = g.stop; o.extra = g.extra; o.continuation = chat.continuation
-        o.responseFormat = g.responseFormat.map { f in
-            switch f {
-            case .text: .text
-            case .jsonObject: .jsonObject
-            case .jsonSchema(let name, let schema, let strict): .jsonSchema(name: name, schemaJSON: schema, strict: strict)
-            }
-        }
-        o.toolChoice = chat.toolChoice.map { c in
-            switch c {
-            case .auto: .auto
-            case .none: AppMessage.ToolChoice.none
-            case .required: .required
-            case .function(let name): .function(name)
-            }
-        }
+        o.generation = chat.options
+        o.continuation = chat.continuation
+        o.toolChoice = chat.toolChoice
         return o
     }
 
@@ -173,20 +136,17 @@ public enum WireBridge {
         case .reasoning(let t): .reasoning(t)
         case .toolCallDelta(let d):
             .toolCallDelta(.init(index: UInt16(clamping: d.index), id: d.id, name: d.name, arguments: d.arguments))
-        case .toolCall(let c): .toolCall(.init(id: c.id, name: c.name, argumentsJSON: c.argumentsJSON))
-        case .logprobs(let entries): .logprobs(entries.filter(\.logprob.isFinite).map(wire))
+        case .toolCall(let c): .toolCall(c)
+        case .logprobs(let entries): .logprobs(entries.filter(\.logprob.isFinite).map(encodable))
         case .done: nil
         }
     }
 
-    static func wire(_ e: TokenLogprob) -> AppMessage.TokenLogprob {
-        AppMessage.TokenLogprob(token: e.token, logprob: e.logprob, bytes: e.bytes,
-                                top: e.top.filter(\.logprob.isFinite).prefix(Limits.maxTopLogprobs).map { .init(token: $0.token, logprob: $0.logprob, bytes: $0.bytes) })
-    }
-
-    static func chat(_ e: AppMessage.TokenLogprob) -> TokenLogprob {
-        TokenLogprob(token: e.token, logprob: e.logprob, bytes: e.bytes,
-                     top: e.top.map { .init(token: $0.token, logprob: $0.logprob, bytes: $0.bytes) })
+    /// `e` with only the alternatives a `logprobs` record carries: finite, at most `Limits.maxTopLogprobs`.
+    static func encodable(_ e: TokenLogprob) -> TokenLogprob {
+        var e = e
+        e.top = Array(e.top.filter(\.logprob.isFinite).prefix(Limits.maxTopLogprobs))
+        return e
     }
 
     /// The chat event for a stream event; nil for what is not one (`ignored-options`, unknown kinds).
@@ -196,8 +156,8 @@ public enum WireBridge {
         case .reasoning(let t): .reasoning(t)
         case .toolCallDelta(let d):
             .toolCallDelta(ToolCallDelta(index: Int(d.index), id: d.id, name: d.name, arguments: d.arguments))
-        case .toolCall(let c): .toolCall(ToolCall(id: c.id, name: c.name, argumentsJSON: c.argumentsJSON))
-        case .logprobs(let entries): .logprobs(entries.map(chat))
+        case .toolCall(let c): .toolCall(c)
+        case .logprobs(let entries): .logprobs(entries)
         case .ignoredOptions, .unknown: nil
         }
     }

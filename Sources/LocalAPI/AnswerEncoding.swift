@@ -28,14 +28,24 @@ extension OpenAIAnswerEncoder: AnswerEncoding {
     func keepAlive() -> [UInt8] { Array(": keep-alive\n\n".utf8) }
 }
 
-extension OllamaAnswerEncoder: AnswerEncoding {
-    /// An empty assistant delta with `done: false`: Ollama's clients parse every line as JSON
-    /// (a blank line or a comment would break them) and add the empty content to nothing.
-    func keepAlive() -> [UInt8] {
-        JSONReading.bytes(["model": model, "created_at": Self.timestamp(), "done": false,
-                           "message": ["role": "assistant", "content": ""] as JSONObject]) + [10]
-    }
-}
-
 extension AnthropicMessagesEncoder: AnswerEncoding {}
 extension ResponsesEncoder: AnswerEncoding {}
+
+/// A non-streamed answer as the encoders collect it: the text, the whole tool calls, the
+/// reasoning and the log probabilities, each in the order they came (deltas are not kept).
+struct CollectedAnswer: Sendable {
+    private(set) var text = ""
+    private(set) var calls: [ToolCall] = []
+    private(set) var reasoning = ""
+    private(set) var logprobs: [TokenLogprob] = []
+
+    mutating func add(_ event: ChatEvent) {
+        switch event {
+        case .text(let t): text += t
+        case .toolCall(let c): calls.append(c)
+        case .reasoning(let t): reasoning += t
+        case .logprobs(let entries): logprobs += entries
+        case .toolCallDelta, .done: break
+        }
+    }
+}

@@ -30,7 +30,7 @@ enum ModelLists {
     /// `{"models":[{"name","model","modified_at","size":0,"digest","details":{...}}]}`. Sizes are not
     /// known for routed brains: zero, as Ollama's own remote models say. The digest is `digest(of:)`.
     static func ollama(_ models: [ListedModel]) -> [UInt8] {
-        let now = OllamaAnswerEncoder.timestamp()
+        let now = OllamaAnswer.timestamp()
         return JSONReading.bytes(["models": models.map { m in
             var o: JSONObject = ["name": m.name, "model": m.name, "modified_at": now, "size": 0, "digest": digest(of: m.name),
                                  "details": detailsObject(m.details)]

@@ -54,17 +54,10 @@ enum OllamaGenerateReader {
 ///   {"model","created_at","response":"","done":true,"done_reason","total_duration",
 ///    "prompt_eval_count","eval_count","homebase"}
 /// Tools are not sent with generate, so no tool call comes back to write.
-struct OllamaGenerateEncoder: AnswerEncoding {
-    let model: String
-    var homebase: [String: String]
-    private let started = DispatchTime.now().uptimeNanoseconds
-    private var text = ""
-    private var thinking = ""
-    private var logprobs: [TokenLogprob] = []
+struct OllamaGenerateEncoder: OllamaEncoding {
+    var answer: OllamaAnswer
 
-    init(model: String, homebase: [String: String]) { self.model = model; self.homebase = homebase }
-
-    static let contentType = "application/x-ndjson"
+    init(model: String, homebase: [String: String]) { answer = OllamaAnswer(model: model, homebase: homebase) }
 
     func stream(_ event: ChatEvent) -> [UInt8] {
         switch event {
@@ -72,47 +65,27 @@ struct OllamaGenerateEncoder: AnswerEncoding {
         case .reasoning(let t):
             line(base(response: "", done: false).merging(["thinking": t]) { $1 })
         case .logprobs(let entries):
-            line(base(response: "", done: false).merging(["logprobs": entries.map(OllamaAnswerEncoder.logprob)]) { $1 })
+            line(base(response: "", done: false).merging(["logprobs": entries.map(OllamaAnswer.logprob)]) { $1 })
         case .toolCallDelta, .toolCall: []
-        case .done(let reason, let usage): line(final(base(response: "", done: true), reason, usage))
+        case .done(let reason, let usage): line(answer.finished(base(response: "", done: true), reason, usage))
         }
     }
 
     func keepAlive() -> [UInt8] { line(base(response: "", done: false)) }
 
-    func streamError(_ message: String) -> [UInt8] { line(["error": message]) }
-
-    mutating func collect(_ event: ChatEvent) {
-        switch event {
-        case .text(let t): text += t
-        case .reasoning(let t): thinking += t
-        case .logprobs(let entries): logprobs += entries
-        case .toolCallDelta, .toolCall, .done: break
-        }
-    }
-
     func whole(finishReason: String, usage: Usage?) -> [UInt8] {
-        var o = base(response: text, done: true)
-        if !thinking.isEmpty { o["thinking"] = thinking }
-        if !logprobs.isEmpty { o["logprobs"] = logprobs.map(OllamaAnswerEncoder.logprob) }
-        return JSONReading.bytes(final(o, finishReason, usage))
+        let c = answer.collected
+        var o = base(response: c.text, done: true)
+        if !c.reasoning.isEmpty { o["thinking"] = c.reasoning }
+        if !c.logprobs.isEmpty { o["logprobs"] = c.logprobs.map(OllamaAnswer.logprob) }
+        return JSONReading.bytes(answer.finished(o, finishReason, usage))
     }
-
-    static func errorBody(_ message: String) -> [UInt8] { OllamaAnswerEncoder.errorBody(message) }
 
     /// The answer to an empty prompt: the model is "loaded" (brains here are always ready).
     static func loaded(model: String) -> [UInt8] {
-        JSONReading.bytes(["model": model, "created_at": OllamaAnswerEncoder.timestamp(), "response": "", "done": true,
+        JSONReading.bytes(["model": model, "created_at": OllamaAnswer.timestamp(), "response": "", "done": true,
                            "done_reason": "load"])
     }
 
-    private func final(_ o: JSONObject, _ reason: String, _ usage: Usage?) -> JSONObject {
-        OllamaAnswerEncoder.finished(o, reason, usage, started: started, homebase: homebase)
-    }
-
-    private func base(response: String, done: Bool) -> JSONObject {
-        ["model": model, "created_at": OllamaAnswerEncoder.timestamp(), "response": response, "done": done]
-    }
-
-    private func line(_ o: JSONObject) -> [UInt8] { JSONReading.bytes(o) + [10] }
+    private func base(response: String, done: Bool) -> JSONObject { answer.base("response", response, done: done) }
 }

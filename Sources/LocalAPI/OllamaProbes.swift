@@ -23,7 +23,7 @@ enum OllamaProbes {
         if let ctx = d.contextLength { info["\(arch).context_length"] = ctx }
         var out: JSONObject = ["modelfile": "", "parameters": "", "template": "", "license": "",
                                "details": ModelLists.detailsObject(m.details), "model_info": info,
-                               "capabilities": d.capabilities, "modified_at": OllamaAnswerEncoder.timestamp()]
+                               "capabilities": d.capabilities, "modified_at": OllamaAnswer.timestamp()]
         if let b = m.brain { out["homebase_brain"] = b.rawValue }
         return JSONReading.bytes(out)
     }

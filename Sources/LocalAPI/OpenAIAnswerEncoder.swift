@@ -27,11 +27,7 @@ struct OpenAIAnswerEncoder: Sendable {
     let created = Int(Date().timeIntervalSince1970)
     private var sentRole = false
     private var toolIndex = 0
-    // Non-streamed answer, collected.
-    var text = ""
-    var calls: [ToolCall] = []
-    var reasoning = ""
-    var logprobs: [TokenLogprob] = []
+    private var collected = CollectedAnswer()
 
     init(model: String, includeUsage: Bool, homebase: [String: String]) {
         self.model = model; self.includeUsage = includeUsage; self.homebase = homebase
@@ -79,21 +75,13 @@ struct OpenAIAnswerEncoder: Sendable {
 
 extension OpenAIAnswerEncoder {
     /// Non-streamed: feed every event, then `whole`.
-    mutating func collect(_ event: ChatEvent) {
-        switch event {
-        case .text(let t): text += t
-        case .toolCall(let c): calls.append(c)
-        case .reasoning(let t): reasoning += t
-        case .logprobs(let entries): logprobs += entries
-        case .toolCallDelta: break
-        case .done: break
-        }
-    }
+    mutating func collect(_ event: ChatEvent) { collected.add(event) }
 
     /// `{"id","object":"chat.completion",...,"choices":[{"index":0,"message":{...},"finish_reason"}],"usage","homebase"}`
     func whole(finishReason: String, usage: Usage?) -> [UInt8] {
+        let (text, calls) = (collected.text, collected.calls)
         var message: JSONObject = ["role": "assistant", "content": calls.isEmpty || !text.isEmpty ? text : NSNull()]
-        if !reasoning.isEmpty { message["reasoning_content"] = reasoning }
+        if !collected.reasoning.isEmpty { message["reasoning_content"] = collected.reasoning }
         if !calls.isEmpty {
             message["tool_calls"] = calls.map { c in
                 ["id": c.id, "type": "function", "function": ["name": c.name, "arguments": c.argumentsJSON]] as JSONObject
@@ -102,7 +90,7 @@ extension OpenAIAnswerEncoder {
         var o = chunkBase()
         o["object"] = "chat.completion"
         var choice: JSONObject = ["index": 0, "message": message, "finish_reason": finishReason]
-        if !logprobs.isEmpty { choice["logprobs"] = ["content": logprobs.map(Self.logprob)] as JSONObject }
+        if !collected.logprobs.isEmpty { choice["logprobs"] = ["content": collected.logprobs.map(Self.logprob)] as JSONObject }
         o["choices"] = [choice]
         o["usage"] = usage.map(Self.usage) ?? NSNull()
         o["homebase"] = homebase

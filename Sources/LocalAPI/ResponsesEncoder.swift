@@ -85,9 +85,7 @@ struct ResponsesEncoder: Sendable {
         case .text(let t):
             if case .message = open {} else {
                 out += close()
-                openItem = Item(kind: .message, id: nextID("msg"))
-                open = .message
-                out += emit("response.output_item.added", ["output_index": output.count, "item": openItem.json])
+                out += start(Item(kind: .message, id: nextID("msg")), as: .message)
                 out += emit("response.content_part.added", ["item_id": openItem.id, "output_index": output.count,
                                                              "content_index": 0, "part": Self.textPart("")])
             }
@@ -98,9 +96,7 @@ struct ResponsesEncoder: Sendable {
         case .reasoning(let t):
             if case .reasoning = open {} else {
                 out += close()
-                openItem = Item(kind: .reasoning, id: nextID("rs"))
-                open = .reasoning
-                out += emit("response.output_item.added", ["output_index": output.count, "item": openItem.json])
+                out += start(Item(kind: .reasoning, id: nextID("rs")), as: .reasoning)
             }
             openText += t
             out += emit("response.reasoning_text.delta", ["item_id": openItem.id, "output_index": output.count,
@@ -135,9 +131,7 @@ struct ResponsesEncoder: Sendable {
             held = held.filter { $0.value.id != c.id && !($0.value.id == nil && $0.value.name == c.name) }
             if request.customTools.contains(c.name) {
                 out += close()
-                openItem = Item(kind: .custom, id: nextID("ctc"), callID: c.id, name: c.name)
-                open = .custom
-                out += emit("response.output_item.added", ["output_index": output.count, "item": openItem.json])
+                out += start(Item(kind: .custom, id: nextID("ctc"), callID: c.id, name: c.name), as: .custom)
                 openText = ResponsesReader.customInput(c.argumentsJSON)
                 out += emit("response.custom_tool_call_input.delta", ["item_id": openItem.id, "output_index": output.count,
                                                                       "delta": openText])
@@ -240,10 +234,14 @@ struct ResponsesEncoder: Sendable {
     }
 
     private mutating func openCall(callID: String, name: String, delta: Int) -> [UInt8] {
-        openItem = Item(kind: .call, id: nextID("fc"), callID: callID, name: name)
-        open = .call(delta: delta)
-        openText = ""
-        return emit("response.output_item.added", ["output_index": output.count, "item": openItem.json])
+        start(Item(kind: .call, id: nextID("fc"), callID: callID, name: name), as: .call(delta: delta))
+    }
+
+    /// Makes `item` the open one (the caller closed the last): its `output_item.added`.
+    private mutating func start(_ item: Item, as state: Open) -> [UInt8] {
+        openItem = item
+        open = state
+        return emit("response.output_item.added", ["output_index": output.count, "item": item.json])
     }
 
     /// Ends the open item: its `done` events, and the item into `output`.

@@ -11,12 +11,19 @@ extension Bytes16: CustomStringConvertible { public var description: String { he
 extension Bytes32: CustomStringConvertible { public var description: String { hex } }
 extension Bytes64: CustomStringConvertible { public var description: String { hex } }
 
-extension Secret32: CustomStringConvertible, CustomDebugStringConvertible {
-    public var description: String { "<secret>" }
+/// A value whose debug form (`debugPrint`, `String(reflecting:)`, a test failure) would show its
+/// fields, a prompt, an answer or a secret among them: it is its `description` instead.
+public protocol LogDescribed: CustomStringConvertible, CustomDebugStringConvertible {}
+
+extension LogDescribed {
     public var debugDescription: String { description }
 }
 
-extension RelayFrame: CustomStringConvertible, CustomDebugStringConvertible {
+extension Secret32: LogDescribed {
+    public var description: String { "<secret>" }
+}
+
+extension RelayFrame: LogDescribed {
     public var description: String {
         switch self {
         case .challenge(let c): "challenge(v\(c.version), origin \(c.origin))"
@@ -41,6 +48,5 @@ extension RelayFrame: CustomStringConvertible, CustomDebugStringConvertible {
         case .unknown(let t): "unknown(type \(t))"
         }
     }
-    public var debugDescription: String { description }
 }
 

@@ -30,8 +30,9 @@ extension AppMessage {
         case image(mediaType: String, bytes: [UInt8])
     }
 
-    /// A tool call the model made; `argumentsJSON` is JSON text, carried as is.
-    public struct ToolCall: Equatable, Sendable {
+    /// A tool call the model made; `argumentsJSON` is JSON text, carried as is. Also Inference's
+    /// `ToolCall` (Codable: a chat message's turns are).
+    public struct ToolCall: Equatable, Sendable, Codable {
         public var id: String
         public var name: String
         public var argumentsJSON: String

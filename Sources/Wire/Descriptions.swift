@@ -2,7 +2,7 @@
 // frames' and fixed bytes' descriptions are RelayWire's FrameDescriptions.swift).
 import RelayWire
 
-extension AppMessage: CustomStringConvertible, CustomDebugStringConvertible {
+extension AppMessage: LogDescribed {
     public var description: String {
         switch self {
         case .advert(let a): "advert(host \(a.hostKey), seq \(a.sequence), \(a.models.count) models)"
@@ -37,31 +37,26 @@ extension AppMessage: CustomStringConvertible, CustomDebugStringConvertible {
         case .unknown(let t): "unknown(type \(t))"
         }
     }
-    public var debugDescription: String { description }
 }
 
-// Structs that carry prompts, answers or secrets describe themselves as their message does.
-extension AppMessage.Request: CustomStringConvertible, CustomDebugStringConvertible {
-    public var description: String { AppMessage.request(self).description }
-    public var debugDescription: String { description }
+/// A struct that carries prompts, answers or secrets: it describes itself as its message does.
+public protocol DescribedAsMessage: LogDescribed {
+    /// The message that carries it.
+    var asMessage: AppMessage { get }
 }
-extension AppMessage.SyncDelta: CustomStringConvertible, CustomDebugStringConvertible {
-    public var description: String { AppMessage.syncDelta(self).description }
-    public var debugDescription: String { description }
+
+extension DescribedAsMessage {
+    public var description: String { asMessage.description }
 }
-extension AppMessage.ChatMessage: CustomStringConvertible, CustomDebugStringConvertible {
+
+extension AppMessage.Request: DescribedAsMessage { public var asMessage: AppMessage { .request(self) } }
+extension AppMessage.SyncDelta: DescribedAsMessage { public var asMessage: AppMessage { .syncDelta(self) } }
+extension AppMessage.Invite: DescribedAsMessage { public var asMessage: AppMessage { .invite(self) } }
+extension AppMessage.Join: DescribedAsMessage { public var asMessage: AppMessage { .join(self) } }
+
+extension AppMessage.ChatMessage: LogDescribed {
     public var description: String { "\(role)(\(content.utf8.count) B)" }
-    public var debugDescription: String { description }
 }
-extension AppMessage.Invite: CustomStringConvertible, CustomDebugStringConvertible {
-    public var description: String { AppMessage.invite(self).description }
-    public var debugDescription: String { description }
-}
-extension AppMessage.Join: CustomStringConvertible, CustomDebugStringConvertible {
-    public var description: String { AppMessage.join(self).description }
-    public var debugDescription: String { description }
-}
-extension RelayFrame.Auth: CustomStringConvertible, CustomDebugStringConvertible {
+extension RelayFrame.Auth: LogDescribed {
     public var description: String { RelayFrame.auth(self).description }
-    public var debugDescription: String { description }
 }

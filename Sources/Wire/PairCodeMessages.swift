@@ -111,16 +111,12 @@ extension AppMessage.PairCode.Result {
 }
 
 // The code's text holds its secret: the struct describes itself as its message does.
-extension AppMessage.PairCode: CustomStringConvertible, CustomDebugStringConvertible {
-    public var description: String { AppMessage.pairCode(self).description }
-    public var debugDescription: String { description }
-}
-extension AppMessage.PairCode.Result: CustomStringConvertible, CustomDebugStringConvertible {
+extension AppMessage.PairCode: DescribedAsMessage { public var asMessage: AppMessage { .pairCode(self) } }
+extension AppMessage.PairCode.Result: LogDescribed {
     public var description: String {
         switch self {
         case .issued(_, let expiresMs, let maxTries): "issued(code redacted, expires \(expiresMs), \(maxTries) tries)"
         case .refused(let why, let text): "refused(\(why.code), \(text))"
         }
     }
-    public var debugDescription: String { description }
 }

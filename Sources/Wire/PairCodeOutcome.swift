@@ -61,7 +61,4 @@ extension AppMessage {
     }
 }
 
-extension AppMessage.PairCodeOutcome: CustomStringConvertible, CustomDebugStringConvertible {
-    public var description: String { AppMessage.pairCodeOutcome(self).description }
-    public var debugDescription: String { description }
-}
+extension AppMessage.PairCodeOutcome: DescribedAsMessage { public var asMessage: AppMessage { .pairCodeOutcome(self) } }

@@ -11,7 +11,7 @@
 import RelayWire
 
 extension AppMessage {
-    /// One token's log probability and its likeliest alternatives.
+    /// One token's log probability and its likeliest alternatives; also Inference's `TokenLogprob`.
     public struct TokenLogprob: Equatable, Sendable {
         public struct Alternative: Equatable, Sendable {
             public var token: String
@@ -22,7 +22,9 @@ extension AppMessage {
             }
         }
         public var token: String
+        /// The natural log of the token's probability: 0 or below.
         public var logprob: Double
+        /// The token's UTF-8 bytes when the engine sends them (a token may be part of a character).
         public var bytes: [UInt8]?
         public var top: [Alternative]
         public init(token: String, logprob: Double, bytes: [UInt8]? = nil, top: [Alternative] = []) {

@@ -29,20 +29,21 @@
 import RelayWire
 
 extension AppMessage {
-    /// Which tool the model must call (OpenAI `tool_choice`).
+    /// Which tool the model must call (OpenAI `tool_choice`); also Inference's `ToolChoice`.
     public enum ToolChoice: Equatable, Sendable {
         case auto, none, required
         case function(String)
     }
 
-    /// How the answer must be shaped.
+    /// How the answer must be shaped; also Inference's `ResponseFormat`.
     public enum ResponseFormat: Equatable, Sendable {
         case text, jsonObject
         case jsonSchema(name: String, schemaJSON: String, strict: Bool)
     }
 
-    /// A tool the model may call; `parametersJSON` is a JSON Schema object as text.
-    public struct ToolDefinition: Equatable, Sendable {
+    /// A tool the model may call; `parametersJSON` is a JSON Schema object as text. Also
+    /// Inference's `ToolDefinition` (Codable, as a chat message is).
+    public struct ToolDefinition: Equatable, Sendable, Codable {
         public var name: String
         public var description: String
         public var parametersJSON: String
@@ -51,10 +52,11 @@ extension AppMessage {
         }
     }
 
-    /// Everything optional about a request. nil (or empty) is "not sent": the engine's default.
-    public struct RequestOptions: Equatable, Sendable {
-        public var maxTokens: UInt32?
-        public var temperature: Double?
+    /// Sampling and shaping options beyond `maxTokens` and `temperature` (also Inference's
+    /// `GenerationOptions`: a request's options cross as they are). `nil` means "not sent": the
+    /// engine's own default applies, never one of ours.
+    public struct GenerationOptions: Equatable, Sendable {
+        public var stop: [String] = []
         public var topP: Double?
         public var topK: Int?
         public var minP: Double?
@@ -62,13 +64,24 @@ extension AppMessage {
         public var presencePenalty: Double?
         public var frequencyPenalty: Double?
         public var repeatPenalty: Double?
+        public var responseFormat: ResponseFormat?
+        /// The context window to run with (Ollama `num_ctx`).
         public var contextLength: Int?
         public var logprobs: Bool?
         public var topLogprobs: Int?
-        public var stop: [String] = []
-        public var responseFormat: ResponseFormat?
-        /// Name → JSON text.
+        /// Options this vocabulary has no name for, as the client sent them: key → JSON text.
+        /// Carried to an OpenAI-compatible engine as-is; a brain that cannot carry them names
+        /// them in its error.
         public var extra: [String: String] = [:]
+        public init() {}
+        public var isEmpty: Bool { self == GenerationOptions() }
+    }
+
+    /// Everything optional about a request. nil (or empty) is "not sent": the engine's default.
+    public struct RequestOptions: Equatable, Sendable {
+        public var maxTokens: UInt32?
+        public var temperature: Double?
+        public var generation = GenerationOptions()
         public var continuation: String?
         public var toolChoice: ToolChoice?
         /// Entries read whose key this build does not know, kept as they came (and written
@@ -118,6 +131,7 @@ extension ByteWriter {
 
     static func optionEntries(_ o: AppMessage.RequestOptions) throws(WireError) -> [(key: UInt16, value: [UInt8])] {
         var entries: [(UInt16, ByteWriter)] = []
+        let g = o.generation
         func entry(_ key: UInt16, _ body: (inout ByteWriter) throws(WireError) -> Void) throws(WireError) {
             var w = ByteWriter()
             try body(&w)
@@ -134,18 +148,18 @@ extension ByteWriter {
         }
         if let v = o.maxTokens { try entry(OptionKey.maxTokens) { $0.u32(v) } }
         try f64(OptionKey.temperature, o.temperature, "temperature")
-        try f64(OptionKey.topP, o.topP, "top_p")
-        try i64(OptionKey.topK, o.topK)
-        try f64(OptionKey.minP, o.minP, "min_p")
-        try i64(OptionKey.seed, o.seed)
-        try f64(OptionKey.presence, o.presencePenalty, "presence_penalty")
-        try f64(OptionKey.frequency, o.frequencyPenalty, "frequency_penalty")
-        try f64(OptionKey.repeatPenalty, o.repeatPenalty, "repeat_penalty")
-        try i64(OptionKey.contextLength, o.contextLength)
-        if let v = o.logprobs { try entry(OptionKey.logprobs) { $0.bool(v) } }
-        try i64(OptionKey.topLogprobs, o.topLogprobs)
-        if !o.stop.isEmpty { try entry(OptionKey.stop) { (w) throws(WireError) in try w.stringList(o.stop, "stop") } }
-        if let f = o.responseFormat {
+        try f64(OptionKey.topP, g.topP, "top_p")
+        try i64(OptionKey.topK, g.topK)
+        try f64(OptionKey.minP, g.minP, "min_p")
+        try i64(OptionKey.seed, g.seed)
+        try f64(OptionKey.presence, g.presencePenalty, "presence_penalty")
+        try f64(OptionKey.frequency, g.frequencyPenalty, "frequency_penalty")
+        try f64(OptionKey.repeatPenalty, g.repeatPenalty, "repeat_penalty")
+        try i64(OptionKey.contextLength, g.contextLength)
+        if let v = g.logprobs { try entry(OptionKey.logprobs) { $0.bool(v) } }
+        try i64(OptionKey.topLogprobs, g.topLogprobs)
+        if !g.stop.isEmpty { try entry(OptionKey.stop) { (w) throws(WireError) in try w.stringList(g.stop, "stop") } }
+        if let f = g.responseFormat {
             try entry(OptionKey.responseFormat) { (w) throws(WireError) in
                 switch f {
                 case .text: w.u8(1)
@@ -155,9 +169,9 @@ extension ByteWriter {
                 }
             }
         }
-        for name in o.extra.keys.sorted() {
+        for name in g.extra.keys.sorted() {
             try entry(OptionKey.extra) { (w) throws(WireError) in
-                try w.string(2, name, "extra option name"); try w.string(4, o.extra[name]!, "extra option value")
+                try w.string(2, name, "extra option name"); try w.string(4, g.extra[name]!, "extra option value")
             }
         }
         if let c = o.continuation { try entry(OptionKey.continuation) { (w) throws(WireError) in try w.string(4, c, "continuation") } }
@@ -198,30 +212,30 @@ extension ByteReader {
             switch key {
             case OptionKey.maxTokens: o.maxTokens = try r.u32("max_tokens")
             case OptionKey.temperature: o.temperature = try f64("temperature")
-            case OptionKey.topP: o.topP = try f64("top_p")
-            case OptionKey.topK: o.topK = try i64("top_k")
-            case OptionKey.minP: o.minP = try f64("min_p")
-            case OptionKey.seed: o.seed = try i64("seed")
-            case OptionKey.presence: o.presencePenalty = try f64("presence_penalty")
-            case OptionKey.frequency: o.frequencyPenalty = try f64("frequency_penalty")
-            case OptionKey.repeatPenalty: o.repeatPenalty = try f64("repeat_penalty")
-            case OptionKey.contextLength: o.contextLength = try i64("context_length")
-            case OptionKey.logprobs: o.logprobs = try r.bool("logprobs")
-            case OptionKey.topLogprobs: o.topLogprobs = try i64("top_logprobs")
-            case OptionKey.stop: o.stop = try r.stringList("stop")
+            case OptionKey.topP: o.generation.topP = try f64("top_p")
+            case OptionKey.topK: o.generation.topK = try i64("top_k")
+            case OptionKey.minP: o.generation.minP = try f64("min_p")
+            case OptionKey.seed: o.generation.seed = try i64("seed")
+            case OptionKey.presence: o.generation.presencePenalty = try f64("presence_penalty")
+            case OptionKey.frequency: o.generation.frequencyPenalty = try f64("frequency_penalty")
+            case OptionKey.repeatPenalty: o.generation.repeatPenalty = try f64("repeat_penalty")
+            case OptionKey.contextLength: o.generation.contextLength = try i64("context_length")
+            case OptionKey.logprobs: o.generation.logprobs = try r.bool("logprobs")
+            case OptionKey.topLogprobs: o.generation.topLogprobs = try i64("top_logprobs")
+            case OptionKey.stop: o.generation.stop = try r.stringList("stop")
             case OptionKey.responseFormat:
                 switch try r.u8("response format kind") {
-                case 1: o.responseFormat = .text
-                case 2: o.responseFormat = .jsonObject
+                case 1: o.generation.responseFormat = .text
+                case 2: o.generation.responseFormat = .jsonObject
                 case 3:
                     let name = try r.string(2, "schema name"), strict = try r.bool("strict")
-                    o.responseFormat = .jsonSchema(name: name, schemaJSON: try r.string(4, "schema"), strict: strict)
+                    o.generation.responseFormat = .jsonSchema(name: name, schemaJSON: try r.string(4, "schema"), strict: strict)
                 case let k: throw .invalidValue(field: "response format kind", value: Int(k))
                 }
             case OptionKey.extra:
                 let name = try r.string(2, "extra option name")
-                guard o.extra[name] == nil else { throw .invalidValue(field: "repeated extra option", value: 0) }
-                o.extra[name] = try r.string(4, "extra option value")
+                guard o.generation.extra[name] == nil else { throw .invalidValue(field: "repeated extra option", value: 0) }
+                o.generation.extra[name] = try r.string(4, "extra option value")
             case OptionKey.continuation: o.continuation = try r.string(4, "continuation")
             case OptionKey.toolChoice:
                 switch try r.u8("tool choice kind") {

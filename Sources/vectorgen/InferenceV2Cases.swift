@@ -38,9 +38,9 @@ private func msg(_ name: String, _ comment: String, _ m: AppMessage, _ fields: [
 private func requestCases() throws -> [VectorCase] {
     let rid = Bytes16.repeating(0x72), cid = Bytes16.repeating(0xC2), prefix = Bytes32.repeating(0x9A)
     var o = AppMessage.RequestOptions()
-    o.maxTokens = 256; o.temperature = 0.25; o.topP = 0.9; o.topK = 40; o.seed = -1
-    o.stop = ["\n\n"]; o.responseFormat = .jsonSchema(name: "a", schemaJSON: "{}", strict: true)
-    o.extra = ["mirostat": "2"]; o.continuation = "It is"; o.toolChoice = .function("look")
+    o.maxTokens = 256; o.temperature = 0.25; o.continuation = "It is"; o.toolChoice = .function("look")
+    o.generation.topP = 0.9; o.generation.topK = 40; o.generation.seed = -1; o.generation.stop = ["\n\n"]
+    o.generation.responseFormat = .jsonSchema(name: "a", schemaJSON: "{}", strict: true); o.generation.extra = ["mirostat": "2"]
     let tool = AppMessage.ToolDefinition(name: "look", description: "Looks somewhere.", parametersJSON: "{\"type\":\"object\"}")
     let full = AppMessage.Request(requestID: rid, model: "llava:7b", conversationID: cid, prefixHash: prefix,
                                   messages: rich.map(\.0), inline: false, tools: [tool], options: o)

@@ -28,7 +28,7 @@ struct RequestV2HostTests {
 
     @Test func theEngineGetsTheWholeRequestAndNoTemperatureItWasNotSent() throws {
         var o = AppMessage.RequestOptions()
-        o.topP = 0.5; o.seed = 3; o.stop = ["X"]; o.toolChoice = .required; o.extra = ["mirostat": "2"]
+        o.generation.topP = 0.5; o.generation.seed = 3; o.generation.stop = ["X"]; o.toolChoice = .required; o.generation.extra = ["mirostat": "2"]
         let messages: [AppMessage.ChatMessage] = [
             .init(role: .user, parts: [.text("see"), .image(mediaType: "image/png", bytes: [1, 2, 3])]),
         ]
@@ -64,7 +64,7 @@ struct RequestV2HostTests {
         guard case .serve(let plan) = decide(v2([.init(role: .user, content: "hi")], options: o)) else { Issue.record("refused"); return }
         #expect(plan.ignoredOptions == [0x0099])
         // A context length is known but no OpenAI-compatible engine takes it per request: named too.
-        o.contextLength = 4096
+        o.generation.contextLength = 4096
         guard case .serve(let ctx) = decide(v2([.init(role: .user, content: "hi")], options: o)) else { Issue.record("refused"); return }
         #expect(ctx.ignoredOptions == [0x000A, 0x0099] && ctx.chat.options.contextLength == 4096)
     }

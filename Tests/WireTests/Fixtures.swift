@@ -53,11 +53,14 @@ enum Sample {
 
     static var richRequest: AppMessage.Request {
         var o = AppMessage.RequestOptions()
-        o.maxTokens = 64; o.temperature = 0.25; o.topP = 0.9; o.topK = 40; o.minP = 0.05; o.seed = -1
-        o.presencePenalty = 0.1; o.frequencyPenalty = 0.2; o.repeatPenalty = 1.1; o.contextLength = 8192
-        o.logprobs = true; o.topLogprobs = 3; o.stop = ["\n\n", "END"]
-        o.responseFormat = .jsonSchema(name: "answer", schemaJSON: "{\"type\":\"object\"}", strict: true)
-        o.extra = ["mirostat": "2", "typical_p": "0.5"]; o.continuation = "It is"; o.toolChoice = .function("look")
+        o.maxTokens = 64; o.temperature = 0.25; o.continuation = "It is"; o.toolChoice = .function("look")
+        var g = AppMessage.GenerationOptions()
+        g.topP = 0.9; g.topK = 40; g.minP = 0.05; g.seed = -1
+        g.presencePenalty = 0.1; g.frequencyPenalty = 0.2; g.repeatPenalty = 1.1; g.contextLength = 8192
+        g.logprobs = true; g.topLogprobs = 3; g.stop = ["\n\n", "END"]
+        g.responseFormat = .jsonSchema(name: "answer", schemaJSON: "{\"type\":\"object\"}", strict: true)
+        g.extra = ["mirostat": "2", "typical_p": "0.5"]
+        o.generation = g
         return AppMessage.Request(requestID: id, model: "llava:7b", conversationID: id, prefixHash: hash, messages: richChat,
                                   inline: false, tools: [.init(name: "look", description: "Looks.", parametersJSON: "{}")],
                                   options: o)

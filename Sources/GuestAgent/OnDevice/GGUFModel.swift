@@ -61,30 +61,6 @@ public actor GGUFModel: Model {
         let provider = OnDeviceProvider(supervisor: supervisor, model: target, timeouts: timeouts)
         let request = ChatRequest(model: target.alias, messages: messages, tools: tools,
                                   maxTokens: params.maxTokens, temperature: params.temperature)
-        let upstream = provider.stream(request)
-        let (stream, out) = AsyncThrowingStream<ModelEvent, Error>.makeStream()
-        let task = Task {
-            do {
-                for try await event in upstream {
-                    try Task.checkCancellation()
-                    switch event {
-                    case .text(let text): out.yield(.text(text))
-                    case .toolCall(let call): out.yield(.toolCall(call))
-                    case .reasoning, .toolCallDelta, .logprobs: continue  // the agent acts on whole calls
-                    case let .done(reason, usage):
-                        out.yield(.metrics(ModelMetrics(isFinal: true, promptTokens: usage?.promptTokens,
-                                                        completionTokens: usage?.completionTokens, finishReason: reason)))
-                        out.finish()
-                        return
-                    }
-                }
-                try Task.checkCancellation()
-                out.finish(throwing: InferenceError.interrupted)
-            } catch {
-                out.finish(throwing: error)
-            }
-        }
-        out.onTermination = { _ in task.cancel() }
-        return stream
+        return ProviderModel.events(of: provider.stream(request))
     }
 }

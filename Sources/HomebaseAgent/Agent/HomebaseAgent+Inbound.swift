@@ -19,34 +19,15 @@ extension HomebaseAgent {
         let sender = d.sender.signingKey
         switch d.message {
         case .request(let r):
-            let key = ActiveRequest(sender: sender, requestID: r.requestID)
             let trace = configuration.traceTimings ? TimingTrace(linkRead: d.receivedAt) : nil
-            state.withLock { s in
-                guard s.serving.active[key] == nil else { return }  // a duplicate: the first one answers
-                s.serving.active[key] = Task { [weak self] in
-                    await self?.serve(d, r, trace: trace)
-                    if let trace { self?.log(trace.line) }
-                    _ = self?.state.withLock { $0.serving.active.removeValue(forKey: key) }
-                }
+            serveOnce(ActiveRequest(sender: sender, requestID: r.requestID)) { agent in
+                await agent.serve(d, r, trace: trace)
+                if let trace { agent.log(trace.line) }
             }
-        case .embedRequest(let r):  // EmbeddingService.swift; a duplicate id is answered once
-            let key = ActiveRequest(sender: sender, requestID: r.requestID)
-            state.withLock { s in
-                guard s.serving.active[key] == nil else { return }
-                s.serving.active[key] = Task { [weak self] in
-                    await self?.serveEmbedding(d, r)
-                    _ = self?.state.withLock { $0.serving.active.removeValue(forKey: key) }
-                }
-            }
-        case .manageRequest(let r):  // Manage/HomebaseAgent+Manage.swift; a duplicate id is answered once
-            let key = ActiveRequest(sender: sender, requestID: r.requestID)
-            state.withLock { s in
-                guard s.serving.active[key] == nil else { return }
-                s.serving.active[key] = Task { [weak self] in
-                    await self?.serveManage(d, r)
-                    _ = self?.state.withLock { $0.serving.active.removeValue(forKey: key) }
-                }
-            }
+        case .embedRequest(let r):  // EmbeddingService.swift
+            serveOnce(ActiveRequest(sender: sender, requestID: r.requestID)) { await $0.serveEmbedding(d, r) }
+        case .manageRequest(let r):  // Manage/HomebaseAgent+Manage.swift
+            serveOnce(ActiveRequest(sender: sender, requestID: r.requestID)) { await $0.serveManage(d, r) }
         case .cancel(let id):
             let task = state.withLock { $0.serving.active.removeValue(forKey: ActiveRequest(sender: sender, requestID: id)) }
             task?.cancel()
@@ -71,6 +52,19 @@ extension HomebaseAgent {
             break  // adverts and sharing messages are not for a host (yet): skipped
         }
         d.ack()
+    }
+
+    /// Runs `work` as the task of request `key`, registered so a `cancel` finds it, and gone
+    /// from `active` when done. A duplicate (`key` already in flight) is dropped: the first answers.
+    private func serveOnce(_ key: ActiveRequest, _ work: @escaping @Sendable (HomebaseAgent) async -> Void) {
+        state.withLock { s in
+            guard s.serving.active[key] == nil else { return }
+            s.serving.active[key] = Task { [weak self] in
+                guard let self else { return }
+                await work(self)
+                _ = self.state.withLock { $0.serving.active.removeValue(forKey: key) }
+            }
+        }
     }
 
     /// A sibling's conversation not in memory (after a restart, or forgotten) is read from disk.
