@@ -1,5 +1,5 @@
 import Testing
-import RelayWire
+import Wire
 @testable import RelayServer
 @testable import Transport
 
