@@ -88,7 +88,8 @@ final class Hub {
     private func closed(_ s: Session, code: WebSocketCloseCode, reason: String) {
         if case .awaitingAuth(_, let t) = s.state { loop.cancel(t) }
         if let t = s.idleTimer { loop.cancel(t) }
-        if let p = s.probe { loop.cancel(p.timer); s.probe = nil }
+        if let t = s.probeTimer { loop.cancel(t); s.probeTimer = nil }
+        s.probe = nil; s.probeWaiting = []
         cluster?.remove(s)
         unroute(s)
         connections[ObjectIdentifier(s)] = nil

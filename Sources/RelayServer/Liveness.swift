@@ -7,23 +7,26 @@ import RelayWire
 /// within `probe-timeout` of the ping closes it as silent. Keeps the live frames forwarded to
 /// it meanwhile, to answer `not-here` for them then.
 struct Probe {
-    /// The pending ping (not `pinged`), else the deadline of the pong.
-    var timer: TimerHandle
-    var pinged: Bool
-    /// (sender key, frame id), at most `Probe.maxWaiting`; beyond it senders learn only from `peer-gone`.
-    var waiting: [(Bytes32, Bytes16)]
-    /// Bounds a probe's memory (~48 bytes a frame).
+    var pinged = false
+    /// Bounds a probe's memory (~16 bytes a frame): (sender key, frame id) are kept in
+    /// `Session.probeWaiting`, at most this many; beyond it senders learn only from `peer-gone`.
     static let maxWaiting = 256
 }
 
 extension Hub {
     /// Anything read from `s` (a frame or a pong): the idle clock restarts and a probe ends.
+    /// A ping not yet due keeps its timer: when it fires it finds no probe, or a later one it
+    /// re-arms for (a device in a steady exchange costs no timer per frame).
     func heard(_ s: Session) {
         s.lastHeard = monotonicNanos()
         guard let p = s.probe else { return }
         s.probe = nil
-        loop.cancel(p.timer)
-        if p.pinged { metrics.probes["answered", default: 0] += 1 }
+        // A frame's worth of room is kept (no allocation per probe); a burst's is released.
+        if s.probeWaiting.capacity <= 4 { s.probeWaiting.removeAll(keepingCapacity: true) } else { s.probeWaiting = [] }
+        if p.pinged {
+            if let t = s.probeTimer { loop.cancel(t); s.probeTimer = nil }
+            metrics.probes["answered", default: 0] += 1
+        }
     }
 
     /// True when nothing waits for `s`'s socket: a ping sent now would not queue behind data
@@ -33,31 +36,40 @@ extension Hub {
     /// A live frame is being forwarded to `target`: make sure it shows a sign of life soon.
     /// The frame itself is never held: a live device gets it at once.
     func probeIfQuiet(_ target: Session, sender: Bytes32, frameID: Bytes16, now: UInt64, socketIdle idle: Bool) {
-        if var p = target.probe {
-            if p.waiting.count < Probe.maxWaiting { p.waiting.append((sender, frameID)); target.probe = p }
+        if target.probe != nil {
+            if target.probeWaiting.count < Probe.maxWaiting { target.probeWaiting.append((sender, frameID)) }
             return
         }
+        guard config.probeAfter > .zero, idle else { return }
+        target.probe = Probe()
+        target.probeWaiting.append((sender, frameID))
+        if target.probeTimer == nil { armProbe(target, now: now) }
+    }
+
+    /// Fires when `s` will have been quiet for probe-after (at once if it already has).
+    private func armProbe(_ s: Session, now: UInt64) {
         let after = UInt64(config.probeAfter.milliseconds) * 1_000_000
-        guard after > 0, idle else { return }
-        let quiet = now &- target.lastHeard
-        // Quiet long enough: ping now. Else ping when it will have been, unless heard from before.
+        let quiet = now &- s.lastHeard
         let delay = quiet >= after ? Duration.zero : .nanoseconds(Int64(after - quiet))
-        let timer = loop.schedule(after: delay) { [weak self, weak target] in
-            guard let self, let target else { return }
-            self.ping(target)
+        s.probeTimer = loop.schedule(after: delay) { [weak self, weak s] in
+            guard let self, let s else { return }
+            s.probeTimer = nil
+            guard let p = s.probe, !p.pinged else { return }
+            let now = monotonicNanos()
+            // Heard from since this timer was set: wait for the quiet the current probe needs.
+            if now &- s.lastHeard < after { self.armProbe(s, now: now) } else { self.ping(s) }
         }
-        target.probe = Probe(timer: timer, pinged: false, waiting: [(sender, frameID)])
     }
 
     private func ping(_ s: Session) {
-        guard var p = s.probe, !p.pinged, !s.isClosing else { return }
-        guard socketIdle(s) else { s.probe = nil; return }
-        p.pinged = true
-        p.timer = loop.schedule(after: config.probeTimeout) { [weak self, weak s] in
+        guard s.probe != nil, !s.isClosing else { return }
+        guard socketIdle(s) else { s.probe = nil; s.probeWaiting = []; return }
+        s.probe?.pinged = true
+        s.probeTimer = loop.schedule(after: config.probeTimeout) { [weak self, weak s] in
             guard let self, let s, s.probe?.pinged == true else { return }
+            s.probeTimer = nil
             self.probeFailed(s)
         }
-        s.probe = p
         s.ws.ping()
         metrics.probes["sent", default: 0] += 1
     }
@@ -65,11 +77,12 @@ extension Hub {
     /// No sign of life in time: the device is closed as silent (its correspondents hear
     /// `peer-gone silent`), and the senders of the frames forwarded during the probe hear `not-here`.
     private func probeFailed(_ s: Session) {
-        guard let p = s.probe else { return }
-        s.probe = nil
+        guard s.probe != nil else { return }
+        let waiting = s.probeWaiting
+        s.probe = nil; s.probeWaiting = []
         metrics.probes["unanswered", default: 0] += 1
         fail(s, .idleTimeout, "no sign of life within \(config.probeTimeout.milliseconds) ms of a liveness probe")
-        for (sender, id) in p.waiting {
+        for (sender, id) in waiting {
             guard let other = byKey[sender], !other.isClosing else { continue }
             metrics.notHere += 1
             other.control(.notHere(frameID: id))

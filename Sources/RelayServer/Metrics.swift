@@ -33,8 +33,10 @@ struct Metrics {
 
     var connectionsAccepted = 0
     var replaced = 0
-    var frames: [String: Int] = [:]
-    var bytes: [String: Int] = [:]
+    /// Data frames and their bytes by direction and class: fixed slots, so counting a frame
+    /// builds no label string and hashes nothing (two counts per forwarded frame).
+    private(set) var frames = FrameCounts()
+    private(set) var bytes = FrameCounts()
     var notHere = 0
     var drops: [DropReason: Int] = [:]
     var mail: [MailEvent: Int] = [:]
@@ -55,9 +57,28 @@ struct Metrics {
     }
 
     mutating func frame(_ d: Direction, _ c: DeliveryClass, bytes n: Int) {
-        let k = "direction=\"\(d.rawValue)\",class=\"\(c == .live ? "live" : "mail")\""
-        frames[k, default: 0] += 1
-        bytes[k, default: 0] += n
+        frames.add(1, d, c)
+        bytes.add(n, d, c)
+    }
+
+    /// in/out × live/mail.
+    struct FrameCounts {
+        private var inLive = 0, inMail = 0, outLive = 0, outMail = 0
+
+        mutating func add(_ n: Int, _ d: Direction, _ c: DeliveryClass) {
+            switch (d, c) {
+            case (.in, .live): inLive += n
+            case (.in, .mail): inMail += n
+            case (.out, .live): outLive += n
+            case (.out, .mail): outMail += n
+            }
+        }
+
+        /// The Prometheus samples of the slots counted at all, in label order.
+        var samples: [(String, Int)] {
+            [("in", "live", inLive), ("in", "mail", inMail), ("out", "live", outLive), ("out", "mail", outMail)]
+                .filter { $0.2 > 0 }.map { ("direction=\"\($0.0)\",class=\"\($0.1)\"", $0.2) }
+        }
     }
 
     mutating func drop(_ r: DropReason) { drops[r, default: 0] += 1 }
@@ -91,8 +112,8 @@ struct Metrics {
         metric("auth_successes_total", "counter", "Successful authentications.", [("", authSuccesses)])
         metric("auth_failures_total", "counter", "Refused or failed authentications by reason.",
                AuthFailure.allCases.map { ("reason=\"\($0.rawValue)\"", authFailures[$0, default: 0]) })
-        metric("frames_total", "counter", "Data frames by direction and class.", frames.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
-        metric("bytes_total", "counter", "Data frame bytes by direction and class.", bytes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        metric("frames_total", "counter", "Data frames by direction and class.", frames.samples)
+        metric("bytes_total", "counter", "Data frame bytes by direction and class.", bytes.samples)
         metric("not_here_total", "counter", "Live frames answered not-here.", [("", notHere)])
         metric("drops_total", "counter", "Frames dropped or connections cut, by reason.",
                DropReason.allCases.map { ("reason=\"\($0.rawValue)\"", drops[$0, default: 0]) })

@@ -32,8 +32,9 @@ struct RateLimiter<Key: Hashable> {
     var trackedKeys: Int { buckets.count }
 
     mutating func allow(_ key: Key, now: UInt64) -> Bool {
-        if buckets[key] == nil { buckets[key] = TokenBucket(burst: burst, now: now) }
-        return buckets[key]!.take(now: now, rate: rate, burst: burst)
+        // One lookup, the bucket taken from in place (every frame of every device passes here).
+        let (rate, burst) = (self.rate, self.burst)
+        return buckets[key, default: TokenBucket(burst: burst, now: now)].take(now: now, rate: rate, burst: burst)
     }
 
     /// Whether `allow` would pass now, without taking a token.

@@ -34,8 +34,11 @@ final class Session {
     var lastHeard: UInt64
     /// Fires at `lastHeard + idle-timeout` (Liveness.swift).
     var idleTimer: TimerHandle?
-    /// A liveness probe waiting for any sign of life (Liveness.swift).
+    /// A liveness probe waiting for any sign of life (Liveness.swift), the live frames forwarded
+    /// meanwhile, and its timer (a ping due, or the pong's deadline; outlives an answered probe).
     var probe: Probe?
+    var probeWaiting: [(Bytes32, Bytes16)] = []
+    var probeTimer: TimerHandle?
     /// Who exchanged live frames with this device lately: told `peer-gone` when it leaves.
     var correspondents = Correspondents()
     /// For logs: the peer address, and the key once known.

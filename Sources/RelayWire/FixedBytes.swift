@@ -17,6 +17,9 @@ extension FixedBytes {
         guard bytes.count == Self.count else { return nil }
         self.init(unchecked: Array(bytes))
     }
+    /// The bytes in one pass (the synthesized hash feeds them one at a time): keys are hashed
+    /// several times per forwarded frame (routing table, rate limit, peer-gone memory).
+    public func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
     /// All zero (e.g. the prefix hash of an empty conversation).
     public static var zero: Self { Self(unchecked: [UInt8](repeating: 0, count: count)) }
     /// Every byte set to `byte` (handy for tests and vectors).

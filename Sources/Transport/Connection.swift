@@ -44,6 +44,7 @@ public final class Connection: @unchecked Sendable {
     init(loop: EventLoop, fd: Int32, peer: String, tls: TLSSession?, configuration: ConnectionConfiguration) {
         self.loop = loop; self.fd = fd; self.peer = peer; self.tls = tls; self.configuration = configuration
         host = Connection.hostPart(of: peer)
+        tls?.setOutput(loop.tlsOutput)
     }
 
     /// Whether the connection can still send.
@@ -70,8 +71,7 @@ public final class Connection: @unchecked Sendable {
     public func close(flush: Bool = true) {
         guard state != .closed, state != .closing else { return }
         guard flush, state == .open else { finish(nil); return }
-        tls?.shutdown()
-        enqueueCiphertext()
+        if let tls { tls.shutdown(); enqueueCiphertext(tls) }
         state = .closing
         updateInterest()
         if queuedBytes == 0 { finish(nil) } else { armWriteTimer() }
@@ -149,22 +149,34 @@ extension Connection: Selectable {
             handler?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: buf[0..<n]))
             return
         }
-        tls.feed(UnsafeRawBufferPointer(rebasing: buf[0..<n]))
-        if state == .handshaking { driveHandshake() }
-        if state == .open || state == .closing { readPlaintext(tls) }
+        // OpenSSL reads the ciphertext where it lies; the plaintext goes to a buffer of its own.
+        tls.withInput(UnsafeRawBufferPointer(rebasing: buf[0..<n])) {
+            if state == .handshaking { driveHandshake() }
+            if state == .open || state == .closing { readPlaintext(tls) }
+        }
     }
 
+    /// Plaintext of several records is gathered before the handler sees it: a 16 KiB message
+    /// spans two records, and handed over one record at a time its first part would be copied
+    /// into the WebSocket codec's buffer to wait for the rest.
     private func readPlaintext(_ tls: TLSSession) {
-        let buf = loop.readBuffer
+        let buf = loop.plaintextBuffer
+        var filled = 0
+        func deliver() {
+            enqueueCiphertext(tls) // the loop's output is shared: empty before the handler sends elsewhere
+            if filled > 0, state == .open { handler?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: buf[0..<filled])) }
+            filled = 0
+        }
         while state == .open || state == .closing {
-            switch tls.read(into: buf) {
+            switch tls.read(into: UnsafeMutableRawBufferPointer(rebasing: buf[filled...]), drain: { enqueueCiphertext(tls) }) {
             case .bytes(let m):
-                if state == .open { handler?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: buf[0..<m])) }
+                filled += m
+                if buf.count - filled < TLSSession.maxRecordPlaintext { deliver() }
             case .needMore:
-                enqueueCiphertext(); flush()
-                tls.releaseIdleBuffers()
+                deliver()
+                enqueueCiphertext(tls); flush()
                 return
-            case .closed: finish(.peerClosed); return
+            case .closed: deliver(); finish(.peerClosed); return
             case .failed(let e): finish(e); return
             }
         }
@@ -172,8 +184,8 @@ extension Connection: Selectable {
 
     func driveHandshake() {
         guard let tls else { return }
-        let p = tls.handshake()
-        enqueueCiphertext()
+        let p = tls.handshake(drain: { enqueueCiphertext(tls) })
+        enqueueCiphertext(tls)
         flush()
         guard state == .handshaking else { return }
         switch p {

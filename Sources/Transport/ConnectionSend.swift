@@ -22,10 +22,24 @@ extension Connection {
             // of its own (a second AEAD pass and 22 more bytes on the wire per message). Parts
             // are gathered in the loop's scratch buffer (no allocation per message).
             if let e = writeTLS(tls, chunks) { finish(e); return }
-            enqueueCiphertext()
+            enqueueCiphertext(tls)
         } else {
             for c in chunks where !c.isEmpty { append(c) }
         }
+        queued()
+    }
+
+    /// As `send(slices:)` for two parts (a frame's header and its payload), with no array to
+    /// hold them on the plain path.
+    public func send(_ head: ArraySlice<UInt8>, _ tail: ArraySlice<UInt8>) {
+        guard state == .open || state == .handshaking else { return }
+        guard tls == nil else { send(slices: [head, tail]); return }
+        if !head.isEmpty { append(head) }
+        if !tail.isEmpty { append(tail) }
+        queued()
+    }
+
+    private func queued() {
         if queuedBytes > configuration.maxQueuedBytes { finish(.sendQueueFull); return }
         flush()
         if state != .closed, queuedBytes > configuration.highWaterMark, !aboveHighWater {
@@ -37,13 +51,13 @@ extension Connection {
     private func writeTLS(_ tls: TLSSession, _ chunks: [ArraySlice<UInt8>]) -> TransportError? {
         let total = chunks.reduce(0) { $0 + $1.count }
         if total == 0 { return nil }
-        if chunks.count == 1 { return chunks[0].withUnsafeBytes { tls.write($0) } }
+        if chunks.count == 1 { return chunks[0].withUnsafeBytes { tls.write($0) { enqueueCiphertext(tls) } } }
         let scratch = loop.writeScratch
         guard total <= scratch.count else {
             var out: [UInt8] = []
             out.reserveCapacity(total)
             for c in chunks { out.append(contentsOf: c) }
-            return out.withUnsafeBytes { tls.write($0) }
+            return out.withUnsafeBytes { tls.write($0) { enqueueCiphertext(tls) } }
         }
         var at = 0
         for c in chunks {
@@ -52,11 +66,22 @@ extension Connection {
             }
             at += c.count
         }
-        return tls.write(UnsafeRawBufferPointer(rebasing: scratch[0..<total]))
+        return tls.write(UnsafeRawBufferPointer(rebasing: scratch[0..<total])) { enqueueCiphertext(tls) }
     }
 
-    func enqueueCiphertext() {
-        while let c = tls?.takeCiphertext() { append(c) }
+    /// Empties the loop's shared TLS output (after every OpenSSL call): straight to the socket
+    /// when nothing waits before it, else (and whatever the socket did not take) copied into the
+    /// queue. A failed send is left for `flush` to report.
+    func enqueueCiphertext(_ tls: TLSSession) {
+        let out = tls.output
+        defer { tls.clearOutput() }
+        guard out.count > 0, state != .closed else { return }
+        var sent = 0
+        if queuedBytes == 0 {
+            let n = Glibc.send(fd, out.baseAddress, out.count, Int32(MSG_NOSIGNAL))
+            if n > 0 { sent = n; lastWriteProgress = monotonicNanos() }
+        }
+        if sent < out.count { append(Array(UnsafeRawBufferPointer(rebasing: out[sent...]))) }
     }
 
     private func append(_ c: [UInt8]) { append(c[...]) }

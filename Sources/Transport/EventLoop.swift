@@ -38,6 +38,11 @@ public final class EventLoop: @unchecked Sendable {
     /// Where a TLS send gathers its parts for one SSL_write (the read buffer may hold the very
     /// bytes being forwarded).
     let writeScratch: UnsafeMutableRawBufferPointer
+    /// TLS: where SSL_read puts plaintext (the read buffer still holds the ciphertext being read).
+    let plaintextBuffer: UnsafeMutableRawBufferPointer
+    /// TLS: where OpenSSL writes ciphertext, drained to the socket after every call (TLSSession).
+    /// Untouched pages cost nothing: a plain-only loop never maps these two.
+    let tlsOutput: UnsafeMutableRawBufferPointer
     var signals: SignalRelay?
     private var finished = false
 
@@ -51,6 +56,8 @@ public final class EventLoop: @unchecked Sendable {
         wakeFD = w
         readBuffer = .allocate(byteCount: configuration.readBufferSize, alignment: 16)
         writeScratch = .allocate(byteCount: configuration.readBufferSize, alignment: 16)
+        plaintextBuffer = .allocate(byteCount: configuration.readBufferSize, alignment: 16)
+        tlsOutput = .allocate(byteCount: configuration.readBufferSize, alignment: 16)
         var ev = epoll_event(events: Epoll.readable, data: epoll_data_t(u64: UInt64(UInt32(bitPattern: w))))
         epoll_ctl(epfd, EPOLL_CTL_ADD, w, &ev)
     }
@@ -63,6 +70,8 @@ public final class EventLoop: @unchecked Sendable {
         close(wakeFD)
         readBuffer.deallocate()
         writeScratch.deallocate()
+        plaintextBuffer.deallocate()
+        tlsOutput.deallocate()
     }
 
     /// Whether the caller is on this loop's thread.

@@ -23,6 +23,8 @@ struct TimerHeap {
     private var nextID: UInt64 = 1
 
     var count: Int { actions.count }
+    /// Timers ever added (what a per-frame timer would show).
+    var scheduled: UInt64 { nextID - 1 }
 
     mutating func add(deadline: UInt64, _ action: @escaping () -> Void) -> TimerHandle {
         let id = nextID

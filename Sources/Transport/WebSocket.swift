@@ -49,12 +49,14 @@ public final class WebSocket: @unchecked Sendable {
     /// frame this way). A client masks, so it joins them.
     public func send(binary head: [UInt8], _ tail: ArraySlice<UInt8>) {
         guard role == .server else { sendFrame(.binary, head + tail); return }
-        onLoop { ws in
-            guard !ws.closeSent else { return }
-            var first = WebSocketFrameHeader(fin: true, opcode: .binary, mask: nil, length: head.count + tail.count).encoded()
-            first += head
-            ws.connection.send(slices: [first[...], tail])
-        }
+        // On the loop (the relay's every forward) no closure is made: it would be an allocation per frame.
+        guard connection.loop.inLoop else { connection.loop.execute { self.send(binary: head, tail) }; return }
+        guard !closeSent else { return }
+        var first: [UInt8] = []
+        first.reserveCapacity(WebSocketFrameHeader.maxSize + head.count)
+        WebSocketFrameHeader(fin: true, opcode: .binary, mask: nil, length: head.count + tail.count).encode(into: &first)
+        first += head
+        connection.send(first[...], tail)
     }
     public func send(text: String) { sendFrame(.text, Array(text.utf8)) }
     /// Payload at most 125 bytes (longer is cut).
@@ -70,10 +72,9 @@ public final class WebSocket: @unchecked Sendable {
     }
 
     private func sendFrame(_ op: WebSocketOpcode, _ payload: [UInt8]) {
-        onLoop { ws in
-            guard !ws.closeSent else { return }
-            ws.connection.send(WebSocketCodec.encode(op, payload, role: ws.role))
-        }
+        guard connection.loop.inLoop else { connection.loop.execute { self.sendFrame(op, payload) }; return }
+        guard !closeSent else { return }
+        connection.send(WebSocketCodec.encode(op, payload, role: role))
     }
 
     private func onLoop(_ body: @escaping @Sendable (WebSocket) -> Void) {

@@ -30,6 +30,12 @@ struct WebSocketFrameHeader: Equatable {
     func encoded() -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(Self.maxSize)
+        encode(into: &out)
+        return out
+    }
+
+    /// Appends the header to `out` (a caller that reserved room for what follows: one allocation).
+    func encode(into out: inout [UInt8]) {
         out.append((fin ? 0x80 : 0) | opcode.rawValue)
         let maskBit: UInt8 = mask == nil ? 0 : 0x80
         if length < 126 {
@@ -41,8 +47,7 @@ struct WebSocketFrameHeader: Equatable {
             out.append(maskBit | 127)
             for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8((length >> shift) & 0xFF)) }
         }
-        if let m = mask { out += [m.0, m.1, m.2, m.3] }
-        return out
+        if let m = mask { out.append(m.0); out.append(m.1); out.append(m.2); out.append(m.3) }
     }
 
     static func == (a: Self, b: Self) -> Bool {

@@ -53,7 +53,7 @@ func inPlaceParsingGivesTheEventsOfBufferedParsing(splits: [Int]) {
     #expect(inPlaceEvents(&u, rawFrame(2, [1], masked: false), splits: [1]) == [.fail(.protocolError, "client frame not masked")])
 }
 
-@Test(arguments: [0, 1, 7, 8, 9, 16, 31, 1000])
+@Test(arguments: [0, 1, 7, 8, 9, 16, 31, 32, 33, 39, 63, 64, 65, 1000, 16_389])
 func unmaskingCopyEqualsMaskingInPlace(length: Int) {
     let key: (UInt8, UInt8, UInt8, UInt8) = (0x37, 0xFA, 0x21, 0x3D)
     let src = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) }
