@@ -27,10 +27,12 @@ import Testing
         return call
     }
 
-    /// Runs `guest serve ARGS` (only with flags it refuses: a good line would serve).
+    /// Runs `guest serve ARGS` on a data directory that cannot be made: a line serve accepts
+    /// fails there (exit 1) instead of serving, so only a refused one exits 2.
     func run(_ args: [String]) async -> (status: Int32, out: String, err: String) {
         let printed = Printout()
-        let status = await GuestCLI.program.main(["guest", "serve"] + args, environment: Self.environment, output: printed.output)
+        let status = await GuestCLI.program.main(["guest", "serve", "--data-dir", "/dev/null/guest"] + args,
+                                                 environment: Self.environment, output: printed.output)
         return (status, printed.text.out, printed.text.err)
     }
 
