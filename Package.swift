@@ -111,6 +111,9 @@ let package = Package(
         // Python peers); re-exports TestKit.
         .target(name: "TestSupport", dependencies: ["TestKit", "RelayServer", "Courier", "PeerLink", "Sealing", "Signing", "Transport", "Basics"], path: "Tests/TestSupport",
                 exclude: ["peers"]),
+        // The real llama-server on the tiny model for the suites carrying `.realEngine`
+        // (InferenceTests, HomebaseAgentTests): a test fixture, no product module links it.
+        .target(name: "EngineFixture", dependencies: ["TestSupport", "Inference"], path: "Tests/EngineFixture"),
         // What the end-to-end benches share: real processes on loopback, the guest in-process, stats.
         .target(name: "BenchSupport", dependencies: ["TestSupport", "GuestAgent", "RelayRouting", "Routing", "Inference"],
                 path: "bench/support"),
@@ -146,8 +149,8 @@ let package = Package(
         .testTarget(name: "RelayProbeTests", dependencies: ["TestSupport", "RelayProbe", "RelayServer", "PeerLink", "Transport", "Wire", "Signing"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing", "CSodium", "Basics"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["TestSupport", "ModelStore", "guest"], exclude: ["peers"]),
-        .testTarget(name: "InferenceTests", dependencies: ["TestSupport", "Inference"], exclude: ["peers"]),
-        .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "HomebaseAgent", "homebase", "CommandLineKit", "InferenceWire", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "RelayRouting", "Pairing", "Transport", "Basics"]),
+        .testTarget(name: "InferenceTests", dependencies: ["TestSupport", "EngineFixture", "Inference"], exclude: ["peers"]),
+        .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "EngineFixture", "HomebaseAgent", "homebase", "CommandLineKit", "InferenceWire", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "RelayRouting", "Pairing", "Transport", "Basics"]),
         .testTarget(name: "GuestAgentTests", dependencies: ["TestSupport", "GuestAgent", "OnDeviceEngine", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Wire", "Courier", "PeerLink", "Transport", "Basics", "Pairing"],
                     exclude: ["peers"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "Wire", "Sealing", "Signing"]),

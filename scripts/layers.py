@@ -51,8 +51,9 @@ FORBIDDEN = [
     (["NatsFixture"], "*",
      "NatsFixture is a test and bench fixture (a nats-server configuration): it depends on no other "
      "module, and only tests and benches use it"),
-    (RELAY + ["RelayCluster"] + HOST_ROLE + GUEST_ROLE, ["NatsFixture"],
-     "a fixture is not shipped: no product module links the tests' nats-server configuration"),
+    (RELAY + ["RelayCluster"] + HOST_ROLE + GUEST_ROLE, ["NatsFixture", "EngineFixture"],
+     "a fixture is not shipped: no product module links the tests' nats-server configuration or their "
+     "real-engine launcher"),
     (["Sealing"], ["Transport", "PeerLink", "Courier", "CLinux", "COpenSSL", "CCurl"],
      "Sealing knows no sockets: it seals and opens bytes, and what carries them is another layer's "
      "business"),

@@ -142,6 +142,14 @@ class LayersTests(unittest.TestCase):
         declare(self.root, "TestKit", "RelayServer")
         self.assertFails("TestKit depends on RelayServer", "TestKit is the pure test kit")
 
+    def test_no_product_module_links_a_test_fixture(self):
+        for fixture in ("NatsFixture", "EngineFixture"):
+            with self.subTest(fixture=fixture):
+                self.edge("HomebaseAgent", fixture)
+                self.assertFails(f"HomebaseAgent → {fixture}", f"HomebaseAgent may not reach {fixture}",
+                                 "a fixture is not shipped")
+                self.tearDown()
+
     def test_the_codecs_import_nothing_but_what_is_below_them(self):
         plant(self.root, "Sources/RelayWire/Planted.swift", "import Foundation")
         self.assertFails("RelayWire imports Foundation", "it may import only Basics", "can do no I/O")

@@ -57,7 +57,7 @@ extension HostRequest.Failure {
     }
 }
 
-extension HomebaseProviderFactory {
+extension RelayedHomebases {
     /// Embeddings from our own account's Homebase (the host named by `hostKey`).
     public func ownEmbedder(hostKey: PublicKey, timeout: Duration = HomebaseEmbedder.defaultTimeout) -> HomebaseEmbedder {
         HomebaseEmbedder(hostKey: hostKey, courier: courier, directory: directory, timeout: timeout, log: log)

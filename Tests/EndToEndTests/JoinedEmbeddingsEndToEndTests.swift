@@ -13,11 +13,7 @@ import Testing
         let embedURL = "http://127.0.0.1:\(embedPort)"
         try w.procs.start(w.bin.engine, ["--model", w.bin.model, "--host", "127.0.0.1", "--port", "\(embedPort)",
                                          "--alias", "tiny-embed", "--embeddings", "--pooling", "mean"], log: "embed-engine.log")
-        _ = try w.initHost("friend-workstation")
-        try w.procs.waitUntil(60, "homebase runtime add of the embedding engine") {
-            (try? w.homebase(["runtime", "add", embedURL])) != nil
-        }
-        try w.startHost()
+        _ = try w.startHost("friend-workstation", runtime: embedURL)
         let joined = try w.guest("laptop", ["join", try w.share(["--models", "tiny-embed"]), "--as", "alice", "--wait", "30s"] + w.linkFlags)
         #expect(joined.status == 0 && joined.out.contains("joined: models tiny-embed"), "\(joined.out) \(joined.err)")
 

@@ -10,11 +10,7 @@ import Testing
     @Test func shareJoinChatRevokeAndEveryRefusal() throws {
         let w = try SharingWorld(engine: true)
         defer { w.procs.stopAll() }
-        let hostKey = try w.initHost("friend-workstation")
-        try w.procs.waitUntil(60, "homebase runtime add to succeed") {
-            (try? w.homebase(["runtime", "add", "http://127.0.0.1:\(w.enginePort)"])) != nil
-        }
-        try w.startHost()
+        let hostKey = try w.startHost("friend-workstation", runtime: w.engineURL)
         let invite = try w.share(["--models", "tiny", "--rate", "100/min"])
         #expect(invite.hasPrefix("hb-invite-"))
 
@@ -26,9 +22,7 @@ import Testing
         let grants = try w.homebase(["grants", "list"])
         #expect(grants.contains("active") && grants.contains("account \"alice\""), "\(grants)")
 
-        for (name, value) in [("model.source", "external"), ("ollama.host", hostKey), ("ollama.model", "tiny")] {
-            #expect(try w.guest("guest", ["settings", "set", name, value]).status == 0)
-        }
+        try w.useHomebase("guest", hostKey)
         let first = try w.guest("guest", ["chat", "--max-tokens", "16"] + w.chatFlags + ["hello from a friend"])
         let firstLine = try AnswerLine(first.out)
         if firstLine.brain != "joined-homebase" {  // why the router chose otherwise, for the failure message
@@ -68,8 +62,7 @@ import Testing
     @Test func approvalModeWaitsForTheOwner() throws {
         let w = try SharingWorld(engine: false)
         defer { w.procs.stopAll() }
-        let hostKey = try w.initHost("careful-owner")
-        try w.startHost()
+        let hostKey = try w.startHost("careful-owner", runtime: nil)
         let invite = try w.share(["--models", "tiny", "--approve"])
         let pending = try w.guest("guest", ["join", invite, "--as", "bob", "--wait", "3s"] + w.linkFlags)
         #expect(pending.status == 0 && pending.out.contains("no answer yet"), "\(pending.out) \(pending.err)")
@@ -79,9 +72,7 @@ import Testing
             return list.contains("pending approval")
         }
         #expect(list.contains("account \"bob\""), "\(list)")
-        for (name, value) in [("model.source", "external"), ("ollama.host", hostKey), ("ollama.model", "tiny")] {
-            _ = try w.guest("guest", ["settings", "set", name, value])
-        }
+        try w.useHomebase("guest", hostKey)
         let before = try w.guest("guest", ["status"] + w.linkFlags)
         #expect(before.out.contains("invited, not joined"), "\(before.out)")
 
@@ -119,18 +110,12 @@ import Testing
     @Test func shareToolsReachesTheFriendsRouter() throws {
         let w = try SharingWorld(engine: true)
         defer { w.procs.stopAll() }
-        let hostKey = try w.initHost("tool-owner")
-        try w.procs.waitUntil(60, "homebase runtime add to succeed") {
-            (try? w.homebase(["runtime", "add", "http://127.0.0.1:\(w.enginePort)"])) != nil
-        }
-        try w.startHost()
+        let hostKey = try w.startHost("tool-owner", runtime: w.engineURL)
         for (name, flags, allowed) in [("guest", ["--tools"], true), ("guest2", [], false)] {
             let invite = try w.share(["--models", "tiny"] + flags)
             let joined = try w.guest(name, ["join", invite, "--wait", "30s"] + w.linkFlags)
             #expect(joined.out.contains("joined: models tiny"), "\(joined.out) \(joined.err)")
-            for (setting, value) in [("model.source", "external"), ("ollama.host", hostKey), ("ollama.model", "tiny")] {
-                #expect(try w.guest(name, ["settings", "set", setting, value]).status == 0)
-            }
+            try w.useHomebase(name, hostKey)
             var status = ""
             try w.procs.waitUntil(30, "\(name): the grant's terms and the advert") {
                 status = try w.guest(name, ["status"] + w.linkFlags).out
@@ -156,17 +141,11 @@ import Testing
     @Test func theGrantsRateIsEnforcedByTheHost() throws {
         let w = try SharingWorld(engine: true)
         defer { w.procs.stopAll() }
-        let hostKey = try w.initHost("strict-owner")
-        try w.procs.waitUntil(60, "homebase runtime add to succeed") {
-            (try? w.homebase(["runtime", "add", "http://127.0.0.1:\(w.enginePort)"])) != nil
-        }
-        try w.startHost()
+        let hostKey = try w.startHost("strict-owner", runtime: w.engineURL)
         let invite = try w.share(["--models", "tiny", "--rate", "1/min"])
         let joined = try w.guest("guest", ["join", invite, "--wait", "30s"] + w.linkFlags)
         #expect(joined.out.contains("joined: models tiny"), "\(joined.out) \(joined.err)")
-        for (name, value) in [("model.source", "external"), ("ollama.host", hostKey), ("ollama.model", "tiny")] {
-            _ = try w.guest("guest", ["settings", "set", name, value])
-        }
+        try w.useHomebase("guest", hostKey)
         let first = try AnswerLine(try w.guest("guest", ["chat", "--max-tokens", "8"] + w.chatFlags + ["one"]).out)
         #expect(first.brain == "joined-homebase", "\(first.line)")
         // The second request within the minute is over the grant's rate: `busy`, answered on-device.

@@ -47,6 +47,21 @@ struct SharingWorld {
         return r.out
     }
 
+    /// `homebase init` as `name`, `runtime add` of `runtime` when given (retried while the engine
+    /// still loads its model: its probe fails until it answers), then `homebase run`: the host's
+    /// device key.
+    func startHost(_ name: String, runtime: String?) throws -> String {
+        let key = try initHost(name)
+        if let runtime {
+            try procs.waitUntil(60, "homebase runtime add \(runtime) to succeed") { (try? homebase(["runtime", "add", runtime])) != nil }
+        }
+        try startHost()
+        return key
+    }
+
+    /// This world's engine, as `runtime add` takes it.
+    var engineURL: String { "http://127.0.0.1:\(enginePort)" }
+
     func startHost() throws {
         try procs.start(bin.path("homebase"), ["--data-dir", hostDir, "run", "--relay", relay, "--reload-interval", "200ms",
                                                "--advert-pulse", "2s"], log: "homebase.log")
@@ -57,6 +72,15 @@ struct SharingWorld {
     func share(_ args: [String]) throws -> String {
         let out = try homebase(["share", "--relay", relay] + args)
         return String(out.prefix { $0 != "\n" })
+    }
+
+    /// Points guest `name`'s router at the Homebase `hostKey` as a joined user does
+    /// (`model.source external`, `ollama.host`, `ollama.model tiny`).
+    func useHomebase(_ name: String, _ hostKey: String) throws {
+        for (setting, value) in [("model.source", "external"), ("ollama.host", hostKey), ("ollama.model", "tiny")] {
+            let r = try guest(name, ["settings", "set", setting, value])
+            guard r.status == 0 else { throw Failure("guest settings set \(setting) exited \(r.status): \(r.err)") }
+        }
     }
 
     /// `guest ARGS` in the data directory `work/NAME`, with the engine flags.

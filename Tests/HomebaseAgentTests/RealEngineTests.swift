@@ -1,4 +1,5 @@
 import Courier
+import EngineFixture
 import Foundation
 import Inference
 import Signing

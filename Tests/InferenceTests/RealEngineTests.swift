@@ -1,10 +1,11 @@
+import EngineFixture
 import Foundation
 import Testing
 @testable import Inference
 
 /// Against the real llama.cpp `llama-server` serving the tiny random model. If the engine or the
 /// model is missing, every test here FAILS with the install commands.
-@Suite(.realEngine) struct RealEngineTests {
+@Suite(.realEngine(jinja: true, nonEngine: true)) struct RealEngineTests {
     @Test func streamedAnswerWithUsage() async throws {
         let engine = try RealEngine.get()
         let client = OpenAIChatClient(.init(baseURL: engine.url))
@@ -45,10 +46,10 @@ import Testing
     }
 
     @Test func nonEngineWebServerIsRefused() async throws {
-        let engine = try RealEngine.get()
-        let failure = try #require(await RuntimeProbe(.init(baseURL: engine.nonEngineURL)).run().failure)
+        let web = try #require(try RealEngine.get().nonEngineURL)
+        let failure = try #require(await RuntimeProbe(.init(baseURL: web)).run().failure)
         #expect(failure.step == .identify)
-        #expect(failure.message == "\(engine.nonEngineURL) answered but is not an inference engine (GET /v1/models: 404)")
+        #expect(failure.message == "\(web) answered but is not an inference engine (GET /v1/models: 404)")
     }
 
     @Test func deadURLIsRefused() async throws {

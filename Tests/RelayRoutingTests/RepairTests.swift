@@ -8,6 +8,8 @@ import Wire
 @Suite("exactly one repair, then failure")
 struct RepairTests {
     static let conversation = chat("hi", "hello", "tell me more", "sure", "go on")
+    /// A repair's arm: the host it applies to, its code, what the host sees when it fails twice.
+    typealias Arm = (kind: HomebaseProvider.Kind, code: AppMessage.ErrorCode, seen: [String])
 
     @Test(arguments: ProviderPath.allCases) func divergedOnceSendsOneSyncDeltaThenRetriesOnce(via path: ProviderPath) async throws {
         let scene = try await Scene([.error(.diverged), .answer(["repaired"])], via: path)
@@ -31,14 +33,21 @@ struct RepairTests {
         #expect(scene.ledger.heldPrefix(host: scene.host.record.signingKey, conversation: plan.conversationID) == plan.fullHash)
     }
 
-    @Test(arguments: ProviderPath.allCases) func divergedTwiceFailsAfterOneRepairAndCancels(via path: ProviderPath) async throws {
-        let scene = try await Scene([.error(.diverged)], via: path)
+    /// Each arm repairs once: its code again fails with that code, the retry is cancelled and
+    /// nothing is believed held (`diverged` from the own host: after a sync-delta; `cache_miss`
+    /// from a joined one: after the inline retry).
+    @Test(arguments: ProviderPath.allCases, [
+        (HomebaseProvider.Kind.own, AppMessage.ErrorCode.diverged, ["request", "sync-delta", "request", "cancel"]),
+        (.joined, .cacheMiss, ["request", "request", "cancel"]),
+    ])
+    func aRepairCodeTwiceFailsAfterOneRepairAndCancels(via path: ProviderPath, arm: Arm) async throws {
+        let scene = try await Scene([.error(arm.code)], via: path)
         defer { scene.stop() }
         _ = scene.believeHostHolds(3, of: Self.conversation)
-        let seen = try await read(scene.provider(.own), ChatRequest(model: "tiny", messages: Self.conversation))
-        #expect(seen.brainFailure == .host(.diverged, message: "scripted 4"))
+        let seen = try await read(scene.provider(arm.kind), ChatRequest(model: "tiny", messages: Self.conversation))
+        #expect(seen.brainFailure == .host(arm.code, message: "scripted \(arm.code.rawValue)"))
         try await eventually("cancel at the host") { scene.host.cancels.count == 1 }
-        #expect(scene.host.seen.map(kind) == ["request", "sync-delta", "request", "cancel"])
+        #expect(scene.host.seen.map(kind) == arm.seen)
         #expect(scene.host.cancels == [scene.host.requests[1].requestID])
         #expect(scene.ledger.count == 0)
     }
@@ -54,16 +63,6 @@ struct RepairTests {
         #expect(!first.inline && first.prefixHash == plan.prefixHash && first.messages.count == 2)
         #expect(retry.inline && retry.prefixHash == .zero && retry.messages.count == Self.conversation.count)
         #expect(first.requestID != retry.requestID && scene.host.cancels.isEmpty)
-    }
-
-    @Test(arguments: ProviderPath.allCases) func cacheMissTwiceFailsAfterOneRepairAndCancels(via path: ProviderPath) async throws {
-        let scene = try await Scene([.error(.cacheMiss)], via: path)
-        defer { scene.stop() }
-        _ = scene.believeHostHolds(3, of: Self.conversation)
-        let seen = try await read(scene.provider(.joined), ChatRequest(model: "tiny", messages: Self.conversation))
-        #expect(seen.brainFailure == .host(.cacheMiss, message: "scripted 5"))
-        try await eventually("cancel at the host") { scene.host.cancels.count == 1 }
-        #expect(scene.host.seen.map(kind) == ["request", "request", "cancel"])
     }
 
     @Test(arguments: ProviderPath.allCases) func aRepairCodeFromTheOtherArmIsAnOrdinaryFailure(via path: ProviderPath) async throws {

@@ -11,15 +11,10 @@ import RelayRouting
 
 enum BlackHole {
     static func run(_ o: Options, world: World, engineURL: String) async throws -> FaultRow {
-        let procs = world.procs
-        let trigger = procs.work + "/black-hole"
-        let url = try world.startRelayBehindBlackHole(name: "relay-blackhole", trigger: trigger, proxyLog: "proxy.log")
-        let guestDir = procs.work + "/guest-blackhole"
-        let host = try HomebaseSetup.create(world, engineURL: engineURL, name: "bench-blackholed", dataDir: procs.work + "/host-blackhole",
-                                            guestDir: guestDir, relay: url)
-        let guest = try await BenchGuest(world, dataDir: guestDir, watchdog: WatchdogLimits())
+        let holed = try BlackHoledWorld.start(world, name: "blackholed", engineURL: engineURL)
+        let guest = try await BenchGuest(world, dataDir: holed.guestDir, watchdog: WatchdogLimits())
         do {
-            let row = try await measure(o, procs, host, url, trigger, guest)
+            let row = try await measure(o, world.procs, holed, guest)
             await guest.stop()  // its on-device llama-server too
             return row
         } catch {
@@ -28,20 +23,18 @@ enum BlackHole {
         }
     }
 
-    private static func measure(_ o: Options, _ procs: Processes, _ host: HomebaseSetup, _ url: String, _ trigger: String,
-                                _ guest: BenchGuest) async throws -> FaultRow {
+    private static func measure(_ o: Options, _ procs: Processes, _ w: BlackHoledWorld, _ guest: BenchGuest) async throws -> FaultRow {
         _ = try await guest.warmOnDevice()
         let runner = guest.runner()
         var row = FaultRow(fault: "Homebase black-holed (its connection stops forwarding, no FIN), advert fresh → relay's liveness probe",
                            limit: "probe-after 500 ms + probe-timeout 750 ms (accept rung 10 s)", from: "send")
         for i in 0..<o.faultRuns {
-            let homebase = try host.run(relay: url, [], log: "homebase-blackhole.log")
+            // The Homebase connects after the guest: its connection is the newest.
+            let homebase = try w.runHomebase()
             try await Task.sleep(for: .milliseconds(500))  // its advert reaches the guest
-            let holed = procs.read("proxy.log").components(separatedBy: "black-holed").count
-            guard FileManager.default.createFile(atPath: trigger, contents: Data("newest".utf8)) else {
-                throw BenchError("could not write \(trigger)")
-            }
-            try procs.waitUntil(10, "the proxy to black-hole") { procs.read("proxy.log").components(separatedBy: "black-holed").count > holed }
+            let holed = w.holedCount()
+            guard w.holeNewest() else { throw BenchError("could not write \(w.trigger)") }
+            try procs.waitUntil(10, "the proxy to black-hole") { w.holedCount() > holed }
             Faults.record(&row, try await guest.ask(runner, Faults.request(16, i)), from: nil)
             procs.kill(homebase)
         }

@@ -4,7 +4,7 @@
 // stall rung), the guest's own link black-holed mid-answer (no wait after the rung: the cancel
 // is not awaited) and the relay killed and restarted (the Homebase back within 2 s). The faults
 // are made as the fault tests make them (Tests/EndToEndTests/FaultSuite*): SIGSTOP, the TEST
-// stand-in engine in stall mode, the TEST black-hole proxy, SIGKILL. Worlds: DoneWhenWorlds.swift.
+// stand-in engine in stall mode, the TEST black-hole proxy, SIGKILL. Worlds: DoneWhenWorlds.swift, BlackHoledWorld.swift.
 import BenchSupport
 import Foundation
 import GuestAgent
@@ -12,31 +12,14 @@ import Inference
 import RelayRouting
 import Routing
 
-struct DoneWhenRow {
-    let fault: String
-    let settings: String
-    /// What the time is measured from, and to.
-    let span: String
-    let goal: String
-    var times = Samples()
-    /// Of `times`: the part before the fallback began (the rest is the on-device engine's first token).
-    var detect = Samples()
-    var runs = 0
-    var onDevice = 0
-    /// Who ended the Homebase's answer ("the Homebase's host_error", "the guest's stall rung"), counted.
-    var endedBy: [String: Int] = [:]
-
-    mutating func ended(_ by: String) { endedBy[by, default: 0] += 1 }
-}
-
 enum DoneWhen {
     /// The cooldown row, in the main world: the Homebase frozen (SIGSTOP); the first question
     /// finds it silent through the relay's probe and cools it down (the runner as `guest chat`
     /// builds it, with the guest's cooldown file); the second question is timed.
-    static func cooldown(_ o: Options, procs: Processes, host: Child, guest: BenchGuest) async throws -> DoneWhenRow {
-        var row = DoneWhenRow(fault: "after a Homebase went silent (frozen, found by the relay's probe): the next question",
-                              settings: "defaults (cooldown 60 s, accept rung 10 s, probe 500 + 750 ms)",
-                              span: "send → first on-device token", goal: "at once (not the 750 ms probe)")
+    static func cooldown(_ o: Options, procs: Processes, host: Child, guest: BenchGuest) async throws -> FaultRow {
+        var row = FaultRow(fault: "after a Homebase went silent (frozen, found by the relay's probe): the next question",
+                           limit: "defaults (cooldown 60 s, accept rung 10 s, probe 500 + 750 ms)",
+                           from: "send → first on-device token", goal: "at once (not the 750 ms probe)")
         guest.use(WatchdogLimits())
         var runner = guest.runner()
         runner.cooldowns = guest.context.cooldowns
@@ -54,7 +37,7 @@ enum DoneWhen {
                 row.onDevice += 1
                 row.ended(second.fallbackAt == nil ? "second: on-device without asking" : "second: asked the Homebase again")
                 if let t = second.texts.first(where: { t in second.fallbackAt.map { t > $0 } ?? true }) {
-                    row.times.add(ms(t - second.start))
+                    row.total.add(ms(t - second.start))
                 }
             }
             if let hostKey { guest.context.cooldowns.clear(hostKey) }
@@ -65,10 +48,10 @@ enum DoneWhen {
 
     /// The engine behind the Homebase stalls after its first text (the stand-in engine); the
     /// Homebase's engine idle limit (20 s) is below the guest's stall rung (30 s), both default.
-    static func engineStall(_ o: Options, world w: DoneWhenWorlds.EngineStall) async throws -> DoneWhenRow {
-        var row = DoneWhenRow(fault: "the engine behind the Homebase stalls mid-answer",
-                              settings: "defaults (Homebase engine idle 20 s, guest stall rung 30 s)",
-                              span: "last Homebase text → first on-device token", goal: "the Homebase's error before the 30 s rung")
+    static func engineStall(_ o: Options, world w: DoneWhenWorlds.EngineStall) async throws -> FaultRow {
+        var row = FaultRow(fault: "the engine behind the Homebase stalls mid-answer",
+                           limit: "defaults (Homebase engine idle 20 s, guest stall rung 30 s)",
+                           from: "last Homebase text → first on-device token", goal: "the Homebase's error before the 30 s rung")
         let runner = w.guest.runner()
         for i in 0..<o.engineStallRuns {
             let t = try await w.guest.ask(runner, Faults.request(64, i))
@@ -81,7 +64,7 @@ enum DoneWhen {
             guard t.brain == .onDevice, let fell = t.fallbackAt, let first = t.fallbackText else { continue }
             row.onDevice += 1
             let last = t.texts.last(where: { $0 < fell }) ?? t.start
-            row.times.add(ms(first - last))
+            row.total.add(ms(first - last))
             row.detect.add(ms(fell - last))
         }
         return row
@@ -91,15 +74,17 @@ enum DoneWhen {
     /// right after the Homebase's first text; the stall rung fires and the guest's `cancel` goes
     /// onto the dead link. A fresh guest (new link) each run, its on-device engine warmed first.
     /// The tiny model's answer takes about 130 ms, so the proxy is sometimes too late.
-    static func guestBlackHoled(_ o: Options, world w: DoneWhenWorlds.GuestHoled) async throws -> DoneWhenRow {
-        var row = DoneWhenRow(fault: "the guest's own link black-holed mid-answer (no FIN)",
-                              settings: "stall rung \(o.stallMs) ms (the rung's length is not in the figure)",
-                              span: "the rung firing (last Homebase text + \(o.stallMs) ms) → first on-device token",
-                              goal: "no extra wait (was 5 s: the cancel awaited)")
+    static func guestBlackHoled(_ o: Options, world w: BlackHoledWorld) async throws -> FaultRow {
+        var row = FaultRow(fault: "the guest's own link black-holed mid-answer (no FIN)",
+                           limit: "stall rung \(o.stallMs) ms (the rung's length is not in the figure)",
+                           from: "the rung firing (last Homebase text + \(o.stallMs) ms) → first on-device token",
+                           goal: "no extra wait (was 5 s: the cancel awaited)")
+        // The Homebase connects first, so the proxy's "newest" is each run's fresh guest.
+        _ = try w.runHomebase()
         // Until --fault-runs are timed (a run the Homebase finished before the proxy acted is
         // not), at most three times as many tries.
-        for i in 0..<(3 * o.faultRuns) where row.times.count < o.faultRuns {
-            let guest = try await w.openGuest(stallMs: o.stallMs)
+        for i in 0..<(3 * o.faultRuns) where row.total.count < o.faultRuns {
+            let guest = try await BenchGuest(w.world, dataDir: w.guestDir, watchdog: WatchdogLimits(stall: .milliseconds(o.stallMs)))
             do {
                 _ = try await guest.warmOnDevice()
                 let holed = w.holedCount()
@@ -116,7 +101,7 @@ enum DoneWhen {
                 if t.brain == .onDevice, let fell = t.fallbackAt, let first = t.fallbackText {
                     row.onDevice += 1
                     let last = t.texts.last(where: { $0 < fell }) ?? t.start
-                    row.times.add(ms(first - last) - Double(o.stallMs))
+                    row.total.add(ms(first - last) - Double(o.stallMs))
                     row.detect.add(ms(fell - last) - Double(o.stallMs))
                 }
             } catch {
@@ -131,10 +116,10 @@ enum DoneWhen {
     /// The relay SIGKILLed and started again after `--relay-outage-s` on the same port and data
     /// directory; measured from the relay accepting connections again to the Homebase's
     /// "connected to the relay" (polled every 2 ms).
-    static func relayRestart(_ o: Options, world w: DoneWhenWorlds.RelayRestart) async throws -> DoneWhenRow {
-        var row = DoneWhenRow(fault: "the relay killed (SIGKILL) and started again after \(o.relayOutageS) s",
-                              settings: "defaults (the Homebase's reconnect schedule)",
-                              span: "the relay accepting again → the Homebase connected", goal: "≤ 2 s")
+    static func relayRestart(_ o: Options, world w: DoneWhenWorlds.RelayRestart) async throws -> FaultRow {
+        var row = FaultRow(fault: "the relay killed (SIGKILL) and started again after \(o.relayOutageS) s",
+                           limit: "defaults (the Homebase's reconnect schedule)",
+                           from: "the relay accepting again → the Homebase connected", goal: "≤ 2 s")
         for _ in 0..<o.relayRuns {
             let before = w.connections()
             w.killRelay()
@@ -148,7 +133,7 @@ enum DoneWhen {
             }
             row.runs += 1
             if w.connections() > before {
-                row.times.add(ms(ContinuousClock.now - back))
+                row.total.add(ms(ContinuousClock.now - back))
                 row.ended("connected")
             } else {
                 row.ended("not back within 90 s")
@@ -157,7 +142,7 @@ enum DoneWhen {
         return row
     }
 
-    static func print(_ rows: [DoneWhenRow]) {
+    static func print(_ rows: [FaultRow]) {
         Swift.print("""
             ### Issue 18's done-when rows
 
@@ -169,9 +154,9 @@ enum DoneWhen {
             """)
         for r in rows {
             let ended = r.endedBy.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            let answered = r.span.contains("relay accepting") ? "-" : "\(r.onDevice) of \(r.runs)"
-            Swift.print("| \(r.fault) | \(r.settings) | \(r.span) | \(answered) | \(ended) | \(fmt(r.times.p50, 1)) "
-                        + "| \(fmt(r.times.p99, 1)) | \(fmt(r.times.max, 1)) | \(fmt(r.detect.p50, 1)) | \(r.goal) |")
+            let answered = r.from.contains("relay accepting") ? "-" : "\(r.onDevice) of \(r.runs)"
+            Swift.print("| \(r.fault) | \(r.limit) | \(r.from) | \(answered) | \(ended) | \(fmt(r.total.p50, 1)) "
+                        + "| \(fmt(r.total.p99, 1)) | \(fmt(r.total.max, 1)) | \(fmt(r.detect.p50, 1)) | \(r.goal) |")
         }
         Swift.print("")
     }

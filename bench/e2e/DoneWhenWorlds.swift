@@ -1,6 +1,6 @@
 // The small worlds of DoneWhen.swift's rows, each set up through the CLIs as a user would and
 // apart from the main world (so its latency figures carry no proxy hop and its relay is not
-// restarted under it).
+// restarted under it). The black-holed one is BlackHoledWorld.swift.
 import BenchSupport
 import Foundation
 import RelayRouting
@@ -28,34 +28,6 @@ enum DoneWhenWorlds {
             _ = try await guest.warmOnDevice()
             return EngineStall(guest: guest)
         }
-    }
-
-    /// Both devices reach a relay of their own through the TEST black-hole proxy; the guest
-    /// connects after the Homebase, so "newest" holes the guest's connection.
-    struct GuestHoled {
-        let world: World
-        let guestDir: String
-        let trigger: String
-
-        static func start(_ world: World, engineURL: String) throws -> GuestHoled {
-            let procs = world.procs
-            let trigger = procs.work + "/black-hole-guest"
-            let url = try world.startRelayBehindBlackHole(name: "relay-guest-holed", trigger: trigger, proxyLog: "proxy-guest.log")
-            let dir = procs.work + "/guest-holed"
-            let host = try HomebaseSetup.create(world, engineURL: engineURL, name: "bench-guest-holed", dataDir: procs.work + "/host-guest-holed",
-                                                guestDir: dir, relay: url)
-            _ = try host.run(relay: url, [], log: "homebase-guest-holed.log")
-            return GuestHoled(world: world, guestDir: dir, trigger: trigger)
-        }
-
-        func openGuest(stallMs: Int) async throws -> BenchGuest {
-            try await BenchGuest(world, dataDir: guestDir, watchdog: WatchdogLimits(stall: .milliseconds(stallMs)))
-        }
-
-        func holedCount() -> Int { world.procs.read("proxy-guest.log").components(separatedBy: "black-holed").count }
-
-        /// Called at the first text: the proxy stops forwarding the newest connection (the guest's).
-        func holeNewest() { _ = FileManager.default.createFile(atPath: trigger, contents: Data("newest".utf8)) }
     }
 
     /// A relay on a fixed port and data directory, restarted by the row, and a Homebase (its

@@ -9,11 +9,16 @@ import Inference
 import RelayRouting
 import Routing
 
+/// One fault's row, in this table and in DoneWhen.swift's: the fault, the settings that govern
+/// it, what is timed, and per run whether the answer came on-device and after how long.
 struct FaultRow {
     let fault: String
+    /// The limit that fires, or the settings the row is about.
     let limit: String
-    /// What the time is measured from.
+    /// What the time is measured from (DoneWhen's rows: from → to).
     let from: String
+    /// What the figure should show (DoneWhen's rows).
+    var goal = ""
     var total = Samples()
     /// Of `total`: from the fault's start to the fallback's start (detection).
     var detect = Samples()
@@ -21,6 +26,10 @@ struct FaultRow {
     var continued = 0
     var runs = 0
     var limitMs: Double = 0
+    /// Who ended the Homebase's answer ("the Homebase's host_error", "the guest's stall rung"), counted.
+    var endedBy: [String: Int] = [:]
+
+    mutating func ended(_ by: String) { endedBy[by, default: 0] += 1 }
 }
 
 enum Faults {

@@ -37,13 +37,7 @@ enum Latency {
                 d = try await directOnce(direct, o.tokens)
                 if i >= 0 { directCPU.stop(); r.directTokens += d?.tokens ?? 0 }
             }
-            if i.isMultiple(of: 2) {
-                try await straight()
-                try await relayed()
-            } else {
-                try await relayed()
-                try await straight()
-            }
+            try await alternating(i, straight, relayed)
             guard i >= 0, let d, let g else { continue }
             guard g.brain == .ownHomebase, let ttft = g.ttftMs, let rate = g.tokensPerSecond else {
                 r.fellBack += 1

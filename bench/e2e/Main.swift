@@ -126,7 +126,7 @@ import Sealing
             let stalled = try await DoneWhenWorlds.EngineStall.start(world, relay: relay.url)
             doneWhen.append(try await DoneWhen.engineStall(o, world: stalled))
             await stalled.guest.stop()
-            doneWhen.append(try await DoneWhen.guestBlackHoled(o, world: try DoneWhenWorlds.GuestHoled.start(world, engineURL: engineURL)))
+            doneWhen.append(try await DoneWhen.guestBlackHoled(o, world: try BlackHoledWorld.start(world, name: "guest-holed", engineURL: engineURL)))
             doneWhen.append(try await DoneWhen.relayRestart(o, world: try DoneWhenWorlds.RelayRestart(world, engineURL: engineURL)))
             DoneWhen.print(doneWhen)
         }

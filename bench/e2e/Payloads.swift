@@ -100,11 +100,7 @@ enum Payloads {
         let direct = OpenAIChatClient(.init(baseURL: engineURL))
         for i in -2..<o.payloadRuns {
             var d = 0.0, g: Double?
-            if i.isMultiple(of: 2) {
-                d = try await directRoundTrip(direct); g = try await relayedRoundTrip(guest)
-            } else {
-                g = try await relayedRoundTrip(guest); d = try await directRoundTrip(direct)
-            }
+            try await alternating(i, { d = try await directRoundTrip(direct) }, { g = try await relayedRoundTrip(guest) })
             guard i >= 0 else { continue }
             guard let g else { r.fellBack += 1; continue }
             r.directTools.add(d); r.relayedTools.add(g); r.addedTools.add(g - d)
@@ -117,14 +113,11 @@ enum Payloads {
         let toPeer = OpenAIChatClient(.init(baseURL: peer.url))
         let runner = seeing.runner()
         for i in -2..<o.payloadRuns {
-            var d = 0.0, g: Timed
-            if i.isMultiple(of: 2) {
-                d = try await directImage(toPeer, image); g = try await seeing.ask(runner, imageRequest("default", image))
-            } else {
-                g = try await seeing.ask(runner, imageRequest("default", image)); d = try await directImage(toPeer, image)
-            }
+            var d = 0.0, g: Timed?
+            try await alternating(i, { d = try await directImage(toPeer, image) },
+                                  { g = try await seeing.ask(runner, imageRequest("default", image)) })
             guard i >= 0 else { continue }
-            guard g.brain == .ownHomebase, !g.metadata.fellBack, let t = g.ttftMs else { r.fellBack += 1; continue }
+            guard let g, g.brain == .ownHomebase, !g.metadata.fellBack, let t = g.ttftMs else { r.fellBack += 1; continue }
             r.directImage.add(d); r.relayedImage.add(t); r.addedImage.add(t - d)
         }
         let back = try await swap(engineURL, peer.url)

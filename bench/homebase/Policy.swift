@@ -66,13 +66,7 @@ struct Policy {
                 r = try await guest.ask(tokens: tokens)
                 if counted { p.cpu.relayed.stop(); p.cpu.relayedTokens += r?.completion ?? 0 }
             }
-            if round.isMultiple(of: 2) {
-                try await straight()
-                try await relayed()
-            } else {
-                try await relayed()
-                try await straight()
-            }
+            try await alternating(round, straight, relayed)
             if let r { sends.append(r.startNs) }
             if round < 0 { probe.reset(); continue }
             guard let d, let r else { continue }

@@ -5,22 +5,16 @@ import NatsFixture
 /// single-node relay and NATS alone (publish on one nats-server, subscribe on another), and mail
 /// publish-to-stored with R3 against the single node's SQLite mailbox. One run, one table.
 struct ClusterBench {
-    var runs = 3
-    var count = 1_000
-    var warmup = 100
-    var size = 256
-    var throughputCount = 2_000
-    var throughputSize = 16 * 1024
+    /// The run's settings (runs, counts, sizes; `connections`: idle devices held on one node, 0:
+    /// not measured) and its client runner: the single-node bench's, with the cluster's defaults.
+    var bench = Orchestrator(connections: 1_000, count: 1_000, warmup: 100, throughputCount: 2_000)
     var mailCount = 200
-    /// Idle devices held on one node (0: not measured).
-    var connections = 1_000
 
     static let natsUser = "relay", natsPassword = "bench-password"
 
     func main() throws {
-        raiseFileLimit(to: connections + 1_000)
-        let s = try ServerSet()
-        s.connections = connections
+        let o = bench
+        let s = try o.servers()
         defer { s.stopAll() }
         let load0 = loadAverage()
         try startNats(s)
@@ -34,7 +28,6 @@ struct ClusterBench {
         }
         setenv("BENCH_NATS_USER", Self.natsUser, 1)
         setenv("BENCH_NATS_PASSWORD", Self.natsPassword, 1)
-        var o = Orchestrator()
         let a = s.clusterRelayPort(0), b = s.clusterRelayPort(1)
         let cases: [(label: String, proto: Proto, ports: [UInt16])] = [
             ("**cluster**: relay node A → NATS → relay node B", .relay, [a, b]),
@@ -44,21 +37,21 @@ struct ClusterBench {
         // Mail before the live cases' warm-up would matter: the stream exists once the relays answer.
         let mails: [(label: String, port: UInt16)] = [("**cluster**, JetStream R3 (relay node A)", a), ("single node, SQLite mailbox", s.relayPort)]
         var lat: [String: [[Double]]] = [:], thr: [String: [[Double]]] = [:], mail: [String: [[Double]]] = [:]
-        for r in 0..<runs {
+        for r in 0..<o.runs {
             for c in cases {
                 let v = try numbers(try o.client(["latency", c.proto.rawValue, "\(c.ports[0]):\(c.ports[1])", "plain", "pair",
-                                                  "\(count)", "\(warmup)", "\(size)"], pinned: false), 2)
+                                                  "\(o.count)", "\(o.warmup)", "\(o.size)"], pinned: false), 2)
                 lat[c.label, default: []].append(v)
                 o.log("latency run \(r + 1) \(c.label): p50 \(v[0]) µs p99 \(v[1]) µs")
             }
             for c in cases {
                 let v = try numbers(try o.client(["throughput", c.proto.rawValue, "\(c.ports[0]):\(c.ports[1])", "plain",
-                                                  "\(throughputCount)", "\(throughputSize)"], pinned: false), 2)
+                                                  "\(o.throughputCount)", "\(o.throughputSize)"], pinned: false), 2)
                 thr[c.label, default: []].append(v)
-                o.log("throughput run \(r + 1) \(c.label): \(v[0]) MB/s, \(Int(v[1])) of \(throughputCount) arrived")
+                o.log("throughput run \(r + 1) \(c.label): \(v[0]) MB/s, \(Int(v[1])) of \(o.throughputCount) arrived")
             }
             for m in mails {
-                let v = try numbers(try o.client(["mail", "\(m.port)", "\(mailCount)", "\(mailCount / 10)", "\(size)"], pinned: false), 2)
+                let v = try numbers(try o.client(["mail", "\(m.port)", "\(mailCount)", "\(mailCount / 10)", "\(o.size)"], pinned: false), 2)
                 mail[m.label, default: []].append(v)
                 o.log("mail run \(r + 1) \(m.label): p50 \(v[0]) µs p99 \(v[1]) µs")
             }
@@ -69,9 +62,8 @@ struct ClusterBench {
         let holds: [(label: String, flags: [String])] = [
             ("**cluster** node (on nats-1)", clusterFlags(s, node: 0, name: "relay-mem")), ("single node", Self.mailLimits)]
         var held: [String: [[Double]]] = [:]
-        if connections > 0 {
-            o.connections = connections
-            for r in 0..<runs {
+        if o.connections > 0 {
+            for r in 0..<o.runs {
                 for h in holds {
                     let v = try o.memory(s, server: "relay", tls: false, relayFlags: h.flags)
                     held[h.label, default: []].append(v)
@@ -85,22 +77,22 @@ struct ClusterBench {
             let fmt = { (d: Double) in String(format: f, d) }
             return x.count > 1 ? "\(fmt(x[x.count / 2])) (\(fmt(x.first!))-\(fmt(x.last!)))" : fmt(x[0])
         }
-        var out = "### Cluster: \(runs) run(s), load average \(load0) before, \(loadAverage()) after (2 vCPUs, shared)\n\n"
-        out += "| path | round trip p50 µs | p99 µs | throughput MB/s (\(throughputCount) × \(throughputSize / 1024) KiB) | arrived |\n|---|---|---|---|---|\n"
+        var out = "### Cluster: \(o.runs) run(s), load average \(load0) before, \(loadAverage()) after (2 vCPUs, shared)\n\n"
+        out += "| path | round trip p50 µs | p99 µs | throughput MB/s (\(o.throughputCount) × \(o.throughputSize / 1024) KiB) | arrived |\n|---|---|---|---|---|\n"
         for c in cases {
             out += "| \(c.label) | \(med(lat[c.label]!, 0, "%.0f")) | \(med(lat[c.label]!, 1, "%.0f")) | \(med(thr[c.label]!, 0, "%.1f")) | \(med(thr[c.label]!, 1, "%.0f")) |\n"
         }
-        out += "\n| mail, send → `stored` (\(mailCount) mails, \(size) B, one sender, a fresh offline recipient each) | p50 µs | p99 µs |\n|---|---|---|\n"
+        out += "\n| mail, send → `stored` (\(mailCount) mails, \(o.size) B, one sender, a fresh offline recipient each) | p50 µs | p99 µs |\n|---|---|---|\n"
         for m in mails { out += "| \(m.label) | \(med(mail[m.label]!, 0, "%.0f")) | \(med(mail[m.label]!, 1, "%.0f")) |\n" }
-        if connections > 0 {
-            out += "\n| \(connections) idle devices held on one node (plain WebSocket, authenticated) | KiB per connection | "
+        if o.connections > 0 {
+            out += "\n| \(o.connections) idle devices held on one node (plain WebSocket, authenticated) | KiB per connection | "
                 + "authentications/s | round trip of one active pair while held, p50 µs | p99 µs |\n|---|---|---|---|---|\n"
             for h in holds {
                 let v = held[h.label]!
                 out += "| \(h.label) | \(med(v, 0, "%.1f")) | \(med(v, 3, "%.0f")) | \(med(v, 4, "%.0f")) | \(med(v, 5, "%.0f")) |\n"
             }
         }
-        out += "\nRound trip: \(count) after \(warmup) warm-up, \(size) B, unpinned. Medians of \(runs) runs (range).\n"
+        out += "\nRound trip: \(o.count) after \(o.warmup) warm-up, \(o.size) B, unpinned. Medians of \(o.runs) runs (range).\n"
         print(out)
     }
 

@@ -16,9 +16,7 @@ struct Orchestrator {
     struct Case { let label: String; let proto: Proto; let port: UInt16; let tls: Bool; var echo = false }
 
     func main() throws {
-        raiseFileLimit(to: connections + 1_000)
-        let s = try ServerSet()
-        s.connections = connections
+        let s = try servers()
         defer { s.stopAll() }
         let load0 = loadAverage()
         if !memoryOnlyRun { try s.startAll() }
@@ -73,6 +71,15 @@ struct Orchestrator {
         }
         print(Report(orchestrator: self, cases: cases, latency: lat, throughput: thr, memory: mem,
                      loads: (load0, loadAverage())).markdown())
+    }
+
+    /// The servers' set, with the file limit raised for `connections` held ones (the caller
+    /// stops them all).
+    func servers() throws -> ServerSet {
+        raiseFileLimit(to: connections + 1_000)
+        let s = try ServerSet()
+        s.connections = connections
+        return s
     }
 
     /// A client run, on vCPU 0 with the servers when pinned; its one line of output.
@@ -132,9 +139,7 @@ struct Orchestrator {
     /// One memory measurement (`bench-relay memory relay|mosquitto tls|plain [KEY=VALUE ...]`),
     /// the server started with those environment variables: for trying allocator and OpenSSL settings.
     func memoryOnly(server: String, tls: Bool, environment: [String: String]) throws {
-        raiseFileLimit(to: connections + 1_000)
-        let s = try ServerSet()
-        s.connections = connections
+        let s = try servers()
         defer { s.stopAll() }
         for r in 0..<runs {
             let v = try memory(s, server: server, tls: tls, environment: environment)

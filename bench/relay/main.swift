@@ -50,16 +50,16 @@ do {
         var i = 1
         while i < args.count {
             switch args[i] {
-            case "--runs": c.runs = int(i + 1)
-            case "--count": c.count = int(i + 1)
-            case "--throughput-count": c.throughputCount = int(i + 1)
+            case "--runs": c.bench.runs = int(i + 1)
+            case "--count": c.bench.count = int(i + 1)
+            case "--throughput-count": c.bench.throughputCount = int(i + 1)
             case "--mail-count": c.mailCount = int(i + 1)
-            case "--connections": c.connections = int(i + 1)
+            case "--connections": c.bench.connections = int(i + 1)
             default: usage()
             }
             i += 2
         }
-        guard c.runs > 0, c.count > 0, c.throughputCount > 0, c.mailCount > 0, c.connections >= 0 else { usage() }
+        guard c.bench.runs > 0, c.bench.count > 0, c.bench.throughputCount > 0, c.mailCount > 0, c.bench.connections >= 0 else { usage() }
         try c.main()
     case "hold":
         try Workloads.hold(proto(1), port: UInt16(int(2)), tls: args[3] == "tls", count: int(4))

@@ -46,8 +46,8 @@ public final class BenchGuest: Sendable {
     /// Replaces the watchdog limits of the relay-routed providers (same link, same ledger).
     public func use(_ limits: WatchdogLimits) {
         let log = context.log
-        context.factory.linkRelay(HomebaseProviderFactory(courier: link.courier, directory: link.directory, limits: limits,
-                                                          log: { log.write("homebase: \($0)") }))
+        context.factory.linkRelay(RelayedHomebases(courier: link.courier, directory: link.directory, limits: limits,
+                                                   log: { log.write("homebase: \($0)") }))
     }
 
     /// The fallback runner as `guest chat` builds it (its log line still written to guest.log),

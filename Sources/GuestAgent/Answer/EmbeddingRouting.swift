@@ -80,15 +80,15 @@ public struct EmbeddingRouting: Sendable {
             case .unavailable(let why), .failed(let why): return .failed(why)
             }
         case .ownHomebase(let key):
-            guard let factory = context.factory.relay else {
+            guard let homebases = context.factory.relay else {
                 return .failed("embeddings of \(shown) come from the Homebase, and this guest has no relay link")
             }
-            return await relay(factory.ownEmbedder(hostKey: key, timeout: timeout), model, inputs, .ownHomebase)
+            return await relay(homebases.ownEmbedder(hostKey: key, timeout: timeout), model, inputs, .ownHomebase)
         case .joinedHomebase(let record):
-            guard let factory = context.factory.relay else {
+            guard let homebases = context.factory.relay else {
                 return .failed("embeddings of \(shown) come from a joined Homebase, and this guest has no relay link")
             }
-            return await relay(factory.joinedEmbedder(record: record, timeout: timeout), model, inputs, .joinedHomebase)
+            return await relay(homebases.joinedEmbedder(record: record, timeout: timeout), model, inputs, .joinedHomebase)
         }
     }
 

@@ -8,14 +8,14 @@ import Synchronization
 /// (docs/ARCHITECTURE.md, "One factory over one protocol"). A new brain is a case here.
 ///
 /// The Homebase brains need the relay: `GuestLinks.open` installs its Couriers
-/// (`HomebaseProviderFactory`, RelayRouting) with `linkRelay`. Until then a Homebase route
+/// (`RelayedHomebases`, RelayRouting) with `linkRelay`. Until then a Homebase route
 /// fails at once (`.notSent`) so the runner answers on-device.
 public final class GuestBrains: BrainFactory {
     public let supervisor: LlamaServerSupervisor
     public let resolver: LocalModelResolver
     public let cloud: CloudDoors
     public let onDeviceTimeouts: HTTPTimeouts
-    private let relayLinks = Mutex<HomebaseProviderFactory?>(nil)
+    private let relayed = Mutex<RelayedHomebases?>(nil)
 
     public init(supervisor: LlamaServerSupervisor, resolver: LocalModelResolver, cloud: CloudDoors,
                 onDeviceTimeouts: HTTPTimeouts = HTTPTimeouts()) {
@@ -45,10 +45,10 @@ public final class GuestBrains: BrainFactory {
     }
 
     /// Installs (or, with nil, removes) the relay's side of the Homebase brains.
-    public func linkRelay(_ links: HomebaseProviderFactory?) { relayLinks.withLock { $0 = links } }
+    public func linkRelay(_ homebases: RelayedHomebases?) { relayed.withLock { $0 = homebases } }
 
     /// The installed relay side (nil while unlinked): embeddings use its Couriers too.
-    public var relay: HomebaseProviderFactory? { relayLinks.withLock { $0 } }
+    public var relay: RelayedHomebases? { relayed.withLock { $0 } }
 
     public var isLinked: Bool { relay != nil }
 

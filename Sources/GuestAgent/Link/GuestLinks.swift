@@ -92,9 +92,9 @@ public final class GuestLinks: Sendable {
         guard let fallback = links.all.first?.courier else { return links }
         // Each joined Homebase over its relay's courier (looked up per request: a relay linked
         // later by `refresh()` serves too); the account's relay is the default.
-        context.factory.linkRelay(HomebaseProviderFactory(courier: fallback, directory: peers,
-                                                          joinedCourier: { [links] in links.link(forRelay: $0.relayURL)?.courier },
-                                                          limits: options.watchdog, log: { log.write("homebase: \($0)") }))
+        context.factory.linkRelay(RelayedHomebases(courier: fallback, directory: peers,
+                                                   joinedCourier: { [links] in links.link(forRelay: $0.relayURL)?.courier },
+                                                   limits: options.watchdog, log: { log.write("homebase: \($0)") }))
         for link in links.all { link.start() }
         return links
     }

@@ -10,11 +10,13 @@ made later are forwarded normally. Logs one line per event to stdout.
 A file, not a signal: a child of the test runner may inherit a blocked signal mask.
 Usage: blackhole_proxy.py --port N --target PORT --trigger PATH. Runs until killed.
 """
-import argparse
 import os
 import selectors
 import socket
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../TestSupport/peers"))
+from peer_http import front_arguments  # noqa: E402
 
 ARGS = None
 SEL = selectors.DefaultSelector()
@@ -83,9 +85,7 @@ def hole_everything():
 
 def main():
     global ARGS
-    p = argparse.ArgumentParser()
-    p.add_argument("--port", type=int, required=True)
-    p.add_argument("--target", type=int, required=True)
+    p = front_arguments()
     p.add_argument("--trigger", required=True)
     ARGS = p.parse_args()
     listener = socket.socket()

@@ -7,7 +7,6 @@ seconds before it is forwarded: an engine slow to embed, so a test can kill the 
 an embed-request is outstanding. GET /held counts the requests held so far.
 Usage: slow_embed_engine.py --port N --target PORT [--hold S]. Runs until killed.
 """
-import argparse
 import json
 import os
 import sys
@@ -15,7 +14,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../TestSupport/peers"))
-from peer_http import PeerHandler, serve_until_killed  # noqa: E402
+from peer_http import PeerHandler, front_arguments, serve_until_killed  # noqa: E402
 
 ARGS = None
 HELD = {"held": 0}
@@ -43,9 +42,7 @@ class Handler(PeerHandler):
 
 def main():
     global ARGS
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--target", type=int, required=True)
+    parser = front_arguments()
     parser.add_argument("--hold", type=float, default=600)
     ARGS = parser.parse_args()
     serve_until_killed(ARGS.port, Handler)

@@ -8,7 +8,6 @@ reported in its stream (null when it reported none), so a test can sum the engin
 Usage: usage_tap.py --port N --target PORT --out PATH [--fail-file PATH]. Runs until killed.
 While the --fail-file exists, every POST is answered 503 and not forwarded (an engine failing).
 """
-import argparse
 import http.client
 import http.server
 import json
@@ -17,7 +16,7 @@ import sys
 import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../TestSupport/peers"))
-from peer_http import serve_until_killed  # noqa: E402
+from peer_http import front_arguments, serve_until_killed  # noqa: E402
 
 ARGS = None
 LOCK = threading.Lock()
@@ -84,9 +83,7 @@ class Tap(http.server.BaseHTTPRequestHandler):
 
 def main():
     global ARGS
-    p = argparse.ArgumentParser()
-    p.add_argument("--port", type=int, required=True)
-    p.add_argument("--target", type=int, required=True)
+    p = front_arguments()
     p.add_argument("--out", required=True)
     p.add_argument("--fail-file")
     ARGS = p.parse_args()

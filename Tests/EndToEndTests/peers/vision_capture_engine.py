@@ -13,7 +13,6 @@ Forwards every request to --target (the real llama-server), except that:
   short stand-in stream; GET /recorded returns the bodies.
 Usage: vision_capture_engine.py --port N --target PORT --capture PATH [--record]. Runs until killed.
 """
-import argparse
 import base64
 import hashlib
 import json
@@ -21,7 +20,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../TestSupport/peers"))
-from peer_http import PeerHandler, serve_until_killed  # noqa: E402
+from peer_http import PeerHandler, front_arguments, serve_until_killed  # noqa: E402
 
 ARGS = None
 RECORDED = []
@@ -94,9 +93,7 @@ class Handler(PeerHandler):
 
 def main():
     global ARGS
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--target", type=int, required=True)
+    parser = front_arguments()
     parser.add_argument("--capture", required=True)
     parser.add_argument("--record", action="store_true")
     ARGS = parser.parse_args()

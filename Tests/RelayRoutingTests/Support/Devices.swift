@@ -13,7 +13,7 @@ func identity(_ name: String) throws -> DeviceIdentity {
 /// A Courier on a fresh link to `relay` (reached `via` a path), with millisecond link settings,
 /// not started.
 func courier(_ me: DeviceIdentity, knows: [DeviceRecord], relay: LiveRelay, loop: EventLoop,
-             via path: ProviderPath = .live) throws -> Courier {
+             via path: ProviderPath) throws -> Courier {
     var link = try PeerLink.Configuration.fast(relay.url)
     path.route(&link, to: relay)
     var c = Courier.Configuration()

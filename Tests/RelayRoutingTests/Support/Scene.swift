@@ -18,7 +18,7 @@ final class Scene: Sendable {
     let ledger = InMemoryConversationLedger()
 
     /// `hostOnline: false` leaves the host's link unstarted (the relay answers `not-here`).
-    init(_ script: [ScriptedHomebase.Behaviour], hostOnline: Bool = true, via path: ProviderPath = .live) async throws {
+    init(_ script: [ScriptedHomebase.Behaviour], hostOnline: Bool = true, via path: ProviderPath) async throws {
         relay = try LiveRelay()
         loop = try EventLoop()
         try loop.start()

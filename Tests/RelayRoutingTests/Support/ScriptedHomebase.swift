@@ -42,7 +42,7 @@ final class ScriptedHomebase: Sendable {
     var cancels: [Bytes16] { seen.compactMap { if case .cancel(let id) = $0 { id } else { nil } } }
 
     init(_ identity: DeviceIdentity, guest: DeviceRecord, relay: LiveRelay, loop: EventLoop, script: [Behaviour],
-         via path: ProviderPath = .live) throws {
+         via path: ProviderPath) throws {
         precondition(!script.isEmpty)
         self.identity = identity
         self.script = script
@@ -95,6 +95,6 @@ final class ScriptedHomebase: Sendable {
 
 /// Avoids the clash with a local named `courier`.
 func makeCourier(_ me: DeviceIdentity, knows: [DeviceRecord], relay: LiveRelay, loop: EventLoop,
-                 via path: ProviderPath = .live) throws -> Courier {
+                 via path: ProviderPath) throws -> Courier {
     try courier(me, knows: knows, relay: relay, loop: loop, via: path)
 }

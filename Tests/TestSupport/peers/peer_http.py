@@ -1,10 +1,12 @@
 """What the Python test peers share (engine_peer, replay_peer, cloud_standin, standin_engine,
 the capture, delay and tap peers in front of llama-server): a quiet HTTP/1.1 handler with JSON
-replies, chunked streams and forwarding, and the two lives: "PORT n, serve until stdin closes"
-and "serve --port until killed". Standard library only. A peer finds it with
+replies, chunked streams and forwarding, the two lives: "PORT n, serve until stdin closes"
+and "serve --port until killed", and the command line of a peer in front of a server. Standard
+library only. A peer finds it with
 
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../TestSupport/peers"))
 """
+import argparse
 import http.client
 import json
 import socket
@@ -73,6 +75,15 @@ class PeerHandler(BaseHTTPRequestHandler):
             self.connection.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
+
+
+def front_arguments():
+    """The command line of a peer in front of one server on 127.0.0.1: --port it listens on,
+    --target it forwards to. The peer adds its own flags, then parses."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--target", type=int, required=True)
+    return parser
 
 
 def _server(port, handler):

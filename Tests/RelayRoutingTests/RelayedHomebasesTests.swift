@@ -1,43 +1,41 @@
-import Courier
 import Inference
 @testable import RelayRouting
 import Routing
-import Signing
 import Synchronization
 import Testing
 import Wire
 
-@Suite("the factory behind the router's Homebase shapes")
-struct FactoryTests {
-    @Test func buildsTheOwnHomebaseFromItsAdvertAndAnswers() async throws {
-        let scene = try await Scene([.answer(["via the factory"])])
+@Suite("the Homebases over the relay, behind the router's Homebase shapes")
+struct RelayedHomebasesTests {
+    @Test(arguments: ProviderPath.allCases) func buildsTheOwnHomebaseFromItsAdvertAndAnswers(via path: ProviderPath) async throws {
+        let scene = try await Scene([.answer(["over the relay"])], via: path)
         defer { scene.stop() }
         let lines = Mutex<[String]>([])
-        let factory = HomebaseProviderFactory(courier: scene.guest, ledger: scene.ledger, limits: .relaxed,
-                                              log: { line in lines.withLock { $0.append(line) } })
+        let homebases = RelayedHomebases(courier: scene.guest, ledger: scene.ledger, limits: .relaxed,
+                                         log: { line in lines.withLock { $0.append(line) } })
         let advert = AppMessage.Advert(hostKey: scene.host.record.signingKey, sequence: 1,
                                        timestampMs: 0, models: [])
-        let provider = factory.ownHomebase(advert: ReceivedAdvert(advert: advert, receiptMs: 0))
+        let provider = homebases.ownHomebase(advert: ReceivedAdvert(advert: advert, receiptMs: 0))
         let built = try #require(provider as? HomebaseProvider)
         #expect(built.brain == .ownHomebase && built.kind == .own && built.hostKey == scene.host.record.signingKey)
         #expect(built.limits == .relaxed)
         let seen = try await read(provider, ChatRequest(model: "tiny", messages: chat("hi")))
-        #expect(seen.done && seen.text == "via the factory")
+        #expect(seen.done && seen.text == "over the relay")
         #expect(lines.withLock { $0.isEmpty })  // nothing to say about a plain answer
     }
 
-    @Test func buildsTheJoinedHomebaseOnTheCourierOfItsRelay() async throws {
-        let scene = try await Scene([.error(.busy)])
+    @Test(arguments: ProviderPath.allCases) func buildsTheJoinedHomebaseOnTheCourierOfItsRelay(via path: ProviderPath) async throws {
+        let scene = try await Scene([.error(.busy)], via: path)
         defer { scene.stop() }
         let asked = Mutex<[String]>([])
         let lines = Mutex<[String]>([])
-        let factory = HomebaseProviderFactory(courier: scene.guest, joinedCourier: { record in
+        let homebases = RelayedHomebases(courier: scene.guest, joinedCourier: { record in
             asked.withLock { $0.append(record.relayURL) }
             return nil  // none of its own: the default Courier
         }, ledger: scene.ledger, log: { line in lines.withLock { $0.append(line) } })
         let record = JoinedHomebase(hostKey: scene.host.record.signingKey, hpkeKey: Array(repeating: 1, count: 32),
                                     relayURL: "wss://friend.example/v1/connect", state: .joined, models: ["tiny"])
-        let provider = factory.joinedHomebase(record: record)
+        let provider = homebases.joinedHomebase(record: record)
         #expect(provider.brain == .joinedHomebase)
         #expect(asked.withLock { $0 } == ["wss://friend.example/v1/connect"])
         let seen = try await read(provider, ChatRequest(model: "tiny", messages: chat("a secret prompt")))
@@ -48,10 +46,11 @@ struct FactoryTests {
         #expect(logged.count == 1 && logged[0].contains("busy") && !logged[0].contains("secret"))
     }
 
-    @Test func aLinkThatIsDownFailsAtOnceAsNotSent() async throws {
-        let scene = try await Scene([.answer(["never"])])
+    @Test(arguments: ProviderPath.allCases) func aLinkThatIsDownFailsAtOnceAsNotSent(via path: ProviderPath) async throws {
+        let scene = try await Scene([.answer(["never"])], via: path)
         defer { scene.stop() }
-        let idle = try makeCourier(try identity("idle guest"), knows: [scene.host.record], relay: scene.relay, loop: scene.loop)
+        let idle = try makeCourier(try identity("idle guest"), knows: [scene.host.record], relay: scene.relay, loop: scene.loop,
+                                 via: path)
         let p = HomebaseProvider(kind: .own, hostKey: scene.host.record.signingKey, courier: idle, ledger: scene.ledger)
         let seen = try await read(p, ChatRequest(model: "tiny", messages: chat("hi")))  // its link never started
         guard case .notSent(let why)? = seen.brainFailure, why.contains("not sent") else {

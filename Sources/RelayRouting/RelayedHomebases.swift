@@ -3,11 +3,12 @@ import Inference
 import Routing
 import Signing
 
-/// The relay side of the two Homebase routes: the Couriers, host directory, ledger and watchdog
-/// limits `GuestLinks.open` links into the guest's one factory (`GuestBrains.linkRelay`), which
-/// builds `.ownHomebase` and `.joinedHomebase` through it. Never fails: a host it cannot reach
-/// fails in its stream, and the caller falls back on-device.
-public struct HomebaseProviderFactory: Sendable {
+/// The Homebases as this guest reaches them over the relay (the relay side of the two Homebase
+/// routes): the Couriers, host directory, ledger and watchdog limits `GuestLinks.open` links
+/// into the guest's one factory (`GuestBrains.linkRelay`), which builds `.ownHomebase` and
+/// `.joinedHomebase` (and their embedders) from them. Never fails: a host it cannot reach fails
+/// in its stream, and the caller falls back on-device.
+public struct RelayedHomebases: Sendable {
     let courier: Courier
     let directory: (any DeviceDirectory)?
     let joinedCourier: (@Sendable (JoinedHomebase) -> Courier?)?
