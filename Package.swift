@@ -56,9 +56,10 @@ let package = Package(
         .target(name: "InferenceWire", dependencies: ["Inference", "Wire", "Sealing"]),
         // The guest's relay-routed providers: own and joined Homebase, watchdog ladder, repairs.
         .target(name: "RelayRouting", dependencies: ["Courier", "PeerLink", "Routing", "Inference", "InferenceWire", "Sealing", "Wire", "Signing"]),
-        // The guest's cloud key rings (0600 files) and `guest keys`.
-        .target(name: "CloudKeys", dependencies: ["Signing", "Inference", "Basics"]),
-        // `guest serve` (OpenAI- and Ollama-compatible endpoints on loopback) and `guest runtime`.
+        // The guest's cloud key rings (0600 files), masked, and the zero-token key test.
+        .target(name: "CloudKeys", dependencies: ["Signing", "Inference"]),
+        // The server behind `guest serve` (OpenAI-, Anthropic- and Ollama-compatible endpoints on
+        // loopback) and the runtime record of `guest runtime`.
         .target(name: "LocalAPI", dependencies: ["Transport", "Inference", "Basics"]),
 
         // The relay: sessions by key, routing, mailbox, limits, metrics. Never imports Sealing.
@@ -79,9 +80,10 @@ let package = Package(
         .executableTarget(name: "homebase", dependencies: ["HomebaseAgent", "CommandLineKit", "Pairing", "PeerLink", "Sealing", "Signing", "Wire", "Transport", "Basics"]),
         // The on-device engine: one leashed llama-server, supervised (start, health, restart, warm, stop).
         .target(name: "OnDeviceEngine", dependencies: ["Inference", "CLinux"]),
-        // The guest: fallback runner, router wiring, links and mail; `guest` is its CLI.
+        // The guest: fallback runner, router wiring, links and mail; `guest` is its CLI, every
+        // command included (keys, serve, runtime, models: the libraries hold no command-line code).
         .target(name: "GuestAgent", dependencies: ["OnDeviceEngine", "Pairing", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Storage", "Wire", "RelayRouting", "Courier", "PeerLink", "Basics"]),
-        .executableTarget(name: "guest", dependencies: ["CommandLineKit", "GuestAgent", "CloudKeys", "LocalAPI", "Pairing", "AgentKit", "Sealing", "Signing", "Wire", "PeerLink", "ModelStore", "Basics", "RelayRouting", "Inference", "Routing"]),
+        .executableTarget(name: "guest", dependencies: ["CommandLineKit", "GuestAgent", "CloudKeys", "LocalAPI", "Pairing", "AgentKit", "Sealing", "Signing", "Wire", "PeerLink", "ModelStore", "Basics", "RelayRouting", "Inference", "Routing", "Transport"]),
 
         // Writes protocol/vectors/ (make vectors).
         .executableTarget(name: "vectorgen", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing", "Basics"]),
@@ -146,17 +148,17 @@ let package = Package(
         .testTarget(name: "RelayRoutingTests", dependencies: ["TestSupport", "RelayRouting", "InferenceWire", "Courier", "Routing", "Inference", "Sealing", "Wire", "Signing", "PeerLink", "Transport", "RelayServer"]),
         .testTarget(name: "RelayProbeTests", dependencies: ["TestSupport", "RelayProbe", "RelayServer", "PeerLink", "Transport", "Wire", "Signing"]),
         .testTarget(name: "VectorTests", dependencies: ["Wire", "Sealing", "Signing", "Courier", "Pairing", "CSodium", "Basics"]),
-        .testTarget(name: "ModelStoreTests", dependencies: ["TestSupport", "ModelStore"], exclude: ["peers"]),
+        .testTarget(name: "ModelStoreTests", dependencies: ["TestSupport", "ModelStore", "guest"], exclude: ["peers"]),
         .testTarget(name: "InferenceTests", dependencies: ["TestSupport", "EngineFixture", "Inference"], exclude: ["peers"]),
         .testTarget(name: "HomebaseAgentTests", dependencies: ["TestSupport", "EngineFixture", "HomebaseAgent", "homebase", "CommandLineKit", "InferenceWire", "Courier", "PeerLink", "Sealing", "Signing", "Wire", "Inference", "Storage", "RelayServer", "RelayRouting", "Pairing", "Transport", "Basics"]),
         .testTarget(name: "GuestAgentTests", dependencies: ["TestSupport", "GuestAgent", "OnDeviceEngine", "Routing", "Inference", "AgentKit", "ModelStore", "Sealing", "Signing", "Wire", "Courier", "PeerLink", "Transport", "Basics", "Pairing"],
                     exclude: ["peers"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "Wire", "Sealing", "Signing"]),
-        .testTarget(name: "CloudKeysTests", dependencies: ["TestSupport", "CloudKeys", "Signing", "Inference"]),
+        .testTarget(name: "CloudKeysTests", dependencies: ["TestSupport", "CloudKeys", "Signing", "Inference", "guest"]),
         // Real processes on loopback (relay, homebase, guest, llama-server): no module but
         // Pairing (a pure codec, to forge codes the way an attacker would) and TestSupport (its
         // child processes, ports). peers/: the stand-in engine.
         .testTarget(name: "EndToEndTests", dependencies: ["Pairing", "TestSupport", "Wire"], exclude: ["peers"]),
-        .testTarget(name: "LocalAPITests", dependencies: ["TestSupport", "LocalAPI", "Inference", "Transport"], exclude: ["peers"]),
+        .testTarget(name: "LocalAPITests", dependencies: ["TestSupport", "LocalAPI", "Inference", "Transport", "guest", "CommandLineKit"], exclude: ["peers"]),
     ]
 )

@@ -62,6 +62,9 @@ FORBIDDEN = [
      "(GuestAgent, guest and the guest's own libraries) meet only through the wire schema"),
     (["GuestAgent", "guest"], HOST_ROLE,
      "the two roles never see each other: the guest meets the Homebase only through the wire schema"),
+    ([m for m in GUEST_ROLE if m != "guest"] + ["HomebaseAgent"], ["CommandLineKit"],
+     "libraries hold no command-line code; commands live in the executables (guest, homebase, "
+     "homebase-relay), so a library parses no flag and prints no usage"),
     (["Inference", "OnDeviceEngine"], ["Routing", "RelayRouting", "GuestAgent", "guest"],
      "Inference never chooses routes, nor does OnDeviceEngine: they speak to the one engine they are handed "
      "(or supervise), and the router above them decides which"),

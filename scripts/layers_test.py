@@ -128,6 +128,8 @@ class LayersTests(unittest.TestCase):
             ("HomebaseAgent", "Routing", ["HomebaseAgent → Routing", "the two roles never see each other"]),
             ("GuestAgent", "HomebaseAgent", ["guest → GuestAgent → HomebaseAgent", "guest may not reach HomebaseAgent"]),
             ("Inference", "Routing", ["Inference → Routing", "Inference never chooses routes"]),
+            ("LocalAPI", "CommandLineKit", ["LocalAPI → CommandLineKit", "libraries hold no command-line code"]),
+            ("ModelStore", "CommandLineKit", ["ModelStore → CommandLineKit", "commands live in the executables"]),
         ]
         for target, dep, fragments in cases:
             with self.subTest(edge=f"{target} → {dep}"):

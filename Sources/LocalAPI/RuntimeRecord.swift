@@ -22,7 +22,7 @@ public struct RuntimeRecord: Sendable, Equatable, Codable {
 
     public static func path(dataDir: String) -> String { dataDir + "/runtime.json" }
 
-    init(report: RuntimeReport, at date: Date) {
+    package init(report: RuntimeReport, at date: Date) {
         url = report.baseURL
         kind = report.kind
         models = report.models.map { Model(tag: $0.tag, capabilities: $0.capabilities.map { $0.map(\.self).sorted { $0.rawValue < $1.rawValue } }) }
@@ -42,7 +42,7 @@ public struct RuntimeRecord: Sendable, Equatable, Codable {
         }
     }
 
-    func save(dataDir: String) throws {
+    package func save(dataDir: String) throws {
         let e = JSONEncoder()
         e.dateEncodingStrategy = .iso8601
         e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

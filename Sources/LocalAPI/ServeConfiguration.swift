@@ -17,7 +17,7 @@ public struct ServeConfiguration: Sendable {
     /// serve; every other cross-origin request is refused (`RequestGate`).
     public var allowedOrigins: [String] = []
     /// A streamed answer that has written nothing for this long gets a keep-alive
-    /// (`--keep-alive-interval SECONDS`; nil: never).
+    /// (`guest serve --keep-alive-interval`; nil: never).
     public var keepAliveInterval: Duration? = ServeConfiguration.defaultKeepAliveInterval
     public static let defaultKeepAliveInterval: Duration = .seconds(5)
     /// How many Responses API answers are kept for `previous_response_id` (in memory).
@@ -39,10 +39,6 @@ public struct ServeConfiguration: Sendable {
         allowedOrigins.append(try RequestGate.parseOrigin(origin))
     }
 
-    /// Said on stderr when a token is given as an argument.
-    public static let tokenInArgvWarning = "warning: --token puts the token in the process list and shell history, "
-        + "where other users of this machine can read it; use --token-file FILE or $HOMEBASE_SERVE_TOKEN\n"
-
     /// Throws `.remoteNeedsToken` for a non-loopback host without `allowRemote` and a token.
     public func validate() throws(LocalAPIError) {
         if !Self.isLoopback(host), !(allowRemote && !(token ?? "").isEmpty) {
@@ -52,14 +48,6 @@ public struct ServeConfiguration: Sendable {
 
     /// 127.0.0.0/8 and ::1 (numeric only: the listener does not resolve names).
     public static func isLoopback(_ host: String) -> Bool { LoopbackNames.isAddress(host) }
-
-    /// `--keep-alive-interval SECONDS`: a positive number (fractions allowed), or 0 for none.
-    public static func parseKeepAlive(_ s: String) throws(LocalAPIError) -> Duration? {
-        guard let v = Double(s), v >= 0, v <= 3600 else {
-            throw .badRequest("--keep-alive-interval \(s.prefix(20)): expected seconds from 0 (none) to 3600, e.g. 5")
-        }
-        return v == 0 ? nil : .milliseconds(Int64(v * 1000))
-    }
 
     /// `HOST:PORT`, `[V6]:PORT`, or `:PORT` (loopback).
     public static func parseListen(_ s: String) throws(LocalAPIError) -> (host: String, port: UInt16) {

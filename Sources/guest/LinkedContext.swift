@@ -16,9 +16,6 @@ extension Flag {
         Flag("--join-check", "TIME", "how often a running command looks for a Homebase joined meanwhile (default 2s)"),
         Flag("--retake-after", "TIME", "serve: take a relay link back TIME after another guest command replaced it (default 5s)"),
     ]
-
-    /// `250ms`, `2s`, `5m`, `1h`, `7d` (the kit's `DurationGrammar`); a bare number is seconds.
-    static func duration(_ text: String) -> Duration? { DurationGrammar.parse(text, bare: .seconds) }
 }
 
 extension Invocation {
@@ -27,9 +24,7 @@ extension Invocation {
         get throws {
             var o = GuestLink.Options()
             func read(_ name: String, _ set: (Duration) -> Void) throws {
-                guard let raw = arguments.value(name) else { return }
-                guard let d = Flag.duration(raw) else { throw usageError("\(name) takes a duration: 250ms, 2s, 5m") }
-                set(d)
+                if let d = try duration(name) { set(d) }
             }
             try read("--relay-wait") { o.backlogWait = $0 }
             try read("--connect-timeout") { o.connectTimeout = $0 }
@@ -38,13 +33,6 @@ extension Invocation {
             try read("--stall-timeout") { o.watchdog.stall = $0 }
             return o
         }
-    }
-
-    /// A flag's duration, nil when absent; zero or malformed is a usage error.
-    func positiveDuration(_ name: String) throws -> Duration? {
-        guard let raw = arguments.value(name) else { return nil }
-        guard let d = Flag.duration(raw), d > .zero else { throw usageError("\(name) takes a duration: 500ms, 2s, 1m") }
-        return d
     }
 
     /// Like `withContext`, with the relay link open for the body's duration when a relay is
@@ -58,14 +46,10 @@ extension Invocation {
     func withLinks(_ body: (GuestContext, GuestLinks?) async throws -> Int32) async throws -> Int32 {
         let options = try linkOptions
         var config = try configuration
-        if let raw = arguments.value("--advert-max-age") {
-            guard let d = Flag.duration(raw), d > .zero else { throw usageError("--advert-max-age takes a duration: 1s, 10m") }
+        if let d = try positiveDuration("--advert-max-age") {
             config.freshness.ownAdvertMaxAgeMs = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
         }
-        if let raw = arguments.value("--cooldown") {
-            guard let d = Flag.duration(raw) else { throw usageError("--cooldown takes a duration: 0s, 30s, 2m") }
-            config.cooldown = d
-        }
+        if let d = try duration("--cooldown") { config.cooldown = d }
         let joinCheck = try positiveDuration("--join-check") ?? .seconds(2)
         let retake = try positiveDuration("--retake-after") ?? .seconds(5)
         let context = try GuestContext(config)

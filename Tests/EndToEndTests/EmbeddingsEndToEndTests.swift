@@ -46,7 +46,7 @@ import Testing
             try guest.waitForAdvert()
             self.port = try Processes.freePort()
             let waits = Guest.chatWaits.filter { $0.name != "--max-tokens" }.flatMap { [$0.name, $0.value] }
-            try lb.procs.start(lb.bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(self.port)", "--embedding-timeout", "\(embeddingTimeout)"]
+            try lb.procs.start(lb.bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(self.port)", "--embedding-timeout", "\(embeddingTimeout)s"]
                                + waits + guest.globalFlags, log: "serve.log")
             try lb.procs.waitUntil(60, "guest serve and its serve.json") { [guest, port = self.port] in
                 Processes.canConnect(port) && FileManager.default.fileExists(atPath: guest.directory + "/serve.json")

@@ -18,7 +18,7 @@ import Testing
         #expect(joined.status == 0 && joined.out.contains("joined: models tiny-embed"), "\(joined.out) \(joined.err)")
 
         let port = try Processes.freePort()
-        try w.procs.start(w.bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(port)", "--embedding-timeout", "20"] + w.chatFlags
+        try w.procs.start(w.bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(port)", "--embedding-timeout", "20s"] + w.chatFlags
                             + ["--data-dir", w.procs.work + "/laptop", "--llama-server", w.bin.engine, "--model-path", w.bin.model],
                           log: "serve.log")
         try w.procs.waitUntil(60, "guest serve") { Processes.canConnect(port) }

@@ -35,7 +35,7 @@ import TestSupport
         let closed = try Processes.freePort()
         env["HF_ENDPOINT"] = "http://127.0.0.1:\(closed)"
         env["HOMEBASE_ANTHROPIC_BASE_URL"] = "http://127.0.0.1:\(closed)"
-        _ = try lb.procs.start(lb.bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(port)", "--status-interval", "0.2",
+        _ = try lb.procs.start(lb.bin.path("guest"), ["serve", "--listen", "127.0.0.1:\(port)", "--status-interval", "200ms",
                                                       "--advert-max-age", "10s"] + waits + guest.globalFlags, log: "serve.log",
                                environment: env)
         try lb.procs.waitUntil(60, "guest serve") { Processes.canConnect(port) }

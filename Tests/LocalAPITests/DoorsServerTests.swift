@@ -127,15 +127,4 @@ import Transport
         #expect(before.lowerBound < answer.lowerBound, "\(text)")
         #expect(text.contains(end), "\(text)")
     }
-
-    @Test func keepAliveIntervalFlag() throws {
-        #expect(try ServeCommand.parse(["--keep-alive-interval", "2.5"]).keepAliveInterval == .milliseconds(2500))
-        #expect(try ServeCommand.parse(["--keep-alive-interval", "0"]).keepAliveInterval == nil)
-        #expect(try ServeCommand.parse([]).keepAliveInterval == ServeConfiguration.defaultKeepAliveInterval)
-        #expect(throws: LocalAPIError.self) { try ServeCommand.parse(["--keep-alive-interval", "soon"]) }
-        for door in ["/v1/responses", "/v1/messages", "/v1/messages/count_tokens", "/v1/completions", "/v1/models/{id}",
-                     "/api/generate", "/api/show", "/api/ps", "/api/version", "--keep-alive-interval"] {
-            #expect(ServeCommand.help.contains(door), "\(door)")
-        }
-    }
 }

@@ -2,33 +2,25 @@ import Foundation
 import Testing
 @testable import LocalAPI
 
-/// Loopback by default; a non-loopback bind needs `--allow-remote` and a token, checked on every request.
+/// Loopback by default; a non-loopback bind needs `allowRemote` and a token, checked on every
+/// request. (The flags that set them are `guest serve`'s: ServeFlagsTests.)
 @Suite struct TokenRuleTests {
     @Test func nonLoopbackNeedsAllowRemoteAndAToken() throws {
-        #expect(throws: LocalAPIError.remoteNeedsToken("0.0.0.0")) { try ServeCommand.parse(["--listen", "0.0.0.0:8080"]) }
+        #expect(throws: LocalAPIError.remoteNeedsToken("0.0.0.0")) { try ServeConfiguration(host: "0.0.0.0", port: 8080).validate() }
         #expect(throws: LocalAPIError.remoteNeedsToken("0.0.0.0")) {
-            try ServeCommand.parse(["--listen", "0.0.0.0:8080", "--allow-remote"])
+            try ServeConfiguration(host: "0.0.0.0", port: 8080, allowRemote: true).validate()
         }
-        #expect(throws: LocalAPIError.remoteNeedsToken("0.0.0.0")) { try ServeCommand.parse(["--listen", "0.0.0.0:8080", "--token", "t"]) }
-        let ok = try ServeCommand.parse(["--listen", "0.0.0.0:8080", "--allow-remote", "--token", "s3cret"])
-        #expect(ok.host == "0.0.0.0" && ok.port == 8080 && ok.token == "s3cret")
-        let env = try ServeCommand.parse(["--listen", "0.0.0.0:9", "--allow-remote"], environment: ["HOMEBASE_SERVE_TOKEN": "e"])
-        #expect(env.token == "e")
-        let local = try ServeCommand.parse([])
-        #expect(local.host == "127.0.0.1" && local.port == ServeConfiguration.defaultPort && local.token == nil)
-        #expect(try ServeCommand.parse(["--listen", "[::1]:7"]).host == "::1")
-        #expect(throws: LocalAPIError.self) { try ServeCommand.parse(["--listen", "localhost"]) }
-        #expect(throws: LocalAPIError.self) { try ServeCommand.parse(["--bogus"]) }
-    }
-
-    @Test func helpAndBadFlagsExitCodes() async {
-        let printed = PrintedLines()
-        #expect(await ServeCommand.run(arguments: ["--help"], output: { printed.add($0) }, router: { _ in fatalError("unused") },
-                                 models: { [] }) == 0)
-        #expect(await ServeCommand.run(arguments: ["--listen", "0.0.0.0:1"], output: { printed.add($0) },
-                                 router: { _ in fatalError("unused") }, models: { [] }) == 2)
-        #expect(printed.text.contains("usage: guest serve"))
-        #expect(printed.text.contains("--allow-remote"))
+        #expect(throws: LocalAPIError.remoteNeedsToken("0.0.0.0")) {
+            try ServeConfiguration(host: "0.0.0.0", port: 8080, token: "t").validate()
+        }
+        #expect(throws: LocalAPIError.remoteNeedsToken("0.0.0.0")) {
+            try ServeConfiguration(host: "0.0.0.0", port: 8080, allowRemote: true, token: "").validate()
+        }
+        try ServeConfiguration(host: "0.0.0.0", port: 8080, allowRemote: true, token: "s3cret").validate()
+        try ServeConfiguration().validate()
+        let v6 = try ServeConfiguration.parseListen("[::1]:7"), bare = try ServeConfiguration.parseListen(":9")
+        #expect(v6.host == "::1" && v6.port == 7 && bare.host == "127.0.0.1" && bare.port == 9)
+        #expect(throws: LocalAPIError.invalidListen("localhost")) { try ServeConfiguration.parseListen("localhost") }
     }
 
     @Test func tokenIsCheckedOnEveryRequestOfARemoteBind() async throws {

@@ -93,8 +93,9 @@ import Testing
     }
 
     @Test func anAllowedOriginGetsCORSAndItsPreflight() async throws {
-        let config = try ServeCommand.parse(["--listen", "127.0.0.1:0", "--allow-origin", "http://localhost:3000",
-                                             "--allow-origin", "https://App.Example/"])
+        var config = ServeConfiguration(port: 0)
+        try config.allow(origin: "http://localhost:3000")
+        try config.allow(origin: "https://App.Example/")
         let h = try ServeHarness(brain: FakeBrain(events: FakeBrain.hello), configuration: config)
         defer { h.stop() }
         let host = "127.0.0.1:\(h.port)"
@@ -109,19 +110,21 @@ import Testing
         #expect(chat.status == 200 && chat.head.contains("Access-Control-Allow-Origin: https://app.example"), "\(chat.head)")
         let other = try await ask(h.port, "GET", "/v1/models", host: host, headers: ["Origin: http://localhost:3001"])
         #expect(other.status == 403)
-        #expect(throws: LocalAPIError.self) { try ServeCommand.parse(["--allow-origin", "localhost:3000"]) }
-        #expect(throws: LocalAPIError.self) { try ServeCommand.parse(["--allow-origin", "http://x/path"]) }
+        #expect(throws: LocalAPIError.self) { try config.allow(origin: "localhost:3000") }
+        #expect(throws: LocalAPIError.self) { try config.allow(origin: "http://x/path") }
     }
 
     @Test func aTokenFileIsMade0600AndTheOpenAIClientUsesItsToken() async throws {
         let dir = try temporaryDirectory("token-file")
         let path = dir + "/serve.token"
-        let first = try ServeCommand.parse(["--listen", "127.0.0.1:0", "--token-file", path])
+        let made = try TokenFile.load(path)
+        #expect(made.created)
+        let first = ServeConfiguration(port: 0, token: made.token)
         var info = stat()
         #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o600)
         let token = try #require(first.token)
         #expect(token.count == 64 && token.allSatisfy(\.isHexDigit))
-        #expect(try ServeCommand.parse(["--token-file", path]).token == token)
+        #expect(try TokenFile.load(path).token == token)
         let h = try ServeHarness(brain: FakeBrain(events: FakeBrain.hello), configuration: first)
         defer { h.stop() }
         // OPENAI_API_KEY=$(cat FILE): the client sends it as the bearer token.
@@ -129,7 +132,7 @@ import Testing
         #expect(try await runClient("openai_client.py", [h.base + "/v1", "guess", "whole"])["status"] as? Int == 401)
         chmod(path, 0o644)
         do {
-            _ = try ServeCommand.parse(["--token-file", path])
+            _ = try TokenFile.load(path)
             Issue.record("a token file others may read was accepted")
         } catch {
             #expect("\(error)".contains("run chmod 600 \(path)"), "\(error)")

@@ -101,13 +101,6 @@ public final class GuestContext: Sendable {
         return runner
     }
 
-    /// `guest models` commands on this context's store.
-    public func modelCommands() -> ModelCommands {
-        try? FileManager.default.createDirectory(atPath: paths.catalogCache, withIntermediateDirectories: true)
-        return ModelCommands(catalog: Catalog(config: .init(hub: configuration.hub, cacheDirectory: paths.catalogCache)),
-                             store: modelStore)
-    }
-
     /// Stops the engine (SIGTERM, then SIGKILL after the grace).
     public func shutdown() async { await supervisor.stop() }
 

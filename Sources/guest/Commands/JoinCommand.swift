@@ -34,11 +34,7 @@ enum JoinCommand {
 
     static func run(_ inv: Invocation) async throws -> Int32 {
         guard inv.positionals.count <= 1 else { throw inv.usageError("give the invite on stdin (guest join -), or as one hb-invite-… argument") }
-        var wait: Duration = .seconds(20)
-        if let raw = inv.arguments.value("--wait") {
-            guard let d = Flag.duration(raw) else { throw inv.usageError("--wait takes a duration: 250ms, 10s, 2m") }
-            wait = d
-        }
+        let wait = try inv.duration("--wait") ?? .seconds(20)
         let nameFlag = inv.arguments.value("--as")
         if let n = nameFlag, !(1...64).contains(n.utf8.count) { throw inv.usageError("--as takes 1 to 64 bytes") }
         if let bad = nameFlag.flatMap(Printable.firstUnsafe) {

@@ -2,7 +2,7 @@ import CommandLineKit
 import CloudKeys
 import GuestAgent
 
-/// `guest keys add|list|remove|move|test`: the cloud key rings, through CloudKeys' command.
+/// `guest keys add|list|remove|move|test`: the cloud key rings, through `KeyVerbs`.
 /// `test` asks the configured OpenAI/Anthropic URL (`HOMEBASE_OPENAI_BASE_URL`, ...).
 enum KeysCommandLine {
     static let command = Command(
@@ -20,7 +20,7 @@ enum KeysCommandLine {
         let config = try inv.configuration
         let tester = KeyTester(openAIBaseURL: config.cloudURLs.openAI, anthropicBaseURL: config.cloudURLs.anthropic)
         let text = Collected()
-        let status = await KeysCommand.run(arguments: inv.positionals, dataDir: config.paths.dataDirectory,
+        let status = await KeyVerbs.run(arguments: inv.positionals, dataDir: config.paths.dataDirectory,
                                            output: { text.append($0) }, tester: tester)
         // A bad command line goes to stderr like every other command's; results to stdout.
         if status == 2 { Console.err(text.value) } else { Console.out(text.value) }

@@ -3,7 +3,7 @@ import Foundation
 import GuestAgent
 import ModelStore
 
-/// `guest models ...`: the on-device model store through ModelStore's commands.
+/// `guest models ...`: the on-device model store through `ModelCommands`.
 enum ModelsCommand {
     static let command = Command(
         name: "models", summary: "browse, download and choose on-device models",

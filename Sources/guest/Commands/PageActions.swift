@@ -6,7 +6,7 @@ import ModelStore
 import Routing
 
 /// What the page at `/` may change, each through the code its command uses: `guest settings`
-/// (`SettingsStore.set(named:)`, its validation), `guest keys` (`KeysCommand.run`: masked output,
+/// (`SettingsStore.set(named:)`, its validation), `guest keys` (`KeyVerbs.run`: masked output,
 /// the zero-token test) and `guest models` (`ModelCommands`). A key sent here is never answered back.
 ///
 ///   GET  settings            every setting, its value and what it takes; the key rings, masked
@@ -65,7 +65,7 @@ struct PageActions: Sendable {
             ["name": n.rawValue, "value": Self.null(try store.get(n)), "unsetMeans": Self.null(n.unsetMeans), "expected": n.expected]
         }
         let rings = Collected()
-        _ = await KeysCommand.run(arguments: ["list"], dataDir: context.paths.dataDirectory, output: { rings.append($0) })
+        _ = await KeyVerbs.run(arguments: ["list"], dataDir: context.paths.dataDirectory, output: { rings.append($0) })
         return PageReply(body: Self.json(["ok": true, "settings": rows, "keys": rings.value]))
     }
 
@@ -88,7 +88,7 @@ struct PageActions: Sendable {
         let config = context.configuration
         let out = Collected()
         let tester = KeyTester(openAIBaseURL: config.cloudURLs.openAI, anthropicBaseURL: config.cloudURLs.anthropic)
-        let status = await KeysCommand.run(arguments: arguments, dataDir: config.paths.dataDirectory,
+        let status = await KeyVerbs.run(arguments: arguments, dataDir: config.paths.dataDirectory,
                                            output: { out.append($0) }, readSecret: { secret }, tester: tester)
         return PageReply(status: status == 2 ? 400 : 200, body: Self.json(["ok": status == 0, "text": out.value]))
     }

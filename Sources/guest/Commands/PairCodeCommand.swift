@@ -10,12 +10,7 @@ import Basics
 enum PairCodeCommand {
     static func run(_ inv: Invocation) async throws -> Int32 {
         var options = PairCodeAsk.Options()
-        func duration(_ flag: String) throws -> Duration? {
-            guard let text = inv.arguments.value(flag) else { return nil }
-            guard let d = Flag.duration(text), d > .zero else { throw inv.usageError("\(flag) takes a duration: 500ms, 30s, 10m") }
-            return d
-        }
-        if let d = try duration("--valid") {
+        if let d = try inv.positiveDuration("--valid") {
             let ms = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
             guard ms >= 1, ms <= Int64(UInt32.max) else { throw inv.usageError("--valid takes 1ms to 49 days: 90s, 10m") }
             options.validMs = UInt32(ms)
@@ -24,9 +19,9 @@ enum PairCodeCommand {
             guard let n = Int(text), (1...100).contains(n) else { throw inv.usageError("--tries takes a whole number from 1 to 100") }
             options.maxTries = UInt8(n)
         }
-        let wait = try duration("--wait")
-        if let d = try duration("--connect-timeout") { options.connectTimeout = d }
-        if let d = try duration("--answer-timeout") { options.answerWait = d }
+        let wait = try inv.positiveDuration("--wait")
+        if let d = try inv.positiveDuration("--connect-timeout") { options.connectTimeout = d }
+        if let d = try inv.positiveDuration("--answer-timeout") { options.answerWait = d }
         if inv.arguments.has("--name") { throw inv.usageError("--name is for `guest pair CODE` (naming a new device)") }
         let paths = try inv.configuration.paths
         guard let account = PairingAccount.load(paths) else { throw inv.usageError(PairCommand.whereToGetACode) }

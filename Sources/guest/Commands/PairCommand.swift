@@ -68,13 +68,8 @@ enum PairCommand {
         }
         guard inv.positionals.count <= 1 else { throw inv.usageError("give the code as one argument (quote it if it has spaces), or - to read it") }
         var options = PairJoin.Options()
-        func duration(_ flag: String) throws -> Duration? {
-            guard let text = inv.arguments.value(flag) else { return nil }
-            guard let d = Flag.duration(text), d > .zero else { throw inv.usageError("\(flag) takes a duration: 500ms, 30s, 2m") }
-            return d
-        }
-        if let d = try duration("--wait") { options.answerWait = d }
-        if let d = try duration("--connect-timeout") { options.connectTimeout = d }
+        if let d = try inv.positiveDuration("--wait") { options.answerWait = d }
+        if let d = try inv.positiveDuration("--connect-timeout") { options.connectTimeout = d }
         let name = inv.arguments.value("--name") ?? ProcessInfo.processInfo.hostName
         guard (1...DeviceRecord.maxNameBytes).contains(name.utf8.count) else {
             throw inv.usageError("--name must be 1 to \(DeviceRecord.maxNameBytes) bytes")

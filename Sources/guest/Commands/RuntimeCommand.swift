@@ -37,7 +37,7 @@ enum RuntimeCommandLine {
         var args = p
         if let kind = inv.arguments.value("--kind") { args += ["--kind", kind] }
         let text = Collected()
-        let status = await RuntimeCommand.run(arguments: args, dataDir: config.paths.dataDirectory,
+        let status = await RuntimeVerbs.run(arguments: args, dataDir: config.paths.dataDirectory,
                                               output: { text.append($0) })
         if status == 2 { Console.err(text.value) } else { Console.out(text.value) }
         if status == 0, p[0] == "add" {

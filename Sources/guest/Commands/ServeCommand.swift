@@ -10,7 +10,7 @@ import Wire
 enum ServeCommandLine {
     static let command = Command(
         name: "serve", summary: "serve the routed brain to local tools (OpenAI, Anthropic and Ollama compatible API)",
-        usage: "[--listen HOST:PORT] [--allow-remote] [--token-file FILE] [--allow-origin ORIGIN]... [--keep-alive-interval SECONDS]",
+        usage: "[--listen HOST:PORT] [--allow-remote] [--token-file FILE] [--allow-origin ORIGIN]... [--keep-alive-interval TIME]",
         details: "Endpoints:\n"
             + "  OpenAI     POST /v1/chat/completions, POST /v1/responses, GET|DELETE /v1/responses/{id},\n"
             + "             GET /v1/responses/{id}/input_items, POST /v1/completions, GET /v1/models, GET /v1/models/{id}\n"
@@ -53,13 +53,13 @@ enum ServeCommandLine {
                 Flag("--token-file", "FILE", "require Authorization: Bearer with the file's first line; a missing file is made 0600 "
                      + "with a random token (default: none, or $HOMEBASE_SERVE_TOKEN)"),
                 Flag("--token", "TOKEN", "as --token-file, but visible to other users in the process list (warned)"),
-                Flag("--keep-alive-interval", "SECONDS", "a streamed answer silent this long (a slow first token) gets a "
-                     + "keep-alive the client ignores; 0: none (default 5)"),
-                Flag("--embedding-timeout", "SECONDS", "wait this long for a Homebase's embeddings, then answer 502 "
-                     + "(default \(EmbeddingRouting.defaultTimeout.components.seconds))"),
-                Flag("--warm-check", "SECONDS", "keep the on-device engine running (the warm floor, setting engine.warm): "
-                     + "started now and checked this often; 0: only at start (default 30)"),
-                Flag("--status-interval", "SECONDS", "how often the page at / gets the status pushed (default 2)"),
+                Flag("--keep-alive-interval", "TIME", "a streamed answer silent this long (a slow first token) gets a "
+                     + "keep-alive the client ignores; 0: none (default \(DurationGrammar.text(ServeConfiguration.defaultKeepAliveInterval)))"),
+                Flag("--embedding-timeout", "TIME", "wait this long for a Homebase's embeddings, then answer 502 "
+                     + "(default \(EmbeddingRouting.defaultTimeout.components.seconds)s)"),
+                Flag("--warm-check", "TIME", "keep the on-device engine running (the warm floor, setting engine.warm): "
+                     + "started now and checked this often; 0: only at start (default 30s)"),
+                Flag("--status-interval", "TIME", "how often the page at / gets the status pushed (default 2s)"),
                 Flag("--allow-origin", "ORIGIN", repeatable: true, "let web pages of ORIGIN (http://localhost:3000) call serve, "
                      + "with CORS; repeatable (default: none)")]
             + Flag.relayLink,
@@ -67,17 +67,18 @@ enum ServeCommandLine {
 
     static func run(_ inv: Invocation) async throws -> Int32 {
         guard inv.positionals.isEmpty else { throw inv.usageError("unexpected argument \(inv.positionals[0].prefix(40))") }
+        // Every flag is read before anything opens: a bad one is refused at once (exit 2).
         let config = try configuration(inv)
-        let statusEvery = try statusInterval(inv)
+        let statusEvery = try statusInterval(inv), warmEvery = try warmCheck(inv), embeddingWait = try embeddingTimeout(inv)
         return try await inv.withLinks { context, links in
             let runner = context.runner, paths = context.paths, log = context.log
             let retake = ServeAnnouncement.onRetakeSignal(links, log: log)
             defer { retake.cancel() }
-            let warm = context.keepWarm(every: try warmCheck(inv))
+            let warm = context.keepWarm(every: warmEvery)
             defer { warm.cancel() }
             let embeddings = LocalEmbeddings(context: context)
-            let routing = EmbeddingRouting(context: context, local: embeddings, timeout: try embeddingTimeout(inv))
-            let status = await ServeCommand.run(
+            let routing = EmbeddingRouting(context: context, local: embeddings, timeout: embeddingWait)
+            let status = await ServeLoop.run(
                 configuration: config, output: { Console.out($0) },
                 router: { _ in RoutedAnswer(provider: RunnerBrain(runner: runner)) },
                 models: { ServableModels.list(context).map { ListedModel(name: $0.name, brain: $0.brain, details: details($0)) } },
@@ -109,28 +110,32 @@ enum ServeCommandLine {
                             contextLength: m.contextLength > 0 ? Int(m.contextLength) : nil, capabilities: e.capabilityNames)
     }
 
-    /// `--warm-check SECONDS`: 0 to 3600.
+    /// `--warm-check TIME`: 0 (warm at start only) to 1h.
     static func warmCheck(_ inv: Invocation) throws -> Duration {
-        guard let v = inv.arguments.value("--warm-check") else { return .seconds(30) }
-        guard let s = Int(v), (0...3600).contains(s) else {
-            throw inv.usageError("--warm-check: whole seconds, 0 to 3600 (0: warm at start only; setting engine.warm off: never)")
-        }
-        return .seconds(s)
+        try inv.duration("--warm-check", in: .zero ... .seconds(3600)) ?? .seconds(30)
     }
 
-    /// `--status-interval SECONDS`: how often the page's event stream pushes the status (0.01 to 3600).
+    /// `--status-interval TIME`: how often the page's event stream pushes the status (10ms to 1h).
     static func statusInterval(_ inv: Invocation) throws -> Duration {
-        guard let v = inv.arguments.value("--status-interval") else { return .seconds(2) }
-        guard let s = Double(v), s >= 0.01, s <= 3600 else { throw inv.usageError("--status-interval: seconds, 0.01 to 3600 (default 2)") }
-        return .milliseconds(Int64(s * 1000))
+        try inv.duration("--status-interval", in: .milliseconds(10) ... .seconds(3600)) ?? .seconds(2)
     }
 
-    /// `--embedding-timeout SECONDS`: 1 to 3600.
+    /// `--embedding-timeout TIME`: 1s to 1h.
     static func embeddingTimeout(_ inv: Invocation) throws -> Duration {
-        guard let v = inv.arguments.value("--embedding-timeout") else { return EmbeddingRouting.defaultTimeout }
-        guard let s = Int(v), (1...3600).contains(s) else { throw inv.usageError("--embedding-timeout: whole seconds, 1 to 3600") }
-        return .seconds(s)
+        try inv.duration("--embedding-timeout", in: .seconds(1) ... .seconds(3600)) ?? EmbeddingRouting.defaultTimeout
     }
+
+    /// `--keep-alive-interval TIME`: 0 (none) to 1h.
+    static func keepAliveInterval(_ inv: Invocation) throws -> Duration? {
+        guard let d = try inv.duration("--keep-alive-interval", in: .zero ... .seconds(3600)) else {
+            return ServeConfiguration.defaultKeepAliveInterval
+        }
+        return d == .zero ? nil : d
+    }
+
+    /// Said on stderr when a token is given as an argument.
+    static let tokenInArgvWarning = "warning: --token puts the token in the process list and shell history, "
+        + "where other users of this machine can read it; use --token-file FILE or $HOMEBASE_SERVE_TOKEN\n"
 
     static func configuration(_ inv: Invocation) throws -> ServeConfiguration {
         var c = ServeConfiguration()
@@ -138,9 +143,7 @@ enum ServeCommandLine {
             do { (c.host, c.port) = try ServeConfiguration.parseListen(listen) } catch { throw inv.usageError(error.description) }
         }
         c.allowRemote = inv.arguments.has("--allow-remote")
-        if let k = inv.arguments.value("--keep-alive-interval") {
-            do { c.keepAliveInterval = try ServeConfiguration.parseKeepAlive(k) } catch { throw inv.usageError(error.description) }
-        }
+        c.keepAliveInterval = try keepAliveInterval(inv)
         for origin in inv.arguments.all("--allow-origin") {
             do { try c.allow(origin: origin) } catch { throw inv.usageError(error.description) }
         }
@@ -152,7 +155,7 @@ enum ServeCommandLine {
                 if loaded.created { Console.err("guest serve: wrote a new token to \(file) (mode 0600)\n") }
             } catch { throw inv.usageError(error.description) }
         } else if let token = inv.arguments.value("--token") {
-            Console.err(ServeConfiguration.tokenInArgvWarning)
+            Console.err(tokenInArgvWarning)
             c.token = token
         } else {
             c.token = inv.environment["HOMEBASE_SERVE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }

@@ -1,3 +1,5 @@
+import ModelStore
+
 /// The browser tree as text: family, series, size rows, one line per quant tier.
 enum CatalogText {
     static func tree(_ entries: [CatalogEntry]) -> String {

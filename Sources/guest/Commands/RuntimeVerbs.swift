@@ -1,11 +1,12 @@
 import Foundation
 import Inference
+import LocalAPI
 
 /// `guest runtime add URL [--kind KIND] | list | remove`: the local runtime arm. `add` probes
 /// (reachable, lists models, trial completion) and writes `<data-dir>/runtime.json` only when the
 /// verdict is ready.
-public enum RuntimeCommand {
-    public static let help = """
+enum RuntimeVerbs {
+    static let help = """
         usage: guest runtime add URL [--kind ollama|llama-server|vllm|openai-compatible]
                guest runtime list
                guest runtime remove
@@ -18,7 +19,7 @@ public enum RuntimeCommand {
 
     /// Exit codes: 0 done, 1 the probe failed or the file could not be written, 2 bad input.
     /// `probe` lets tests shorten the probe's timeouts.
-    public static func run(arguments: [String], dataDir: String, output: @escaping @Sendable (String) -> Void,
+    static func run(arguments: [String], dataDir: String, output: @escaping @Sendable (String) -> Void,
                            probe: @Sendable (inout RuntimeProbe.Configuration) -> Void = { _ in }) async -> Int32 {
         guard let verb = arguments.first, verb != "--help", verb != "-h" else { output(help); return arguments.isEmpty ? 2 : 0 }
         let rest = Array(arguments.dropFirst())

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import ModelStore
+@testable import guest
 
 /// The `guest models ...` layer end to end against the stand-in hub.
-@Suite(.serialized) struct CommandTests {
+@Suite(.serialized) struct ModelCommandsTests {
     func commands(_ hub: StandInHub, _ dir: TempDir) throws -> ModelCommands {
         let catalog = Catalog(config: Catalog.Config(hub: hub.hubConfig(), cacheDirectory: dir.path, machineMemory: 16 << 30))
         let tiny = ShortlistItem(name: "tiny", repo: tinyRepo, quant: "F32", summary: "the test model")

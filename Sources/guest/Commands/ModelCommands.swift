@@ -1,21 +1,23 @@
 import Foundation
+import GuestAgent
+import ModelStore
 
 /// What `guest models ...` prints: the text, and the same facts structured for `--json`.
-public struct CommandOutput: Sendable {
-    public var text: String
-    public var entries: [CatalogEntry] = []
-    public var models: [ModelRecord] = []
+struct CommandOutput: Sendable {
+    var text: String
+    var entries: [CatalogEntry] = []
+    var models: [ModelRecord] = []
     /// `browse`: the catalog could not be read (none on file, no network): the shortlist is what ships.
-    public var offline = false
+    var offline = false
 }
 
 /// The command layer of `guest models`: browse, search, pull, cancel, list, use, delete, add-repo.
-public struct ModelCommands: Sendable {
-    public let catalog: Catalog
-    public let store: ModelStore
-    public let shortlist: [ShortlistItem]
+struct ModelCommands: Sendable {
+    let catalog: Catalog
+    let store: ModelStore
+    let shortlist: [ShortlistItem]
 
-    public init(catalog: Catalog, store: ModelStore, shortlist: [ShortlistItem] = ShortlistItem.defaults) {
+    init(catalog: Catalog, store: ModelStore, shortlist: [ShortlistItem] = ShortlistItem.defaults) {
         self.catalog = catalog
         self.store = store
         self.shortlist = shortlist
@@ -23,7 +25,7 @@ public struct ModelCommands: Sendable {
 
     /// The catalog as a tree: family → series → size → quant tiers, then the shortlist and the
     /// custom repos. `all` adds tool-capable models without vision; `refresh` re-fetches.
-    public func browse(all: Bool = false, refresh: Bool = false) async throws -> CommandOutput {
+    func browse(all: Bool = false, refresh: Bool = false) async throws -> CommandOutput {
         var text: String
         var entries: [CatalogEntry] = []
         var offline = false
@@ -49,7 +51,7 @@ public struct ModelCommands: Sendable {
     }
 
     /// Rows whose repo, family, series or size contains every word of `query` (case-insensitive).
-    public func search(_ query: String, all: Bool = false) async throws -> CommandOutput {
+    func search(_ query: String, all: Bool = false) async throws -> CommandOutput {
         let words = query.lowercased().split(separator: " ")
         let rows = try await catalog.entries(includeTextOnly: all).entries.filter { e in
             let hay = "\(e.repo) \(e.name.family) \(e.name.series) \(e.name.size)".lowercased()
@@ -60,7 +62,7 @@ public struct ModelCommands: Sendable {
     }
 
     /// `target`: a shortlist name, or `owner/name[:QUANT]` (catalog row or custom repo).
-    public func pull(_ target: String, progress: @escaping @Sendable (DownloadProgress) -> Void = { _ in }) async throws
+    func pull(_ target: String, progress: @escaping @Sendable (DownloadProgress) -> Void = { _ in }) async throws
         -> CommandOutput
     {
         let (repo, quant, provisional) = try resolve(target)
@@ -81,14 +83,14 @@ public struct ModelCommands: Sendable {
                              models: [record])
     }
 
-    public func cancel(_ id: String) async throws -> CommandOutput {
+    func cancel(_ id: String) async throws -> CommandOutput {
         try store.dropWish(id)
         try await store.cancel(id)
         return CommandOutput(text: "\(id): cancelled\n", models: [])
     }
 
     /// Every model the store knows, with its state, size, and the selection marked `*`.
-    public func list() throws -> CommandOutput {
+    func list() throws -> CommandOutput {
         let models = try store.list()
         let selected = try store.selection()
         var text = models.isEmpty ? "no models yet: guest models browse\n" : ""
@@ -103,13 +105,13 @@ public struct ModelCommands: Sendable {
         return CommandOutput(text: text, models: models)
     }
 
-    public func use(_ id: String) throws -> CommandOutput {
+    func use(_ id: String) throws -> CommandOutput {
         try store.select(id)
         try store.replaceWishes(with: nil)  // this choice is newer than any wish to select
         return CommandOutput(text: "using \(id)\n", models: [try store.record(id)])
     }
 
-    public func delete(_ id: String) async throws -> CommandOutput {
+    func delete(_ id: String) async throws -> CommandOutput {
         try store.dropWish(id)
         try await store.delete(id)
         let now = try store.selection()
@@ -117,7 +119,7 @@ public struct ModelCommands: Sendable {
     }
 
     /// Adds a custom repo (no network check: a bad id fails at pull with a clear error).
-    public func addRepo(_ id: String) throws -> CommandOutput {
+    func addRepo(_ id: String) throws -> CommandOutput {
         let added = try store.addCustomRepo(id)
         return CommandOutput(text: added ? "added \(id) (provisional until it loads)\n" : "\(id) is already added\n")
     }
@@ -128,5 +130,14 @@ public struct ModelCommands: Sendable {
         let repo = try RepoID.validate(parts.first ?? "")
         let custom = try store.customRepos().contains { $0.repo.lowercased() == repo.lowercased() }
         return (repo, parts.count > 1 ? parts[1] : nil, custom)
+    }
+}
+
+extension GuestContext {
+    /// `guest models` commands on this context's store.
+    func modelCommands() -> ModelCommands {
+        try? FileManager.default.createDirectory(atPath: paths.catalogCache, withIntermediateDirectories: true)
+        return ModelCommands(catalog: Catalog(config: .init(hub: configuration.hub, cacheDirectory: paths.catalogCache)),
+                             store: modelStore)
     }
 }

@@ -1,9 +1,11 @@
 import Basics
+import CloudKeys
 import Signing
 
-/// `guest keys add|list|remove|move|test`: the CLI calls `run` in one line.
-public enum KeysCommand {
-    public static let help = """
+/// `guest keys add|list|remove|move|test`, over CloudKeys' rings: `KeysCommandLine` and the page
+/// (`PageActions`) call `run` in one line.
+enum KeyVerbs {
+    static let help = """
         usage: guest keys add PROVIDER [KEY|-]     add a key (read from stdin when - or absent)
                guest keys list                     every ring, masked; the first key is used
                guest keys remove PROVIDER N        remove key N (1 is the first)
@@ -17,7 +19,7 @@ public enum KeysCommand {
     /// Exit codes: 0 done (and for `test`, the key is valid), 1 failure (or a key that is not
     /// valid), 2 bad input. `readSecret` supplies the key for `add` without it on the command
     /// line (the CLI passes `SecretInput.readLine`); the key is never echoed.
-    public static func run(arguments: [String], dataDir: String, output: @Sendable (String) -> Void,
+    static func run(arguments: [String], dataDir: String, output: @Sendable (String) -> Void,
                            readSecret: () -> [UInt8]? = { SecretInput.readLine(prompt: "API key: ") },
                            tester: KeyTester = KeyTester()) async -> Int32 {
         let store = CloudKeyStore(dataDir: dataDir)
