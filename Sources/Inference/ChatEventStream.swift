@@ -8,12 +8,8 @@ func chatEventStream(
     let task = Task {
         do {
             try await body(out)
-        } catch let e as InferenceError {
-            out.finish(throwing: e)
-        } catch is CancellationError {
-            out.finish(throwing: InferenceError.cancelled)
         } catch {
-            out.finish(throwing: InferenceError.malformed("unexpected failure: \(type(of: error))"))
+            out.finish(throwing: InferenceError.streamEnd(error))
         }
     }
     out.onTermination = { reason in
@@ -21,4 +17,16 @@ func chatEventStream(
         if case .cancelled = reason { task.cancel() }
     }
     return events
+}
+
+extension InferenceError {
+    /// How a provider's stream ends on `error`: an `InferenceError` as it is, a cancel as
+    /// `.cancelled`, anything else `.malformed` naming only the error's type.
+    static func streamEnd(_ error: Error) -> InferenceError {
+        switch error {
+        case let e as InferenceError: e
+        case is CancellationError: .cancelled
+        default: .malformed("unexpected failure: \(type(of: error))")
+        }
+    }
 }

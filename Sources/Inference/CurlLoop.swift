@@ -17,6 +17,7 @@ final class CurlLoop: @unchecked Sendable {  // multi: only curl_multi_wakeup is
     private struct Pending {
         var adds: [CurlTransfer] = []
         var cancels: [CurlTransfer] = []
+        var resumes: [CurlTransfer] = []
     }
 
     private let multi: UnsafeMutableRawPointer
@@ -46,13 +47,19 @@ final class CurlLoop: @unchecked Sendable {  // multi: only curl_multi_wakeup is
         curl_multi_wakeup(multi)
     }
 
+    /// Un-pauses a transfer its sink paused, from any thread.
+    func resume(_ t: CurlTransfer) {
+        pending.withLock { $0.resumes.append(t) }
+        curl_multi_wakeup(multi)
+    }
+
     private func run() {
         while true {
             let work = pending.withLock { p -> Pending in
                 defer { p = Pending() }
                 return p
             }
-            core.step(adding: work.adds, cancelling: work.cancels)
+            core.step(adding: work.adds, cancelling: work.cancels, resuming: work.resumes)
         }
     }
 }
@@ -66,7 +73,7 @@ private final class LoopCore: @unchecked Sendable {
 
     init(multi: UnsafeMutableRawPointer) { self.multi = multi }
 
-    func step(adding adds: [CurlTransfer], cancelling cancels: [CurlTransfer]) {
+    func step(adding adds: [CurlTransfer], cancelling cancels: [CurlTransfer], resuming resumes: [CurlTransfer]) {
         for t in adds {
             if t.cancelled.load(ordering: .relaxed) { t.finish(.cancelled); continue }
             guard curl_multi_add_handle(multi, t.easy) == CURLM_OK else {
@@ -75,6 +82,7 @@ private final class LoopCore: @unchecked Sendable {
             active[t.easy] = t
         }
         for t in cancels { end(t, .cancelled) }
+        for t in resumes where active[t.easy] === t { t.unpause() }
 
         var running: Int32 = 0
         curl_multi_perform(multi, &running)
@@ -83,7 +91,7 @@ private final class LoopCore: @unchecked Sendable {
         let now = monotonicNanos()
         var nearest = UInt64.max
         var stalled: [CurlTransfer] = []  // stays unallocated while nothing stalls
-        for t in active.values {
+        for t in active.values where !t.paused {
             if now >= t.deadline { stalled.append(t) } else { nearest = min(nearest, t.deadline) }
         }
         for t in stalled { end(t, t.stallError) }

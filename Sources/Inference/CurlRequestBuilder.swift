@@ -2,7 +2,7 @@ import CCurl
 
 /// Turns an `HTTPStreamRequest` into a configured easy handle wrapped in a `CurlTransfer`.
 enum CurlRequestBuilder {
-    static func transfer(for request: HTTPStreamRequest) throws -> CurlTransfer {
+    static func transfer(for request: HTTPStreamRequest, sink: HTTPBodySink? = nil) throws -> CurlTransfer {
         guard request.url.hasPrefix("http://") || request.url.hasPrefix("https://") else {
             throw InferenceError.unreachable("not an http(s) URL")
         }
@@ -11,7 +11,7 @@ enum CurlRequestBuilder {
         for h in request.headers { list = curl_slist_append(list, "\(h.name): \(h.value)") }
         // No `Expect: 100-continue` round trip before a POST body.
         list = curl_slist_append(list, "Expect:")
-        let t = CurlTransfer(easy: easy, headerList: list, timeouts: request.timeouts)
+        let t = CurlTransfer(easy: easy, headerList: list, timeouts: request.timeouts, sink: sink)
         let ctx = Unmanaged.passUnretained(t).toOpaque()
 
         var ok = true
@@ -64,8 +64,11 @@ private let curlWriteCallback: hb_curl_data_cb = { ptr, size, count, ctx in
     let t = Unmanaged<CurlTransfer>.fromOpaque(ctx!).takeUnretainedValue()
     let n = size * count
     if t.cancelled.load(ordering: .relaxed) { return 0 }  // a short count aborts the transfer
-    t.bodyBytes(UnsafeRawBufferPointer(start: ptr, count: n))
-    return n
+    switch t.bodyBytes(UnsafeRawBufferPointer(start: ptr, count: n)) {
+    case .taken: return n
+    case .pause: return Int(CURL_WRITEFUNC_PAUSE)
+    case .abort: return 0
+    }
 }
 
 private let curlHeaderCallback: hb_curl_data_cb = { ptr, size, count, ctx in

@@ -19,12 +19,19 @@ final class CurlTransfer: @unchecked Sendable {
     private var headers: [HTTPHeader] = []
     private var headDelivered = false
     private var bodyStarted = false
+    /// Takes a 2xx body instead of `body` (which then only ends); dropped at the end.
+    private var sink: HTTPBodySink?
+    private var sinkTakesBody = false
+    /// Paused by the sink: the stall deadline does not run.
+    private(set) var paused = false
     /// Monotonic nanoseconds after which the loop aborts the transfer as stalled.
     private(set) var deadline: UInt64
     private(set) var finished = false
 
-    init(easy: UnsafeMutableRawPointer, headerList: UnsafeMutablePointer<curl_slist>?, timeouts: HTTPTimeouts) {
+    init(easy: UnsafeMutableRawPointer, headerList: UnsafeMutablePointer<curl_slist>?, timeouts: HTTPTimeouts,
+         sink: HTTPBodySink? = nil) {
         self.easy = easy
+        self.sink = sink
         self.headerList = headerList
         self.timeouts = timeouts
         (body, bodyOut) = AsyncThrowingStream.makeStream(of: [UInt8].self)
@@ -74,16 +81,33 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
-    func bodyBytes(_ raw: UnsafeRawBufferPointer) {
+    /// What the write callback answers for these bytes.
+    func bodyBytes(_ raw: UnsafeRawBufferPointer) -> HTTPBodySinkVerdict {
         if !headDelivered { deliverHead() }
         bodyStarted = true
+        guard sinkTakesBody, let sink else {
+            deadline = monotonicNanos() &+ timeouts.idle.nanoseconds
+            bodyOut.yield(Array(raw))
+            return .taken
+        }
+        let verdict = sink.receive(raw)
+        paused = verdict == .pause
+        if !paused { deadline = monotonicNanos() &+ timeouts.idle.nanoseconds }
+        return verdict
+    }
+
+    /// Goes on after a sink's pause (loop thread): libcurl hands the held bytes over again.
+    func unpause() {
+        guard paused, !finished else { return }
+        paused = false
         deadline = monotonicNanos() &+ timeouts.idle.nanoseconds
-        bodyOut.yield(Array(raw))
+        curl_easy_pause(easy, CURLPAUSE_CONT)
     }
 
     private func deliverHead() {
         guard !headDelivered else { return }
         headDelivered = true
+        sinkTakesBody = sink != nil && (200..<300).contains(status)
         headWaiter?.resume(returning: HTTPStreamResponse(status: status, headers: headers, body: body))
         headWaiter = nil
     }
@@ -94,6 +118,7 @@ final class CurlTransfer: @unchecked Sendable {
     func finish(_ error: InferenceError?) {
         guard !finished else { return }
         finished = true
+        defer { sink = nil }
         if let error {
             if let waiter = headWaiter {
                 headWaiter = nil

@@ -35,50 +35,43 @@ public struct OpenAIChatClient: ChatProvider {
     public var brain: BrainKind { configuration.brain }
 
     public func stream(_ request: ChatRequest) -> AsyncThrowingStream<ChatEvent, Error> {
-        chatEventStream { [configuration, http] out in try await Self.run(request, configuration, http, out) }
+        stream(request, into: OpenAIStreamSink(prefill: request.continuation))
+    }
+
+    /// The body is parsed and decoded on curl's thread into `sink`'s queue; this task sends the
+    /// request, reads a failure's status and waits for the transfer's end. A reader that gives up
+    /// cancels it, which aborts the transfer (as cancelling a `send` or a body read does).
+    func stream(_ request: ChatRequest, into sink: OpenAIStreamSink) -> AsyncThrowingStream<ChatEvent, Error> {
+        let queue = sink.queue
+        let task = Task { [configuration, http] in
+            do {
+                try await Self.run(request, configuration, http, sink)
+            } catch {
+                queue.finish(throwing: InferenceError.streamEnd(error))
+            }
+        }
+        queue.onAbandon { task.cancel() }
+        return queue.stream()
     }
 
     private static func run(_ request: ChatRequest, _ config: Configuration, _ http: HTTPStreamClient,
-                            _ out: AsyncThrowingStream<ChatEvent, Error>.Continuation) async throws {
+                            _ sink: OpenAIStreamSink) async throws {
         var headers = [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "text/event-stream")]
         if let key = config.apiKey, !key.isEmpty { headers.append(HTTPHeader("Authorization", "Bearer \(key)")) }
         headers += config.extraHeaders
         let body = try OpenAIRequestBody.encode(request)
         let response = try await http.send(HTTPStreamRequest(
             method: "POST", url: config.apiRoot + "/chat/completions", headers: headers, body: body,
-            timeouts: config.timeouts))
+            timeouts: config.timeouts), into: sink)
         do {
             try await response.requireSuccess()
         } catch InferenceError.http(404, let message) where message.lowercased().contains("model") {
             throw InferenceError.modelUnavailable(message)
         }
-
-        var parser = SSEParser(reportsStrayLines: true)
-        var decoder = OpenAIStreamDecoder()
-        var sse: [SSEEvent] = [], chat: [ChatEvent] = []
-        var echo = PrefillEcho(request.continuation)  // llama-server repeats the prefill first
-        for try await chunk in response.body {
-            parser.parse(chunk, into: &sse)
-            for event in sse {
-                try decoder.handle(event, into: &chat)
-                for e in chat {
-                    if case .text(let t) = e {
-                        let shown = echo.pass(t)
-                        if !shown.isEmpty { out.yield(.text(shown)) }
-                        continue
-                    }
-                    let held = echo.flush()
-                    if !held.isEmpty { out.yield(.text(held)) }
-                    out.yield(e)
-                }
-                chat.removeAll(keepingCapacity: true)
-            }
-            sse.removeAll(keepingCapacity: true)
-            // The answer is complete: release the reader now; the loop drains the last bytes so
-            // the connection can be reused.
-            if decoder.isDone { out.finish() }
-        }
-        guard decoder.isDone else { throw InferenceError.interrupted }
+        // The sink has the bytes; this ends (or throws) when the transfer does, after the drain.
+        for try await _ in response.body {}
+        // Without `[DONE]` the answer is cut short (after it, the queue is finished and this is moot).
+        sink.queue.finish(throwing: InferenceError.interrupted)
     }
 }
 

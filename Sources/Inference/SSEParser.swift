@@ -62,24 +62,31 @@ public struct SSEParser: Sendable {
 
     /// As `parse(_:)`, appending to a caller-owned array (reused across chunks on the hot path).
     public mutating func parse(_ bytes: [UInt8], into out: inout [SSEEvent]) {
-        bytes.withUnsafeBufferPointer { buf in
-            var i = 0
-            if !bomDone { i = skipBOM(buf) }
-            while i < buf.count {
-                let b = buf[i]
-                if afterCR {
-                    afterCR = false
-                    if b == Self.lf { i += 1; continue }
-                }
-                // Copy the run up to the next line end in one go.
-                var j = i
-                while j < buf.count, buf[j] != Self.lf, buf[j] != Self.cr { j += 1 }
-                line.append(contentsOf: UnsafeBufferPointer(rebasing: buf[i..<j]))
-                guard j < buf.count else { break }
-                afterCR = buf[j] == Self.cr
-                endLine(into: &out)
-                i = j + 1
+        bytes.withUnsafeBufferPointer { parse($0, into: &out) }
+    }
+
+    /// As `parse(_:into:)`, on bytes owned by the caller for the call (libcurl's read buffer).
+    mutating func parse(_ bytes: UnsafeRawBufferPointer, into out: inout [SSEEvent]) {
+        bytes.withMemoryRebound(to: UInt8.self) { parse($0, into: &out) }
+    }
+
+    private mutating func parse(_ buf: UnsafeBufferPointer<UInt8>, into out: inout [SSEEvent]) {
+        var i = 0
+        if !bomDone { i = skipBOM(buf) }
+        while i < buf.count {
+            let b = buf[i]
+            if afterCR {
+                afterCR = false
+                if b == Self.lf { i += 1; continue }
             }
+            // Copy the run up to the next line end in one go.
+            var j = i
+            while j < buf.count, buf[j] != Self.lf, buf[j] != Self.cr { j += 1 }
+            line.append(contentsOf: UnsafeBufferPointer(rebasing: buf[i..<j]))
+            guard j < buf.count else { break }
+            afterCR = buf[j] == Self.cr
+            endLine(into: &out)
+            i = j + 1
         }
     }
 

@@ -9,6 +9,7 @@ import Foundation
 @main struct BenchHomebase {
     static let usage = """
         usage: bench-homebase [--rounds N] [--tokens N] [--batch-delays MS,MS] [--relay-delay-ms MS] [--engine-poll 0-100]
+                              [--client-only]
 
         Starts a real relay and llama-server (tiny model) on loopback, runs a Homebase agent in this
         process against them and a guest device beside it; for each batch-delay policy (default 20,0)
@@ -18,12 +19,14 @@ import Foundation
         --relay-delay-ms (default 0) puts the relay that far away, each way, for the Homebase and the
         guest alike (a delaying TCP proxy in front of it on loopback). --engine-poll passes llama-server's
         `--poll` (how hard its idle threads spin for work; default: the engine's own, 50).
+        --client-only streams --rounds answers from llama-server through the engine client alone (no
+        relay, no agent) and prints its CPU per 1,000 tokens: a fixed workload for valgrind's instruction count.
         BENCH_VERBOSE=1 also prints each round on stderr (the outliers of a loaded machine).
         """
 
     static func main() async {
         lineBufferedOutput()
-        var rounds = 8, tokens = 512, delays = [20, 0], relayDelay = 0, poll: Int?
+        var rounds = 8, tokens = 512, delays = [20, 0], relayDelay = 0, poll: Int?, clientOnly = false
         var args = Array(CommandLine.arguments.dropFirst())
         func fail(_ m: String) -> Never {
             FileHandle.standardError.write(Data("bench-homebase: \(m)\n\(usage)\n".utf8))
@@ -32,6 +35,7 @@ import Foundation
         while !args.isEmpty {
             let flag = args.removeFirst()
             if flag == "--help" || flag == "-h" { print(usage); exit(0) }
+            if flag == "--client-only" { clientOnly = true; continue }
             guard let value = args.first else { fail("\(flag) takes a value") }
             args.removeFirst()
             switch flag {
@@ -55,7 +59,11 @@ import Foundation
             }
         }
         do {
-            try await run(rounds: rounds, tokens: tokens, delays: delays, relayDelayMs: relayDelay, poll: poll)
+            if clientOnly {
+                try await ClientStream.run(rounds: rounds, tokens: tokens, poll: poll)
+            } else {
+                try await run(rounds: rounds, tokens: tokens, delays: delays, relayDelayMs: relayDelay, poll: poll)
+            }
         } catch {
             FileHandle.standardError.write(Data("bench-homebase: \(error)\n".utf8))
             exit(1)

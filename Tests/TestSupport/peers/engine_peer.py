@@ -208,6 +208,24 @@ class Handler(PeerHandler):
             record(test_id, event="closed", sent=sent)
             self.close_connection = True
 
+    def s_flood(self, method, path, test_id):
+        # As fast as the socket takes them (X-Flood-Count chunks): a reader that lags must
+        # hold the transfer back, not buffer the answer.
+        count = int(self.headers.get("X-Flood-Count") or 1000)
+        self.start_stream()
+        sent = 0
+        try:
+            for _ in range(count):
+                self.send_chunk(chunk("tok "))
+                sent += 1
+            self.send_chunk(chunk(None, finish="stop"))
+            self.send_chunk("data: [DONE]\n\n")
+            record(test_id, event="finished", sent=sent)
+            self.end_chunked()
+        except (BrokenPipeError, ConnectionResetError):
+            record(test_id, event="closed", sent=sent)
+            self.close_connection = True
+
     # -- scenarios: runtimes for the probe ---------------------------------------------------
     def s_ollama(self, method, path, test_id, tags=OLLAMA_TAGS):
         if path == "/api/version":
