@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestKit
 import Testing
 @testable import Storage
 
@@ -13,7 +14,7 @@ import Testing
     }
 
     @Test func aNewStoreAndItsWALAndSHMAre0600UnderAPermissiveUmask() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let old = umask(0o022)
         defer { umask(old) }
@@ -27,7 +28,7 @@ import Testing
     }
 
     @Test func anOlderWorldReadableStoreIsTightenedOnOpen() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let path = dir.path("store.sqlite")
         do {
