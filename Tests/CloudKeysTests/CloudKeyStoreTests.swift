@@ -1,14 +1,11 @@
 import Foundation
 import Glibc
 import Signing
+import TestSupport
 import Testing
 @testable import CloudKeys
 
-func freshDataDir() throws -> String {
-    let d = FileManager.default.temporaryDirectory.appendingPathComponent("cloudkeys-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
-    return d
-}
+func freshDataDir() throws -> String { try temporaryDirectory("cloudkeys") }
 
 func mode(_ path: String) -> mode_t {
     var st = stat()

@@ -24,7 +24,7 @@ import Testing
     let configDir: String
 
     init() throws {
-        let base = try tempDirectory()
+        let base = try temporaryDirectory("guest-tests")
         dataDir = base + "/data"
         configDir = base + "/config"
     }

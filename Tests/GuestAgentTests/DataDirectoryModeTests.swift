@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func anOpenDataDirectoryIsTightenedAndItsStoreIsPrivate() throws {
-        let dir = try tempDirectory()
+        let dir = try temporaryDirectory("guest-tests")
         chmod(dir, 0o755)
         let context = try GuestContext(GuestConfiguration(paths: GuestPaths(dataDirectory: dir), environment: [:]))
         _ = context
