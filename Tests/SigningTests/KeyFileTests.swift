@@ -4,12 +4,6 @@ import TestKit
 import Testing
 @testable import Signing
 
-func mode(of path: String) -> mode_t {
-    var info = stat()
-    _ = stat(path, &info)
-    return info.st_mode & 0o777
-}
-
 @Test func keySavesWithMode0600AndLoads() throws {
     let dir = try temporaryDirectory("homebase-signing")
     let path = dir + "/device.key"
@@ -17,7 +11,7 @@ func mode(of path: String) -> mode_t {
     let old = umask(0)  // even a permissive umask must not widen the file's mode
     defer { umask(old) }
     try key.save(to: path)
-    #expect(mode(of: path) == 0o600)
+    #expect(fileMode(path) == 0o600)
     let loaded = try SigningKey.load(from: path)
     #expect(loaded.publicKey == key.publicKey)
     // Saving again replaces the file atomically and leaves no temporary behind.

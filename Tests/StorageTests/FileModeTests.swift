@@ -8,11 +8,6 @@ import Testing
 /// `-wal` and `-shm` SQLite makes beside it are 0600 whatever the umask, and a store made 0644
 /// by an older version is tightened when opened for writing.
 @Suite(.serialized) struct FileModeTests {
-    func mode(_ path: String) -> mode_t? {
-        var info = stat()
-        return stat(path, &info) == 0 ? info.st_mode & 0o777 : nil
-    }
-
     @Test func aNewStoreAndItsWALAndSHMAre0600UnderAPermissiveUmask() throws {
         let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
@@ -21,9 +16,9 @@ import Testing
         let path = dir.path("store.sqlite")
         let db = try Database(path: path, schema: schema(), options: fastOptions())
         try db.execute("INSERT INTO item(name) VALUES (?)", "secret")
-        #expect(mode(path) == 0o600)
-        #expect(mode(path + "-wal") == 0o600)
-        #expect(mode(path + "-shm") == 0o600)
+        #expect(fileMode(path) == 0o600)
+        #expect(fileMode(path + "-wal") == 0o600)
+        #expect(fileMode(path + "-shm") == 0o600)
         db.close()
     }
 
@@ -39,12 +34,12 @@ import Testing
         chmod(path, 0o644)
         let again = try Database(path: path, schema: schema(), options: fastOptions())
         defer { again.close() }
-        #expect(mode(path) == 0o600)
+        #expect(fileMode(path) == 0o600)
         #expect(try again.query("SELECT name FROM item").count == 1)
         // A read-only open changes nothing (it may be another user's file).
         chmod(path, 0o640)
         let reader = try Database(path: path, schema: schema(), options: fastOptions(readOnly: true))
         reader.close()
-        #expect(mode(path) == 0o640)
+        #expect(fileMode(path) == 0o640)
     }
 }
