@@ -5,6 +5,3 @@ import Foundation
 
 /// This target's setup errors are TestSupport's.
 typealias TestSetupError = SetupError
-
-/// A loopback port that nothing listens on (bound, then closed).
-func deadPort() throws -> Int { try freePort() }
