@@ -132,14 +132,14 @@ let package = Package(
 
         .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
-        .testTarget(name: "SigningTests", dependencies: ["Signing", "Basics"]),
-        .testTarget(name: "SealingTests", dependencies: ["Sealing", "Signing", "Basics", "CSodium"]),
+        .testTarget(name: "SigningTests", dependencies: ["TestKit", "Signing", "Basics"]),
+        .testTarget(name: "SealingTests", dependencies: ["TestKit", "Sealing", "Signing", "Basics", "CSodium"]),
         .testTarget(name: "WireTests", dependencies: ["TestKit", "Wire"]),
         .testTarget(name: "InferenceWireTests", dependencies: ["InferenceWire", "Inference", "Wire", "Sealing"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+        .testTarget(name: "StorageTests", dependencies: ["TestKit", "Storage"]),
         .testTarget(name: "TransportTests", dependencies: ["TestSupport", "Transport", "CLinux"], exclude: ["peers"]),
         .testTarget(name: "AgentKitTests", dependencies: ["TestSupport", "AgentKit", "Inference"]),
-        .testTarget(name: "RoutingTests", dependencies: ["Routing", "Inference", "Storage", "Wire", "Signing"]),
+        .testTarget(name: "RoutingTests", dependencies: ["TestKit", "Routing", "Inference", "Storage", "Wire", "Signing"]),
         .testTarget(name: "PeerLinkTests", dependencies: ["TestSupport", "PeerLink", "Transport", "Wire", "Signing", "Basics"]),
         // cluster/: three nats-server and three `homebase-relay serve` processes on loopback.
         .testTarget(name: "RelayServerTests", dependencies: ["TestSupport", "Basics", "RelayServer", "RelayCluster", "Transport", "Wire", "Signing",

@@ -1,19 +1,11 @@
 import Foundation
 import Glibc
 import Signing
+import TestSupport
 import Testing
 @testable import CloudKeys
 
-func freshDataDir() throws -> String {
-    let d = FileManager.default.temporaryDirectory.appendingPathComponent("cloudkeys-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
-    return d
-}
-
-func mode(_ path: String) -> mode_t {
-    var st = stat()
-    return stat(path, &st) == 0 ? st.st_mode & 0o777 : 0
-}
+func freshDataDir() throws -> String { try temporaryDirectory("cloudkeys") }
 
 func slotText(_ path: String) -> String? {
     (try? Data(contentsOf: URL(fileURLWithPath: path))).map { String(decoding: $0, as: UTF8.self) }
@@ -28,9 +20,9 @@ func secret(_ s: String) -> SecretBytes { SecretBytes(Array(s.utf8)) }
         try store.add(.openAI, key: secret("sk-proj-aaaaaaaaaaaaaaaa1111"))
         try store.add(.openAI, key: secret("sk-proj-bbbbbbbbbbbbbbbb2222"))
         #expect(slotText(dir + "/keys/openai") == "sk-proj-aaaaaaaaaaaaaaaa1111")
-        #expect(mode(dir + "/keys/openai") == 0o600)
-        #expect(mode(dir + "/keyring/openai") == 0o600)
-        #expect(mode(dir + "/keyring") == 0o700)
+        #expect(fileMode(dir + "/keys/openai") == 0o600)
+        #expect(fileMode(dir + "/keyring/openai") == 0o600)
+        #expect(fileMode(dir + "/keyring") == 0o700)
         #expect(try store.keys(.openAI).count == 2)
         #expect(try store.keys(.anthropic).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: dir + "/keys/anthropic"))

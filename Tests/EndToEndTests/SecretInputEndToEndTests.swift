@@ -40,12 +40,12 @@ import Testing
         // What pairing and joining wrote is the user's alone.
         for dir in ["laptop", "phone", "friend"] {
             let data = s.procs.work + "/" + dir
-            #expect(try mode(data) == 0o700, "\(dir)")
-            #expect(try mode(data + "/routing.sqlite") == 0o600, "\(dir)")
+            #expect(fileMode(data) == 0o700, "\(dir)")
+            #expect(fileMode(data + "/routing.sqlite") == 0o600, "\(dir)")
         }
-        #expect(try mode(s.procs.work + "/host") == 0o700)
-        #expect(try mode(s.procs.work + "/host/homebase.sqlite3") == 0o600)
-        #expect(try mode(s.procs.work + "/host/homebase.sqlite3-wal") == 0o600)
+        #expect(fileMode(s.procs.work + "/host") == 0o700)
+        #expect(fileMode(s.procs.work + "/host/homebase.sqlite3") == 0o600)
+        #expect(fileMode(s.procs.work + "/host/homebase.sqlite3-wal") == 0o600)
     }
 
     @Test func homebasePairReadsTheCodeFromStdin() throws {
@@ -66,12 +66,6 @@ import Testing
         // The guest likewise, for `guest pair -`.
         let guest = try s.runWithInput(s.bin.path("guest"), ["pair", "-"] + s.guestArgs("g"), input: expired.text + "\n")
         #expect(guest.status == 1 && guest.err.contains("expired"), "\(guest.err)")
-    }
-
-    func mode(_ path: String) throws -> mode_t {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw Failure("no \(path)") }
-        return info.st_mode & 0o777
     }
 }
 

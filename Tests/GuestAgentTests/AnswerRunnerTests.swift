@@ -157,7 +157,7 @@ import Synchronization
     @Test func noModelInstalledGivesTheLabelledFloorWithoutError() async throws {
         let factory = GuestBrains(supervisor: Engine.supervisor(),
                                   resolver: LocalModelResolver(configuredPath: nil, store: nil),
-                                  cloud: CloudDoors(keysDirectory: try tempDirectory()))
+                                  cloud: CloudDoors(keysDirectory: try temporaryDirectory("guest-tests")))
         let brain = factory.brain(for: .onDevice(.builtIn))
         #expect(brain.brain == .floor)
         let r = await collect(brain.stream(request))

@@ -13,7 +13,7 @@ import Testing
 
     /// A context whose "guest executable" is the fake fetcher.
     func context() throws -> GuestContext {
-        let dir = try tempDirectory()
+        let dir = try temporaryDirectory("guest-tests")
         let fake = dir + "/fake-guest"
         try """
             #!/bin/sh

@@ -24,7 +24,7 @@ import Testing
     let configDir: String
 
     init() throws {
-        let base = try tempDirectory()
+        let base = try temporaryDirectory("guest-tests")
         dataDir = base + "/data"
         configDir = base + "/config"
     }
@@ -95,9 +95,7 @@ import Testing
         #expect(record.name == "laptop")
         #expect(r.out.contains(record.signingKey.hex))
         for file in [DeviceIdentity.signingKeyFile, DeviceIdentity.hpkeKeyFile] {
-            var info = stat()
-            #expect(stat("\(dataDir)/identity/\(file)", &info) == 0)
-            #expect(info.st_mode & 0o777 == 0o600)
+            #expect(fileMode("\(dataDir)/identity/\(file)") == 0o600)
         }
         #expect(try String(contentsOfFile: dataDir + "/account.key", encoding: .utf8) == account + "\n")
         // A second init keeps the identity.

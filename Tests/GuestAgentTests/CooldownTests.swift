@@ -35,7 +35,7 @@ struct FreshOwnAdvert: OwnAdvertSource {
     /// The Homebase never accepted: it is cooled down, the next request (another process reading
     /// the same file) goes on-device without asking it, and the reason says so.
     @Test func anAcceptTimeoutCoolsTheHomebaseDownForTheNextRequests() async throws {
-        let dir = try tempDirectory()
+        let dir = try temporaryDirectory("guest-tests")
         let homebase = RecordingProvider(brain: .ownHomebase, failure: .watchdog(.accept))
         let local = RecordingProvider(brain: .onDevice, events: [.text("ok"), .done(finishReason: "stop", usage: nil)])
         let first = try await runner(homebase, local, CooldownFile(path: dir + "/cooldowns.json")).run(request)
@@ -53,7 +53,7 @@ struct FreshOwnAdvert: OwnAdvertSource {
 
     /// A Homebase that answered with its own error is alive: no cooldown.
     @Test func aHostErrorDoesNotCoolDown() async throws {
-        let dir = try tempDirectory()
+        let dir = try temporaryDirectory("guest-tests")
         let file = CooldownFile(path: dir + "/cooldowns.json")
         let homebase = RecordingProvider(brain: .ownHomebase, failure: .host(.busy, message: "later"))
         let local = RecordingProvider(brain: .onDevice, events: [.text("ok"), .done(finishReason: "stop", usage: nil)])
@@ -64,7 +64,7 @@ struct FreshOwnAdvert: OwnAdvertSource {
 
     /// An answer clears it; an expired one is gone by itself.
     @Test func anAnswerOrTheExpiryEndsIt() async throws {
-        let dir = try tempDirectory()
+        let dir = try temporaryDirectory("guest-tests")
         let file = CooldownFile(path: dir + "/cooldowns.json", length: .seconds(60))
         let now = SystemWallClock().nowMs()
         file.record(Self.host, because: .watchdog(.accept), nowMs: now - 5_000)

@@ -6,18 +6,13 @@ import Testing
 /// A data directory made with a default umask (0755) before the first run is tightened to 0700,
 /// and the routing store (settings, joined Homebases, conversation replicas) is 0600.
 @Suite struct DataDirectoryModeTests {
-    func mode(_ path: String) -> mode_t? {
-        var info = stat()
-        return stat(path, &info) == 0 ? info.st_mode & 0o777 : nil
-    }
-
     @Test func anOpenDataDirectoryIsTightenedAndItsStoreIsPrivate() throws {
-        let dir = try tempDirectory()
+        let dir = try temporaryDirectory("guest-tests")
         chmod(dir, 0o755)
         let context = try GuestContext(GuestConfiguration(paths: GuestPaths(dataDirectory: dir), environment: [:]))
         _ = context
-        #expect(mode(dir) == 0o700)
-        #expect(mode(dir + "/routing.sqlite") == 0o600)
-        #expect(mode(dir + "/routing.sqlite-wal") ?? 0o600 == 0o600)
+        #expect(fileMode(dir) == 0o700)
+        #expect(fileMode(dir + "/routing.sqlite") == 0o600)
+        #expect(fileMode(dir + "/routing.sqlite-wal") ?? 0o600 == 0o600)
     }
 }

@@ -10,7 +10,7 @@ import Wire
 /// (a second workstation too), the one in `homebase.key` is "in use", a plain device is plain.
 @Suite struct DeviceListingTests {
     @Test func everyAdvertisingDeviceIsAHomebaseAndTheRoutedOneIsInUse() async throws {
-        let paths = GuestPaths(dataDirectory: try tempDirectory())
+        let paths = GuestPaths(dataDirectory: try temporaryDirectory("guest-tests"))
         let context = try GuestContext(GuestConfiguration(paths: paths, environment: [:]))
         let account = SigningKey.generate()
         let first = try DeviceIdentity.generate(name: "ws-one", now: 1), second = try DeviceIdentity.generate(name: "ws-two", now: 1)

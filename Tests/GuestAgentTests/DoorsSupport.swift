@@ -50,7 +50,7 @@ struct GuestRunner {
     var environment: [String: String] = [:]
 
     init() throws {
-        let base = try tempDirectory()
+        let base = try temporaryDirectory("guest-tests")
         dataDir = base + "/data"
         configDir = base + "/config"
     }

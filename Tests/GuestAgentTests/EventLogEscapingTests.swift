@@ -5,10 +5,9 @@ import Testing
 /// guest.log lines carry device names from other devices: a newline or an escape sequence in
 /// one is written escaped, never raw (issue 15, hole 11).
 @Test func guestLogLinesEscapeControlCharacters() throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eventlog-\(UInt64.random(in: 0...UInt64.max))").path
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    let log = EventLog(path: dir + "/guest.log")
+    let dir = try TempDir("eventlog")
+    defer { dir.cleanup() }
+    let log = EventLog(path: dir.path("guest.log"))
     log.write("paired evil\nfallback: forged\u{1b}[2J 0011…")
     let text = try String(contentsOfFile: log.path, encoding: .utf8)
     #expect(text.split(separator: "\n").count == 1 && !text.contains("\u{1b}"), "\(text.debugDescription)")

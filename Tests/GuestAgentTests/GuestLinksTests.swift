@@ -25,7 +25,7 @@ import Wire
     }
 
     func context() throws -> GuestContext {
-        try GuestContext(GuestConfiguration(paths: GuestPaths(dataDirectory: try tempDirectory()), environment: [:]))
+        try GuestContext(GuestConfiguration(paths: GuestPaths(dataDirectory: try temporaryDirectory("guest-tests")), environment: [:]))
     }
 
     @Test func joiningElsewhereKeepsTheAccountRelayAndStoresThePin() async throws {

@@ -20,7 +20,7 @@ import Wire
     }
 
     @Test func theJoinedHostsRelayKeepsTheInvitesAlternates() throws {
-        let paths = GuestPaths(dataDirectory: try tempDirectory())
+        let paths = GuestPaths(dataDirectory: try temporaryDirectory("guest-tests"))
         let context = try GuestContext(GuestConfiguration(paths: paths, environment: [:]))
         let nodes = ["ws://127.0.0.1:10", "ws://127.0.0.1:11"]
         _ = try GuestJoin.prepare(try GuestJoin.check(try invite(nodes), nowMs: now), context: context, name: "laptop")
@@ -32,7 +32,7 @@ import Wire
     }
 
     @Test func anInviteWithoutAlternatesLeavesNoFile() throws {
-        let paths = GuestPaths(dataDirectory: try tempDirectory())
+        let paths = GuestPaths(dataDirectory: try temporaryDirectory("guest-tests"))
         let context = try GuestContext(GuestConfiguration(paths: paths, environment: [:]))
         _ = try GuestJoin.prepare(try GuestJoin.check(try invite([]), nowMs: now), context: context, name: "laptop")
         #expect(JoinedHostFiles(paths: paths).alternates(host.signingKey.publicKey).isEmpty)

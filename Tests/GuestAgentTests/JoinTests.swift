@@ -45,7 +45,7 @@ import Wire
     }
 
     @Test func hostMailMovesTheJoinedHomebase() async throws {
-        let paths = GuestPaths(dataDirectory: try tempDirectory())
+        let paths = GuestPaths(dataDirectory: try temporaryDirectory("guest-tests"))
         let context = try GuestContext(GuestConfiguration(paths: paths, environment: [:]))
         let checked = try GuestJoin.check(try invite(), nowMs: now)
         let (me, created) = try GuestJoin.prepare(checked, context: context, name: "laptop")
@@ -80,7 +80,7 @@ import Wire
     /// before the grant as the host sends it; never after a revoke. With it, a request with tools
     /// goes to the friend's Homebase; without it, on-device with the reason in `status`.
     @Test func grantTermsTellTheRouterWhetherToolsMayGo() async throws {
-        let paths = GuestPaths(dataDirectory: try tempDirectory())
+        let paths = GuestPaths(dataDirectory: try temporaryDirectory("guest-tests"))
         let context = try GuestContext(GuestConfiguration(paths: paths, environment: [:]))
         let (me, _) = try GuestJoin.prepare(try GuestJoin.check(try invite(), nowMs: now), context: context, name: "laptop")
         let mail = GuestMail(paths: paths, directory: GuestDirectory(me: me.signingKey.publicKey, bootstrap: nil, roster: []),

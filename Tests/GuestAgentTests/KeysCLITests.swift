@@ -36,9 +36,7 @@ import Testing
         }
         // The ring and the slot the providers read: private files; the slot holds the first key.
         for file in ["keyring/openai", "keys/openai", "keys/anthropic"] {
-            var info = stat()
-            #expect(stat(g.dataDir + "/" + file, &info) == 0)
-            #expect(info.st_mode & 0o777 == 0o600, "\(file)")
+            #expect(fileMode(g.dataDir + "/" + file) == 0o600, "\(file)")
         }
         #expect(try String(contentsOfFile: g.dataDir + "/keys/openai", encoding: .utf8) == Self.good)
 

@@ -9,7 +9,7 @@ import Testing
 @Suite struct LoadCheckTests {
     /// TEST FAKE engine: a shell script standing in for llama-server (`script` is its body).
     func fakeEngine(_ script: String) throws -> String {
-        let path = try tempDirectory() + "/fake-llama-server"
+        let path = try temporaryDirectory("guest-tests") + "/fake-llama-server"
         try Data("#!/bin/sh\n# TEST FAKE llama-server\n\(script)\n".utf8).write(to: URL(fileURLWithPath: path))
         chmod(path, 0o755)
         return path

@@ -29,7 +29,7 @@ import Testing
         ChatMessage(role: .user, parts: [.text("what is this?"), .image(ImageData(mediaType: "image/png", bytes: [1, 2]))])])
 
     @Test func aLocalModelWithItsProjectorSeesImages() async throws {
-        let context = try GuestContext(GuestConfiguration(paths: GuestPaths(dataDirectory: try tempDirectory()), environment: [:]))
+        let context = try GuestContext(GuestConfiguration(paths: GuestPaths(dataDirectory: try temporaryDirectory("guest-tests")), environment: [:]))
         defer { Task { await context.shutdown() } }
         let vision = try Self.readyModel(context, repo: "owner/vision-model-GGUF", projector: "mmproj-F16.gguf")
         let text = try Self.readyModel(context, repo: "owner/text-model-GGUF", projector: nil)
@@ -52,7 +52,7 @@ import Testing
 
     /// The engine is started with the projector (a labelled fake binary records its arguments).
     @Test func theEngineIsStartedWithTheProjector() async throws {
-        let dir = try tempDirectory()
+        let dir = try temporaryDirectory("guest-tests")
         let fake = dir + "/llama-server", argsFile = dir + "/args"
         try "#!/bin/sh\necho \"$@\" > \(argsFile)\nexit 3\n".write(toFile: fake, atomically: true, encoding: .utf8)
         chmod(fake, 0o755)

@@ -10,7 +10,7 @@ import Wire
 /// seam, whose default fails at once; the runner answers on-device (here the floor: no model).
 @Suite struct OwnHomebaseWiringTests {
     @Test func freshOwnAdvertRoutesToTheRelaySeamAndFallsBack() async throws {
-        let dir = try tempDirectory()
+        let dir = try temporaryDirectory("guest-tests")
         let context = try GuestContext(GuestConfiguration(paths: GuestPaths(dataDirectory: dir), environment: [:]))
         let host = SigningKey.generate()
         try context.account.write(host.publicKey)

@@ -14,7 +14,7 @@ import Wire
 /// introduction); any `pair-code` is kept away from the mail handler.
 @Suite struct PairCodeAskTests {
     @Test func onlyADeviceSetUpForAnAccountMayAsk() throws {
-        let paths = GuestPaths(dataDirectory: try tempDirectory())
+        let paths = GuestPaths(dataDirectory: try temporaryDirectory("guest-tests"))
         try paths.create()
         #expect(PairingAccount.load(paths) == nil)  // nothing at all
         let me = try DeviceIdentity.generate(name: "laptop", now: 1)

@@ -7,7 +7,7 @@ import Testing
 /// `request.shaping` (#22): stored by `guest settings`, read by the links, shown by `guest status`.
 struct RequestShapingSettingTests {
     @Test func unsetPadsAndTheSettingReachesTheStatus() throws {
-        let dir = try tempDirectory()
+        let dir = try temporaryDirectory("guest-tests")
         let context = try GuestContext(GuestConfiguration(paths: GuestPaths(dataDirectory: dir), environment: [:]))
         #expect(context.requestShaping == .padded)
         #expect(GuestStatus.gather(context).requestShaping.hasPrefix("padded ("))

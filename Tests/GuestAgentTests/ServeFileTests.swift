@@ -9,7 +9,7 @@ import Testing
 /// the pid checks; the stream is serve's OpenAI-shaped SSE data, written here.
 @Suite struct ServeFileTests {
     @Test func writtenFileReadsBackAndIsPrivate() throws {
-        let paths = GuestPaths(dataDirectory: try tempDirectory())
+        let paths = GuestPaths(dataDirectory: try temporaryDirectory("guest-tests"))
         let file = ServeFile(pid: 4242, host: "0.0.0.0", port: 11435)
         try file.write(paths)
         #expect(ServeFile.read(paths) == file)
@@ -22,7 +22,7 @@ import Testing
     /// The token file's path (never the token) is announced for `guest chat`; an older file
     /// without it still reads.
     @Test func theTokenFileIsAnnouncedAndOlderFilesStillRead() throws {
-        let paths = GuestPaths(dataDirectory: try tempDirectory())
+        let paths = GuestPaths(dataDirectory: try temporaryDirectory("guest-tests"))
         var file = ServeFile(pid: 4242, host: "127.0.0.1", port: 11435)
         file.tokenFile = "/home/u/.config/homebase/serve.token"
         try file.write(paths)
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func aDeadPidOrAnotherProgramIsNoServe() throws {
-        let paths = GuestPaths(dataDirectory: try tempDirectory())
+        let paths = GuestPaths(dataDirectory: try temporaryDirectory("guest-tests"))
         let sleeper = Process()
         sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
         sleeper.arguments = ["30"]
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func removeLeavesAnotherServesFile() throws {
-        let paths = GuestPaths(dataDirectory: try tempDirectory())
+        let paths = GuestPaths(dataDirectory: try temporaryDirectory("guest-tests"))
         try ServeFile(pid: 77, host: "127.0.0.1", port: 1).write(paths)
         ServeFile.remove(paths, pid: 78)
         #expect(ServeFile.read(paths)?.pid == 77)

@@ -60,12 +60,6 @@ func collect(_ stream: AsyncThrowingStream<ChatEvent, Error>) async -> (text: St
     }
 }
 
-func tempDirectory() throws -> String {
-    let path = NSTemporaryDirectory() + "guest-tests-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
-
 func processExists(_ pid: Int32) -> Bool { kill(pid, 0) == 0 }
 
 // MARK: scripted brains and facts for the runner

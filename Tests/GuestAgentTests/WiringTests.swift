@@ -10,7 +10,7 @@ import Wire
 
 @Suite struct WiringTests {
     @Test func keyRingReadsOnlyPrivateFilesPerCall() throws {
-        let dir = try tempDirectory()
+        let dir = try temporaryDirectory("guest-tests")
         let ring = FileKeyRing(directory: dir)
         #expect(try ring.hasKey(.openAI) == false)
         let path = dir + "/openai"
@@ -24,7 +24,7 @@ import Wire
     }
 
     @Test func runtimeFileAbsentBadAndGood() throws {
-        let dir = try tempDirectory()
+        let dir = try temporaryDirectory("guest-tests")
         let file = RuntimeFile(path: dir + "/runtime.json")
         #expect(try file.verifiedEndpoint() == nil)
         try Data("{not json".utf8).write(to: URL(fileURLWithPath: file.path))
@@ -49,7 +49,7 @@ import Wire
     }
 
     @Test func resolverPrefersTheConfiguredFileAndSaysWhyWhenNone() throws {
-        let dir = try tempDirectory()
+        let dir = try temporaryDirectory("guest-tests")
         #expect(LocalModelResolver(configuredPath: nil, store: nil).resolve(.builtIn) == .none(why: "no local model is installed"))
         #expect(LocalModelResolver(configuredPath: nil, store: nil).resolve(.community("x:Q4"))
             == .none(why: "local model x:Q4 is not installed"))
@@ -62,7 +62,7 @@ import Wire
     }
 
     @Test func engineLocatorOrder() throws {
-        let dir = try tempDirectory()
+        let dir = try temporaryDirectory("guest-tests")
         let env = ["PATH": dir + "/nobin", "HOMEBASE_ENGINE_DIR": dir]
         #expect(throws: EngineError.self) { try EngineLocator(environment: env).locate() }
         try FileManager.default.createDirectory(atPath: dir + "/bin", withIntermediateDirectories: true)
@@ -75,7 +75,7 @@ import Wire
     /// The context's router on real facts: a runtime.json serving the selected tag routes to
     /// the local endpoint; without it, an OpenAI choice with no key file stays on-device.
     @Test func contextRoutesOnItsFiles() throws {
-        let dir = try tempDirectory()
+        let dir = try temporaryDirectory("guest-tests")
         let context = try GuestContext(GuestConfiguration(paths: GuestPaths(dataDirectory: dir), environment: [:]))
         try context.settings.set(.modelSource, "external")
         try context.settings.set(.externalRuntime, "openai")
@@ -96,7 +96,7 @@ import Wire
     /// Unlinked, a Homebase route fails at once, so it answers from the floor (no model here) with
     /// the relay's failure recorded, never an error; the cloud routes fail in their stream.
     @Test func defaultSeamsFailClearly() async throws {
-        let dir = try tempDirectory()
+        let dir = try temporaryDirectory("guest-tests")
         let brains = GuestBrains(supervisor: Engine.supervisor(), resolver: LocalModelResolver(configuredPath: nil, store: nil),
                                  cloud: CloudDoors(keysDirectory: dir + "/keys",
                                                    urls: CloudURLs(openAI: "http://127.0.0.1:1", anthropic: "http://127.0.0.1:1")))

@@ -140,7 +140,7 @@ struct EmbeddingEngine: Sendable {
         guard FileManager.default.isExecutableFile(atPath: binary), FileManager.default.fileExists(atPath: model) else {
             throw TestSetupError("llama-server or the tiny model missing under \(dir): run scripts/engine/install.sh and scripts/engine/tiny_model.sh")
         }
-        let port = try deadPort()
+        let port = try freePort()
         let server = try ProcessBox(binary, ["--model", model, "--host", "127.0.0.1", "--port", "\(port)", "--alias", "tiny-embed",
                                              "--threads", "2", "--embeddings", "--pooling", "mean"])
         let engine = EmbeddingEngine(url: "http://127.0.0.1:\(port)", server: server)

@@ -10,7 +10,7 @@ import Wire
 /// columns keeps its rows: the next code adds the columns (guarded ALTER), old rows have no asker.
 @Suite struct PairingAskerTests {
     @Test func anOldTableKeepsItsRowsAndTheNextCodeRemembersItsAsker() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("homebase")
         let store = try HostStore(path: dir + "/homebase.sqlite3")
         defer { store.close() }
         // The table as it was before the asker columns, with one used code in it.

@@ -45,7 +45,7 @@ import Testing
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.binary)
         p.arguments = ["--data-dir", dir, "run", "--relay", relay.url, "--reload-interval", "50ms", "--quiet",
-                       "--default-runtime", "http://127.0.0.1:\(try deadPort())"]
+                       "--default-runtime", "http://127.0.0.1:\(try freePort())"]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()

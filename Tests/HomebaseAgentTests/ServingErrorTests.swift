@@ -72,7 +72,7 @@ import Wire
     }
 
     @Test func refusedConnectionIsAHostError() async throws {
-        try await withHost("http://127.0.0.1:\(try deadPort())") { f in
+        try await withHost("http://127.0.0.1:\(try freePort())") { f in
             let (_, a) = await f.guest.ask(request("scripted"), to: f.host)
             #expect(a.error?.code == .hostError)
             #expect(a.text.isEmpty)

@@ -39,7 +39,7 @@ import Wire
         sharing.close()
 
         let lines = MailDurabilityTests.Lines()
-        var c = try HomebaseAgent.Configuration(relayURL: "ws://127.0.0.1:\(try deadPort())")
+        var c = try HomebaseAgent.Configuration(relayURL: "ws://127.0.0.1:\(try freePort())")
         c.log = { lines.add($0) }
         let agent = try HomebaseAgent(configuration: c, files: files)
         agent.start()

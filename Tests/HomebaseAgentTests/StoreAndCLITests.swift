@@ -98,7 +98,7 @@ import Wire
     }
 
     @Test func aDeadURLIsRefused() async throws {
-        let message = try await refused("http://127.0.0.1:\(try deadPort())")
+        let message = try await refused("http://127.0.0.1:\(try freePort())")
         #expect(message.hasPrefix("connect"))
     }
 
@@ -116,7 +116,7 @@ import Wire
         let files = try initialized()
         let store = try files.openStore()
         defer { store.close() }
-        let url = "http://127.0.0.1:\(try deadPort())"
+        let url = "http://127.0.0.1:\(try freePort())"
         try store.save(StoredRuntime(url: url, kind: .ollama, version: nil, available: true,
                                      models: [RuntimeModel(tag: "m", capabilities: [.completion])],
                                      addedMs: 1, verifiedMs: 1, checkedMs: 1, lastError: nil))

@@ -77,10 +77,9 @@ import Testing
     }
 
     @Test func keyIsReadPerRequestSoRotationTakesEffectOnTheNextCall() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(testID())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let slot = dir.appendingPathComponent("openai").path
+        let dir = try TempDir("keys")
+        defer { dir.cleanup() }
+        let slot = dir.path("openai")
         func put(_ key: String, mode: mode_t = 0o600) throws {
             _ = FileManager.default.createFile(atPath: slot, contents: Data(key.utf8))
             chmod(slot, mode)

@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func refusedIsUnreachable() async throws {
-        let request = HTTPStreamRequest(url: "http://127.0.0.1:\(try deadPort())/health")
+        let request = HTTPStreamRequest(url: "http://127.0.0.1:\(try freePort())/health")
         do {
             _ = try await HTTPStreamClient().send(request)
             Issue.record("a dead port answered")

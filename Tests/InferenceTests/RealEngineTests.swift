@@ -54,7 +54,7 @@ import Testing
 
     @Test func deadURLIsRefused() async throws {
         _ = try RealEngine.get()
-        let failure = try #require(await RuntimeProbe(.init(baseURL: "http://127.0.0.1:\(try deadPort())")).run().failure)
+        let failure = try #require(await RuntimeProbe(.init(baseURL: "http://127.0.0.1:\(try freePort())")).run().failure)
         #expect(failure.step == .connect)
     }
 

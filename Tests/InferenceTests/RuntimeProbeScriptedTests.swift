@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func deadURLIsRefused() async throws {
-        let url = "http://127.0.0.1:\(try deadPort())"
+        let url = "http://127.0.0.1:\(try freePort())"
         let failure = try #require(await RuntimeProbe(.init(baseURL: url)).run().failure)
         #expect(failure.step == .connect)
         #expect(failure.message.hasPrefix("nothing answers at \(url)"))

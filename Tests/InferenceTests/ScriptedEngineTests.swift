@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func refusedConnectionIsUnreachable() async throws {
-        let client = OpenAIChatClient(.init(baseURL: "http://127.0.0.1:\(try deadPort())"))
+        let client = OpenAIChatClient(.init(baseURL: "http://127.0.0.1:\(try freePort())"))
         let r = await drain(client.stream(hello))
         guard case .unreachable? = r.error as? InferenceError else {
             Issue.record("expected .unreachable, got \(String(describing: r.error))"); return

@@ -49,9 +49,6 @@ func get(_ url: String, timeouts: HTTPTimeouts = HTTPTimeouts()) async throws ->
 /// A fresh id tying a test's requests to the peer's records.
 func testID() -> String { UUID().uuidString.lowercased() }
 
-/// A loopback port that nothing listens on (bound, then closed).
-func deadPort() throws -> Int { try freePort() }
-
 /// Every event of a chat stream, or the error that ended it.
 func drain(_ stream: AsyncThrowingStream<ChatEvent, Error>) async -> (events: [ChatEvent], error: Error?) {
     var events: [ChatEvent] = []

@@ -6,7 +6,7 @@ import Testing
 /// directory stand in for the two processes.
 @Suite(.serialized) struct CancelTests {
     @Test func aCancelFromAnotherProcessStopsTheRunningPull() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let puller = try makeStore(hub, dir, cancelPoll: .milliseconds(20))
         let canceller = try makeStore(hub, dir)

@@ -5,7 +5,7 @@ import Testing
 /// The finished file must hash to the `lfs.oid` sha256 of the hub's tree.
 @Suite(.serialized) struct DigestTests {
     @Test func aFileThatDoesNotHashToTheHubsSHA256FailsAndIsRemoved() async throws {
-        let hub = try StandInHub(), dir = try TempDir(), loads = LoadRecorder()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models"), loads = LoadRecorder()
         defer { hub.stop(); dir.cleanup() }
         let store = try makeStore(hub, dir, verify: loads.verify)
         try await hub.mode("corrupt=1")  // same size, same ETag, one byte flipped
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func digestOfAKnownFile() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-models")
         defer { dir.cleanup() }
         let path = dir.path + "/abc"
         _ = FileManager.default.createFile(atPath: path, contents: Data("abc".utf8))

@@ -37,7 +37,7 @@ func tinyDownload(_ hub: StandInHub, _ dir: TempDir, etag: String? = nil) -> (Do
 
 @Suite(.serialized) struct DownloadTests {
     @Test func pullsShardsAndProjectorThenLoadChecks() async throws {
-        let hub = try StandInHub(), dir = try TempDir(), loads = LoadRecorder()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models"), loads = LoadRecorder()
         defer { hub.stop(); dir.cleanup() }
         let store = try makeStore(hub, dir, verify: loads.verify)
         let seen = ProgressLog()
@@ -58,7 +58,7 @@ func tinyDownload(_ hub: StandInHub, _ dir: TempDir, etag: String? = nil) -> (Do
     }
 
     @Test func tokenGoesOnlyToTheHubHost() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let store = try makeStore(hub, dir, token: "hf_test_secret")
         try await store.pull(repo: tinyRepo)
@@ -71,7 +71,7 @@ func tinyDownload(_ hub: StandInHub, _ dir: TempDir, etag: String? = nil) -> (Do
     }
 
     @Test func resumesAfterACutConnection() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         try await hub.mode("cut=100000")
         try await makeStore(hub, dir).pull(repo: tinyRepo)
@@ -81,7 +81,7 @@ func tinyDownload(_ hub: StandInHub, _ dir: TempDir, etag: String? = nil) -> (Do
     }
 
     @Test func aCutWithoutRetriesFailsThenThePullResumesFromThePart() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let store = try makeStore(hub, dir, maxResumes: 0)
         try await hub.mode("cut=150000")
@@ -97,7 +97,7 @@ func tinyDownload(_ hub: StandInHub, _ dir: TempDir, etag: String? = nil) -> (Do
     }
 
     @Test func aServerIgnoringTheRangeRestartsCleanly() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let folder = "\(dir.path)/models/\(tinyRepo)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -109,7 +109,7 @@ func tinyDownload(_ hub: StandInHub, _ dir: TempDir, etag: String? = nil) -> (Do
     }
 
     @Test func resumesAfterTheDownloadingTaskIsKilled() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let store = try makeStore(hub, dir)
         let (task, part) = try await slowPull(store, hub, dir, until: 50_000)
@@ -126,7 +126,7 @@ func tinyDownload(_ hub: StandInHub, _ dir: TempDir, etag: String? = nil) -> (Do
     }
 
     @Test func completeFilesAreSkipped() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let (downloader, item) = tinyDownload(hub, dir)
         try await downloader.run([item]) { _ in }
@@ -137,7 +137,7 @@ func tinyDownload(_ hub: StandInHub, _ dir: TempDir, etag: String? = nil) -> (Do
     }
 
     @Test func aWrongETagIsRefusedAndThePartRemoved() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let (downloader, item) = tinyDownload(hub, dir, etag: String(repeating: "0", count: 64))
         let error = await storeError { try await downloader.run([item]) { _ in } }
@@ -147,7 +147,7 @@ func tinyDownload(_ hub: StandInHub, _ dir: TempDir, etag: String? = nil) -> (Do
     }
 
     @Test func offlineFailsAtOnceWithTheOfflineError() async throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-models")
         defer { dir.cleanup() }
         let config = HubConfig(baseURL: "http://127.0.0.1:\(refusedPort())", organisations: [])
         let store = try ModelStore(config: ModelStore.Config(directory: dir.path, hub: config), verifyLoad: { _ in })

@@ -7,7 +7,7 @@ import Testing
 /// It once grew a 300,000-byte shard to 300,008 and the model was still marked ready.
 @Suite(.serialized) struct ForeignWriteTests {
     @Test func finishChecksTheBytesOnDiskNotTheCountReceived() async throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-models")
         defer { dir.cleanup() }
         let destination = dir.path + "/m.gguf"
         let downloader = Downloader(http: HTTPClient(), maxResumes: 0, progressStep: 1)
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func aForeignWriteDuringAPullFailsItInsteadOfMarkingItReady() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let store = try makeStore(hub, dir)
         let final = "\(dir.path)/models/\(tinyRepo)/\(tinyFile)"

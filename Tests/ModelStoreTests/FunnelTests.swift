@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func funnelKeepsOnlyWhatLoadsDrivesSeesAndFits() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let result = try await catalog(hub, dir).entries()
         #expect(Set(result.entries.map(\.repo)) == [
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func textOnlyFlagAddsToolModelsWithoutVision() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let result = try await catalog(hub, dir).entries(includeTextOnly: true)
         #expect(result.report.shown == 8 && result.report.notVisionCapable == 0)
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func followsPaginationForEveryOrganisation() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         _ = try await catalog(hub, dir).entries()
         let listings = try await hub.log().filter { $0.path.hasPrefix("/api/models?") }
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func cacheServesInstantlyAndOfflineThenRefreshes() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { dir.cleanup() }
         let first = try await catalog(hub, dir).entries()
         let requests = try await hub.log().count
@@ -85,7 +85,7 @@ import Testing
     }
 
     @Test func offlineWithoutCacheFailsWithTheOfflineError() async throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-models")
         defer { dir.cleanup() }
         let config = HubConfig(baseURL: "http://127.0.0.1:\(refusedPort())", organisations: ["a", "b"])
         let catalog = Catalog(config: Catalog.Config(hub: config, cacheDirectory: dir.path, machineMemory: nil))
@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func customRepoThatDoesNotExistFailsClearly() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let error = await storeError { _ = try await catalog(hub, dir).entry(repo: "hbtest/No-Such-7B-GGUF") }
         #expect(error == .repoUnusable(repo: "hbtest/No-Such-7B-GGUF", detail: "not found on the hub (HTTP 404)"))

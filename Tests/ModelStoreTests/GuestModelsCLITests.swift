@@ -6,7 +6,7 @@ import Testing
 /// stand-in hub (HF_ENDPOINT) serving the tiny real GGUF, the real llama-server.
 @Suite(.serialized) struct GuestModelsCLITests {
     @Test func aPulledModelIsWhatTheOnDeviceBrainServes() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let guest = try GuestRun(dir: dir, hubURL: hub.baseURL)
         let pulledPath = "\(guest.dataDir)/models/\(tinyRepo)/\(tinyFile)"
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func readyIsRecordedOnlyOnceTheEngineLoadedTheModel() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let guest = try GuestRun(dir: dir, hubURL: hub.baseURL)
         // Downloaded, but no engine to load it: failed, not ready, and not selectable.
@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func aModelSelectedWhileDownloadingLeavesTheReadyOneAnswering() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let guest = try GuestRun(dir: dir, hubURL: hub.baseURL)
         let engine = ["--llama-server", llamaServerPath]

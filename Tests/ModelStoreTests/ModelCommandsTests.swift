@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func browseSearchPullListUseDelete() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let cmd = try commands(hub, dir)
 
@@ -39,7 +39,7 @@ import Testing
     /// A first run without network (no catalog on file, the hub refused): browse still shows the
     /// shortlist that ships with guest, marked offline, instead of only an error.
     @Test func browseOfflineOnAFirstRunShowsTheShippedShortlist() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let config = HubConfig(baseURL: "http://127.0.0.1:\(refusedPort())", organisations: ["hbtest"])
         let catalog = Catalog(config: Catalog.Config(hub: config, cacheDirectory: dir.path, machineMemory: nil))
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func addRepoThenPullByIDAndQuant() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let cmd = try commands(hub, dir)
         #expect(try cmd.addRepo(tinyRepo).text == "added \(tinyRepo) (provisional until it loads)\n")

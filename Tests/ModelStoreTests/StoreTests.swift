@@ -13,7 +13,7 @@ let oneTier = QuantTier(quant: Quant("F32")!, files: [tinyFile], projector: nil,
     }
 
     @Test func aLateProgressUpdateNeverOverwritesReady() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-models")
         defer { dir.cleanup() }
         let store = try offlineStore(dir)
         let attempt = try #require(try store.begin(id: tinyID, repo: tinyRepo, quant: "F32", tier: oneTier, provisional: false))
@@ -26,7 +26,7 @@ let oneTier = QuantTier(quant: Quant("F32")!, files: [tinyFile], projector: nil,
     }
 
     @Test func aCancelledDownloadIsNeverResurrectedNorDemoted() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-models")
         defer { dir.cleanup() }
         let store = try offlineStore(dir)
         let attempt = try #require(try store.begin(id: tinyID, repo: tinyRepo, quant: "F32", tier: oneTier, provisional: false))
@@ -43,7 +43,7 @@ let oneTier = QuantTier(quant: Quant("F32")!, files: [tinyFile], projector: nil,
     }
 
     @Test func unsupportedIsTerminal() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let store = try makeStore(hub, dir) { _ in throw ModelStoreError.unsupported(model: tinyID, detail: "unknown architecture") }
         let first = await storeError { try await store.pull(repo: tinyRepo) }
@@ -56,7 +56,7 @@ let oneTier = QuantTier(quant: Quant("F32")!, files: [tinyFile], projector: nil,
     }
 
     @Test func cancelDuringTheLoadCheckWinsOverItsLateSuccess() async throws {
-        let hub = try StandInHub(), dir = try TempDir(), gate = LoadGate()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models"), gate = LoadGate()
         defer { hub.stop(); dir.cleanup() }
         let store = try makeStore(hub, dir, verify: gate.verify)
         let pull = Task { try await store.pull(repo: tinyRepo) }
@@ -76,7 +76,7 @@ let oneTier = QuantTier(quant: Quant("F32")!, files: [tinyFile], projector: nil,
     }
 
     @Test func cancelMidDownloadRemovesThePartAndStaysAbsent() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let store = try makeStore(hub, dir)
         let (pull, part) = try await slowPull(store, hub, dir, until: 20_000)
@@ -87,7 +87,7 @@ let oneTier = QuantTier(quant: Quant("F32")!, files: [tinyFile], projector: nil,
     }
 
     @Test func deleteRemovesFilesAndTheSelectionFallsBack() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let store = try makeStore(hub, dir, defaultSelection: "builtin")
         #expect(try store.selection() == "builtin")
@@ -101,7 +101,7 @@ let oneTier = QuantTier(quant: Quant("F32")!, files: [tinyFile], projector: nil,
     }
 
     @Test func customReposPersistWithoutDuplicatesAndStayProvisionalUntilLoaded() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         do {
             let store = try makeStore(hub, dir)
@@ -122,7 +122,7 @@ let oneTier = QuantTier(quant: Quant("F32")!, files: [tinyFile], projector: nil,
     }
 
     @Test func readyOnlyAfterTheRealLlamaServerLoadedTheModel() async throws {
-        let hub = try StandInHub(), dir = try TempDir()
+        let hub = try StandInHub(), dir = try TempDir("homebase-models")
         defer { hub.stop(); dir.cleanup() }
         let store = try makeStore(hub, dir, verify: llamaServerVerify())
         let record = try await store.pull(repo: tinyRepo)

@@ -11,15 +11,6 @@ let engineDir = ProcessInfo.processInfo.environment["HOMEBASE_ENGINE_DIR"]
 let tinyModelPath = engineDir + "/models/tiny-seed0.gguf"
 let llamaServerPath = engineDir + "/bin/llama-server"
 
-/// A fresh directory, removed by `cleanup()`.
-struct TempDir {
-    let path: String
-    init() throws {
-        path = try temporaryDirectory("homebase-models")
-    }
-    func cleanup() { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// The stand-in hub (peers/hub.py): API on 127.0.0.1, CDN on 127.0.0.2; runs until `stop()`.
 final class StandInHub: Sendable {
     let peer: PortedProcess

@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func aWishIsSelectedWhenReadyUnlessANewerChoiceReplacedIt() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-models")
         defer { dir.cleanup() }
         let store = try store(dir)
         let older = tinyRepo + ":Q8_0", newer = tinyRepo + ":Q4_K_M"
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func aPersonsOwnChoiceOrCancelEndsTheWish() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-models")
         defer { dir.cleanup() }
         let store = try store(dir)
         let id = tinyRepo + ":Q8_0"
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func aFailedWishSaysWhyAndHowToRetryAndANewWishClearsIt() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-models")
         defer { dir.cleanup() }
         let store = try store(dir)
         let id = tinyRepo + ":Q8_0"
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func theFetchLockIsExclusiveAndGoneWithItsHolder() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-models")
         defer { dir.cleanup() }
         let store = try store(dir)
         let id = tinyRepo + ":Q8_0"

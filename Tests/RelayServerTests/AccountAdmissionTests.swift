@@ -74,7 +74,7 @@ struct AccountAdmissionTests {
     }
 
     @Test func aRevokedDeviceIsCutOffAndRefusedUntilANewerRoster() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("relay")
         var h = try relay(dir)
         let laptop = SigningKeyBox(), homebase = SigningKeyBox()
         let (open, refused) = try attempt(h, laptop, before: try proof(h, device: laptop, version: 3))

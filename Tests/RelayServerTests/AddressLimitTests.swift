@@ -54,7 +54,7 @@ import Wire
     /// Tokens guessed at full speed from one address: after auth-failure-burst failures every
     /// auth from it is refused `rate-limited` (even a right one); another address is unaffected.
     @Test func guessedTokensGetRateLimited() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("relay")
         let file = dir + "/tokens"
         try "right-token\n".write(toFile: file, atomically: true, encoding: .utf8)
         let h = try RelayHarness { c in

@@ -104,7 +104,7 @@ import Wire
     }
 
     @Test func allowlistAdmitsListedDeviceAndAccountKeysAndReloads() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("relay")
         let listed = SigningKeyBox(), account = SigningKeyBox(), later = SigningKeyBox()
         let file = dir + "/allow"
         try "# devices\n\(listed.key.publicKey.hex)\n\(account.key.publicKey.hex) # an account\n".write(toFile: file, atomically: true, encoding: .utf8)
@@ -130,7 +130,7 @@ import Wire
     }
 
     @Test func tokenAdmissionChecksTheTokenAndReloads() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("relay")
         let file = dir + "/tokens"
         try "# invites\nalpha-token\n".write(toFile: file, atomically: true, encoding: .utf8)
         let h = try RelayHarness { $0.admission = .token; $0.tokenFile = file }

@@ -76,7 +76,7 @@ import Wire
     }
 
     @Test func fileThenEnvironmentThenFlags() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("relay")
         let file = dir + "/relay.conf"
         try "rate = 10 # comment\nburst = 20\nmail-ttl = 1d\n".write(toFile: file, atomically: true, encoding: .utf8)
         let c = try ConfigLoader.load(arguments: ["--config", file, "--burst=30"],

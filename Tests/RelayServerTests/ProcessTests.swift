@@ -70,7 +70,7 @@ func runRelay(_ args: [String], env: [String: String] = [:]) throws -> (Int32, S
     }
 
     @Test func killDashNineLosesNoStoredMailAndDedupeGivesExactlyOnce() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("relay")
         let loop = try LoopThread()
         defer { loop.stop() }
         let aKey = SigningKeyBox(), bKey = SigningKeyBox()
@@ -104,7 +104,7 @@ func runRelay(_ args: [String], env: [String: String] = [:]) throws -> (Int32, S
     }
 
     @Test func sigtermSendsRestartingAndExitsCleanly() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("relay")
         let loop = try LoopThread()
         defer { loop.stop() }
         let relay = try RelayProcessHandle(dataDir: dir, extra: ["--restart-delay", "1500ms"])
@@ -129,7 +129,7 @@ func runRelay(_ args: [String], env: [String: String] = [:]) throws -> (Int32, S
     }
 
     @Test func configPrecedenceIsFileThenEnvironmentThenFlags() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("relay")
         let file = dir + "/relay.conf"
         try "# test\norigin = ws://from-file:1\nlisten = 127.0.0.1:0\ndata-dir = \(dir)\n".write(toFile: file, atomically: true, encoding: .utf8)
         func origin(_ args: [String], _ env: [String: String]) throws -> String {

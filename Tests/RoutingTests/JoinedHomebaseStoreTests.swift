@@ -1,6 +1,7 @@
 import Routing
 import Signing
 import Storage
+import TestKit
 import Testing
 import Wire
 
@@ -10,7 +11,7 @@ import Wire
     let clock = FakeClock()
     let hpke = [UInt8](repeating: 3, count: 32)
 
-    init() throws { dir = try TempDir() }
+    init() throws { dir = try TempDir("homebase-routing") }
 
     func store() throws -> JoinedHomebaseStore {
         JoinedHomebaseStore(database: try RoutingSchema.open(path: dir.path("routing.db")), clock: clock)

@@ -1,6 +1,7 @@
 import Routing
 import Signing
 import Storage
+import TestKit
 import Testing
 import Wire
 
@@ -9,7 +10,7 @@ import Wire
     let host = SigningKey.generate()
     let clock = FakeClock()
 
-    init() throws { dir = try TempDir() }
+    init() throws { dir = try TempDir("homebase-routing") }
 
     func store() throws -> OwnAdvertStore {
         OwnAdvertStore(database: try RoutingSchema.open(path: dir.path("routing.db")),

@@ -1,6 +1,7 @@
 import Inference
 import Routing
 import Signing
+import TestKit
 import Testing
 import Synchronization
 import Wire
@@ -17,7 +18,7 @@ import Wire
     }
 
     @Test func settingsAreReReadAtEveryCall() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-routing")
         defer { dir.cleanup() }
         let store = SettingsStore(database: try RoutingSchema.open(path: dir.path("routing.db")))
         var f = Self.ownFacts()

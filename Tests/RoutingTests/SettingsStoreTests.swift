@@ -1,10 +1,11 @@
 import Routing
 import Storage
+import TestKit
 import Testing
 
 @Suite struct SettingsStoreTests {
     let dir: TempDir
-    init() throws { dir = try TempDir() }
+    init() throws { dir = try TempDir("homebase-routing") }
 
     func store() throws -> SettingsStore {
         SettingsStore(database: try RoutingSchema.open(path: dir.path("routing.db")))

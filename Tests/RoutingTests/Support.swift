@@ -4,21 +4,11 @@ import Routing
 import Signing
 import Storage
 import Synchronization
+import TestKit
 import Testing
 import Wire
 
 // Test doubles. Every type named Fake… exists for tests only.
-
-/// A fresh directory under the system temp dir, removed by `cleanup()`.
-struct TempDir {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("homebase-routing-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
-    }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    func cleanup() { try? FileManager.default.removeItem(at: url) }
-}
 
 /// A wall clock the test sets and moves.
 final class FakeClock: WallClock {

@@ -1,4 +1,5 @@
 import Glibc
+import TestKit
 import Testing
 @testable import Sealing
 import Signing
@@ -90,7 +91,7 @@ func singleShotRoundTripInEveryMode(usePSK: Bool, useAuth: Bool) throws {
 }
 
 @Test func hpkeKeyFilesRoundTrip() throws {
-    let path = try temporaryDirectory() + "/hpke.key"
+    let path = try temporaryDirectory("homebase-sealing") + "/hpke.key"
     let key = HPKE.PrivateKey.generate()
     try key.save(to: path)
     #expect(try HPKE.PrivateKey.load(from: path).publicKey == key.publicKey)

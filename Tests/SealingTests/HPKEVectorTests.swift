@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import TestKit
 import Testing
 @testable import Sealing
 import Signing
@@ -15,7 +16,7 @@ struct RFCVectorSet: Decodable {
     let vectors: [Vector]
 
     static func load() throws -> RFCVectorSet {
-        let url = repositoryRoot().appendingPathComponent("protocol/vectors/hpke-rfc9180-x25519-sha256-chacha20poly1305.json")
+        let url = packageRoot.appendingPathComponent("protocol/vectors/hpke-rfc9180-x25519-sha256-chacha20poly1305.json")
         return try JSONDecoder().decode(RFCVectorSet.self, from: Data(contentsOf: url))
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import TestKit
 import Testing
 @testable import Sealing
 import Signing
@@ -40,13 +41,11 @@ import Signing
 }
 
 @Test func identitySavesAndLoads() throws {
-    let dir = try temporaryDirectory() + "/identity"
+    let dir = try temporaryDirectory("homebase-sealing") + "/identity"
     let identity = try DeviceIdentity.generate(name: "guest", now: 7)
     try identity.save(to: dir)
     for file in [DeviceIdentity.signingKeyFile, DeviceIdentity.hpkeKeyFile] {
-        var info = stat()
-        #expect(stat(dir + "/" + file, &info) == 0)
-        #expect(info.st_mode & 0o777 == 0o600)
+        #expect(fileMode(dir + "/" + file) == 0o600)
     }
     let loaded = try DeviceIdentity.load(from: dir)
     #expect(loaded.record == identity.record)
@@ -55,7 +54,7 @@ import Signing
 }
 
 @Test func identityLoadRefusesMismatchedFiles() throws {
-    let dir = try temporaryDirectory()
+    let dir = try temporaryDirectory("homebase-sealing")
     try DeviceIdentity.generate(name: "a", now: 1).save(to: dir)
     try HPKE.PrivateKey.generate().save(to: dir + "/" + DeviceIdentity.hpkeKeyFile)
     #expect(throws: SealingError.invalidRecord) { try DeviceIdentity.load(from: dir) }

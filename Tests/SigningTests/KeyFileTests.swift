@@ -1,29 +1,17 @@
 import Foundation
 import Glibc
+import TestKit
 import Testing
 @testable import Signing
 
-func temporaryDirectory() throws -> String {
-    var template = Array((NSTemporaryDirectory() + "homebase-signing-XXXXXX").utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    try #require(made != nil)
-    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}
-
-func mode(of path: String) -> mode_t {
-    var info = stat()
-    _ = stat(path, &info)
-    return info.st_mode & 0o777
-}
-
 @Test func keySavesWithMode0600AndLoads() throws {
-    let dir = try temporaryDirectory()
+    let dir = try temporaryDirectory("homebase-signing")
     let path = dir + "/device.key"
     let key = SigningKey.generate()
     let old = umask(0)  // even a permissive umask must not widen the file's mode
     defer { umask(old) }
     try key.save(to: path)
-    #expect(mode(of: path) == 0o600)
+    #expect(fileMode(path) == 0o600)
     let loaded = try SigningKey.load(from: path)
     #expect(loaded.publicKey == key.publicKey)
     // Saving again replaces the file atomically and leaves no temporary behind.
@@ -33,7 +21,7 @@ func mode(of path: String) -> mode_t {
 }
 
 @Test func loadRefusesGroupOrOtherAccess() throws {
-    let path = try temporaryDirectory() + "/device.key"
+    let path = try temporaryDirectory("homebase-signing") + "/device.key"
     try SigningKey.generate().save(to: path)
     for bad: mode_t in [0o640, 0o604, 0o620, 0o602] {
         chmod(path, bad)
@@ -46,7 +34,7 @@ func mode(of path: String) -> mode_t {
 }
 
 @Test func loadRefusesWrongLength() throws {
-    let path = try temporaryDirectory() + "/device.key"
+    let path = try temporaryDirectory("homebase-signing") + "/device.key"
     try KeyFile.write(SecretBytes([UInt8](repeating: 7, count: 33)), to: path)
     #expect(throws: SigningError.keyFileWrongLength(path: path, expected: 32, actual: 33)) {
         try SigningKey.load(from: path)
@@ -58,7 +46,7 @@ func mode(of path: String) -> mode_t {
 }
 
 @Test func loadRefusesDirectoriesAndMissingFiles() throws {
-    let dir = try temporaryDirectory()
+    let dir = try temporaryDirectory("homebase-signing")
     chmod(dir, 0o700)
     #expect(throws: SigningError.keyFileNotRegular(path: dir)) { try KeyFile.read(from: dir, count: 32) }
     #expect(throws: SigningError.io(operation: "open", path: dir + "/nope", errno: ENOENT)) {

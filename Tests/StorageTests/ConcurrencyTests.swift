@@ -1,3 +1,4 @@
+import TestKit
 import Testing
 @testable import Storage
 
@@ -14,7 +15,7 @@ import Testing
     }
 
     @Test func manyTasksShareOneDatabase() async throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let db = try Database(path: dir.path("a.db"), schema: counterSchema)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func twoConnectionsOnOneFile() async throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let path = dir.path("a.db")
         let a = try Database(path: path, schema: counterSchema, options: fastOptions())
@@ -52,7 +53,7 @@ import Testing
 @Suite struct ConcurrentOpenTests {
     /// Several connections opening one new file at once apply each migration exactly once.
     @Test func concurrentOpensMigrateOnce() async throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let path = dir.path("a.db")
         let dbs = try await withThrowingTaskGroup(of: Database.self) { group in

@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import Testing
 @testable import Storage
 
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func garbageFileIsCorruptAndUntouched() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let path = dir.path("a.db")
         var rng = SystemRandomNumberGenerator()
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func textFileIsCorrupt() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let path = dir.path("a.db")
         #expect(FileManager.default.createFile(atPath: path, contents: Data("not a database\n".utf8)))
@@ -39,7 +40,7 @@ import Testing
 
     @Test(arguments: [0.5, 0.9])
     func truncatedDatabaseIsCorruptAndUntouched(keep: Double) throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let path = dir.path("a.db")
         try makeFilledDatabase(path)
@@ -51,7 +52,7 @@ import Testing
     }
 
     @Test func damagedPageIsFoundByQuickCheck() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let path = dir.path("a.db")
         try makeFilledDatabase(path)
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func healthyDatabasePassesQuickCheck() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let path = dir.path("a.db")
         try makeFilledDatabase(path)

@@ -2,25 +2,6 @@ import Foundation
 import Testing
 @testable import Storage
 
-/// A fresh directory under the system temp dir, removed by `cleanup()`.
-struct TempDir {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("homebase-storage-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    func listing() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
-    }
-
-    func cleanup() { try? FileManager.default.removeItem(at: url) }
-}
-
 let testAppID: Int32 = 0x4842_5354  // "HBST"
 let otherAppID: Int32 = 0x4842_5258  // "HBRX"
 

@@ -1,3 +1,4 @@
+import TestKit
 import Testing
 @testable import Storage
 
@@ -13,7 +14,7 @@ struct Boom: Error {}
     }
 
     @Test func commitAndRollback() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let db = try open(dir)
         let count = try db.transaction { tx in
@@ -34,7 +35,7 @@ struct Boom: Error {}
     }
 
     @Test func nestedSavepointsRollBackOnlyTheirLevel() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let db = try open(dir)
         try db.transaction { tx in
@@ -59,7 +60,7 @@ struct Boom: Error {}
     }
 
     @Test func outerRollbackUndoesReleasedSavepoints() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let db = try open(dir)
         #expect(throws: Boom.self) {
@@ -72,7 +73,7 @@ struct Boom: Error {}
     }
 
     @Test func constraintErrorRollsBackAndHidesValues() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let db = try open(dir)
         try db.execute("CREATE UNIQUE INDEX item_name ON item(name)")
@@ -94,7 +95,7 @@ struct Boom: Error {}
     }
 
     @Test func handleUsedAfterItsTransactionIsMisuse() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let db = try open(dir)
         var kept: Transaction?
@@ -107,7 +108,7 @@ struct Boom: Error {}
     }
 
     @Test func busyWriterGetsBusyAfterTimeout() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let path = dir.path("a.db")
         let a = try Database(path: path, schema: schema())

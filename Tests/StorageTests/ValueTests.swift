@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import Testing
 @testable import Storage
 
@@ -14,7 +15,7 @@ import Testing
     }
 
     @Test func blobsRoundTrip() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let db = try open(dir)
         let everyByte = (0...255).map { UInt8($0) }
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func emptyBlobAndEmptyTextAreNotNull() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let db = try open(dir)
         #expect(try roundTrip(db, [UInt8]()) == .blob([]))
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func scalarsRoundTrip() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let db = try open(dir)
         #expect(try roundTrip(db, Int64.min) == .integer(.min))
@@ -54,7 +55,7 @@ import Testing
     }
 
     @Test func typedReading() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let db = try open(dir)
         let row = try db.query("SELECT 42 AS n, 'text' AS s, NULL AS z, 2.5 AS d, x'00ff' AS b")[0]
@@ -80,7 +81,7 @@ import Testing
     }
 
     @Test func parameterCountMustMatch() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let db = try open(dir)
         #expect(storageError { try db.execute("INSERT INTO v(x) VALUES (?)") }
@@ -91,7 +92,7 @@ import Testing
     }
 
     @Test func oneStatementPerCall() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let db = try open(dir)
         #expect(storageError { try db.execute("INSERT INTO v(x) VALUES (1); INSERT INTO v(x) VALUES (2)") }
@@ -101,7 +102,7 @@ import Testing
     }
 
     @Test func syntaxErrorHasNoBoundValues() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let db = try open(dir)
         let error = storageError { _ = try db.query("SELEC x FROM v WHERE x = ?", "a-secret") }
@@ -114,7 +115,7 @@ import Testing
     }
 
     @Test func statementCacheEvictionKeepsWorking() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         var options = DatabaseOptions()
         options.statementCacheLimit = 2
@@ -126,7 +127,7 @@ import Testing
     }
 
     @Test func insertReturningGivesTheRowID() throws {
-        let dir = try TempDir()
+        let dir = try TempDir("homebase-storage")
         defer { dir.cleanup() }
         let db = try open(dir)
         let first = try db.query("INSERT INTO v(x) VALUES (?) RETURNING id", "a")[0].get(0, as: Int64.self)

@@ -10,8 +10,7 @@ public final class ChildProcesses: Sendable {
     private let running = Mutex<[Int32: Process]>([:])
 
     public init(prefix: String = "homebase-e2e") throws {
-        work = NSTemporaryDirectory() + prefix + "-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        work = try temporaryDirectory(prefix)
     }
 
     /// The environment every program gets: config and data under `work` only.

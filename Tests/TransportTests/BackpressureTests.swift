@@ -81,7 +81,7 @@ func floodIntoAPausedServer(_ configure: (inout ConnectionConfiguration) -> Void
 }
 
 @Test func swiftClientAndServerTalkOverTLSWithOneLoop() throws {
-    let dir = try temporaryDirectory()
+    let dir = try temporaryDirectory("transport")
     let c = try makeCertificate(in: dir, name: "x")
     let h = try LoopHarness()
     defer { h.stop() }

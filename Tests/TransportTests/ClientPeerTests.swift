@@ -26,7 +26,7 @@ func connectClient(_ h: LoopHarness, _ cfg: WebSocketClient.Configuration, _ inb
 @Suite struct ClientAgainstPythonServer {
     @Test(arguments: [false, true])
     func exchangesMessagesPingsAndSeesTheServersClose(tls: Bool) throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("transport")
         let cert = try makeCertificate(in: dir, name: "srv")
         let server = try ServerPeer("ws_echo_server.py", tls ? [cert.cert, cert.key] : [])
         defer { server.stop() }
@@ -53,7 +53,7 @@ func connectClient(_ h: LoopHarness, _ cfg: WebSocketClient.Configuration, _ inb
     }
 
     @Test func wrongCertificateNameIsRefused() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("transport")
         let cert = try makeCertificate(in: dir, name: "srv")
         let server = try ServerPeer("ws_echo_server.py", [cert.cert, cert.key])
         defer { server.stop() }

@@ -75,11 +75,10 @@ import Testing
     try loop.start()
     loop.shutdown()
     loop.join()
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hb-fd-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let dir = try TempDir("hb-fd")
+    defer { dir.cleanup() }
     // Take the lowest free descriptors, as a file opened by anyone else would.
-    let fds = (0..<4).map { open("\(dir)/f\($0)", O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+    let fds = (0..<4).map { open(dir.path("f\($0)"), O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
     defer { fds.forEach { close($0) } }
     loop.execute {}
     loop.shutdown()

@@ -18,7 +18,7 @@ func wsClient(_ scenario: String, env: [String: String] = [:],
     func echoesEverySizeFragmentsTextAndPing(tls: Bool) throws {
         let h = try LoopHarness()
         defer { h.stop() }
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("transport")
         var args: [String] = []
         var ctx: TLSServerContext?
         if tls {

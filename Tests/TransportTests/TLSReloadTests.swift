@@ -4,10 +4,10 @@ import Testing
 
 @Suite struct TLSReload {
     @Test func newConnectionsGetTheNewCertificateWhileOldOnesStayUp() throws {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("transport")
         let a = try makeCertificate(in: dir, name: "a")
         let b = try makeCertificate(in: dir, name: "b")
-        let live = (cert: dir.appendingPathComponent("live.crt").path, key: dir.appendingPathComponent("live.key").path)
+        let live = (cert: dir + "/live.crt", key: dir + "/live.key")
         func install(_ c: (cert: String, key: String)) throws {
             for (src, dst) in [(c.cert, live.cert), (c.key, live.key)] {
                 try? FileManager.default.removeItem(atPath: dst)

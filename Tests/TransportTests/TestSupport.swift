@@ -62,15 +62,6 @@ final class Inbox<T: Sendable>: Sendable {
     }
 }
 
-/// A certificate in `dir` (TestSupport's openssl fixture).
-func makeCertificate(in dir: URL, name: String) throws -> (cert: String, key: String) {
-    try makeCertificate(in: dir.path, name: name)
-}
-
-func temporaryDirectory() throws -> URL {
-    URL(fileURLWithPath: try temporaryDirectory("transport"))
-}
-
 /// An echo server: binary and text messages come back unchanged; `/healthz` answers "ok".
 func startEchoServer(_ h: LoopHarness, _ configure: (inout WebSocketServer.Configuration) -> Void = { _ in },
                      tls: TLSServerContext? = nil) throws -> UInt16 {

@@ -5,9 +5,3 @@ import Foundation
 
 /// This target's setup errors are TestSupport's.
 typealias TestSetupError = SetupError
-
-/// A fresh directory under the system's temporary directory.
-func temporaryDirectory() throws -> String { try temporaryDirectory("homebase") }
-
-/// A loopback port that nothing listens on (bound, then closed).
-func deadPort() throws -> Int { try freePort() }

@@ -48,7 +48,7 @@ final class HostFixture: @unchecked Sendable {
         c.advertPulse = .seconds(3600)
         c.reverifyInterval = .seconds(3600)
         c.verifyOnStart = false  // scripted runtimes would not pass the probe; tests that want it set it
-        c.defaultRuntimeURL = "http://127.0.0.1:\(try deadPort())"
+        c.defaultRuntimeURL = "http://127.0.0.1:\(try freePort())"
         c.probeTimeouts = HTTPTimeouts(connect: .seconds(2), firstByte: .seconds(5), idle: .seconds(5))
         configure(&c)
         agent = try HomebaseAgent(configuration: c, files: files)

@@ -18,7 +18,7 @@ enum RelayCapture {
         -> (answer: Answer, down: [Int], up: [Int], guestUp: [Int]) {
         let proxyPort = try freePort()
         let proxyURL = "ws://127.0.0.1:\(proxyPort)/v1/connect"
-        let trace = try temporaryDirectory() + "/frames.jsonl"
+        let trace = try temporaryDirectory("homebase") + "/frames.jsonl"
         let f = try await HostFixture(runtime: (try ScriptedEngine.url("ok"), ["scripted"]), sibling: false,
                                       relayConfig: { $0.origin = "ws://127.0.0.1:\(proxyPort)" }) { c in
             c.link = try! PeerLink.Configuration(relayURL: proxyURL)

@@ -19,7 +19,7 @@ final class ClusterFixture: @unchecked Sendable {
          natsExtra: [Int: String] = [:]) throws {
         nats = try NatsCluster(extra: natsExtra)
         proxy = proxyRelay1 ? try FreezableProxy(to: nats.nodes[0].clientPort) : nil
-        dir = try temporaryDirectory()
+        dir = try temporaryDirectory("relay")
         loop = try LoopThread()
         self.extra = extra
         self.relayExtra = relayExtra

@@ -15,8 +15,6 @@ let hangGuard: DispatchTimeInterval = .seconds(20)
 /// This target's setup errors are TestSupport's.
 typealias TestSetupError = SetupError
 
-func temporaryDirectory() throws -> String { try temporaryDirectory("relay") }
-
 /// Millisecond settings so tests never wait on production defaults (the relay's own restart
 /// delay kept).
 func testConfig(dataDir: String) -> RelayConfig { .forTests(dataDir: dataDir) }
@@ -34,7 +32,7 @@ final class RelayHarness: @unchecked Sendable {
 
     init(dataDir: String? = nil, via path: HubPath = .live, _ configure: (inout RelayConfig) -> Void = { _ in }) throws {
         self.path = path
-        let dir = try dataDir ?? temporaryDirectory()
+        let dir = try dataDir ?? temporaryDirectory("relay")
         self.dataDir = dir
         var c = testConfig(dataDir: dir)
         configure(&c)
