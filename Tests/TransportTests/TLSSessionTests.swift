@@ -52,7 +52,7 @@ private final class End {
 @Suite struct TLSSessionTests {
     /// Client and server sessions, output buffers of `outputSize` bytes each.
     private func pair(outputSize: Int) throws -> (End, End) {
-        let dir = try temporaryDirectory()
+        let dir = try temporaryDirectory("transport")
         let c = try makeCertificate(in: dir, name: "s")
         let server = try TLSServerContext(certificateFile: c.cert, keyFile: c.key).makeSession()
         let client = try TLSClientContext(trust: .pinnedSHA256(TLSClientContext.fingerprint(ofPEMFile: c.cert)))
