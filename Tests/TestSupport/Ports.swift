@@ -1,8 +1,22 @@
 import Foundation
 import Glibc
+import Synchronization
 
-/// A loopback port that nothing listens on: bound, then closed (free for a child to take).
+/// Ports `freePort()` handed out in this process: the kernel may give a just-closed port to the
+/// next bind(0), so two children of one test (a relay and its engine) could be told the same port.
+private let handedOut = Mutex<Set<Int>>([])
+
+/// A loopback port that nothing listens on: bound, then closed (free for a child to take), and
+/// never one this process handed out before.
 public func freePort() throws -> Int {
+    for _ in 0..<64 {
+        let port = try anyFreePort()
+        if handedOut.withLock({ $0.insert(port).inserted }) { return port }
+    }
+    throw SetupError("no loopback port left that this process has not handed out")
+}
+
+private func anyFreePort() throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var addr = loopback(port: 0)
