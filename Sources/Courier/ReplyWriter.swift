@@ -65,13 +65,51 @@ public final class ReplyWriter: Sendable {
         await withCheckedContinuation { c in post(events: data) { c.resume(returning: $0) } }
     }
 
-    /// Ends the stream: a final (empty) chunk, then the `done` envelope (not sent when the
-    /// final chunk surely did not arrive: that outcome is returned).
+    /// Ends the stream: a final (empty) chunk, then the `done` envelope (see `finish(text:done:before:)`).
     public func finish(done: AppMessage.Done) async -> LiveOutcome {
-        let chunk = await sendChunks([([], true)], closing: true)
-        guard Self.mayHaveArrived(chunk) else { return chunk }
-        let envelope = await courier.send(.done(done), to: requester)
-        return chunk == .sent ? envelope : chunk
+        await finish(pieces: [], done: done, before: nil)
+    }
+
+    /// Ends the stream of a version 1 request at once: the final chunk carries `text` (the
+    /// answer's last batch; empty: an empty final chunk), then `done` (see `finish(pieces:)`).
+    /// `pads` empty chunks go first (a shaped stream's padding up to its length class).
+    public func finish(text: String, pads: Int = 0, done: AppMessage.Done,
+                       before: (@Sendable () async -> Void)? = nil) async -> LiveOutcome {
+        var bytes = Array(text.utf8)
+        defer { wipe(&bytes) }
+        return await finish(pieces: Self.pieces(of: bytes, max: StreamSealer.maxChunkData), pads: pads, done: done, before: before)
+    }
+
+    /// As `finish(text:done:before:)` for a version 2 request: the final chunk carries the typed
+    /// records `events` (cut anywhere, as `post(events:)` does).
+    public func finish(events data: [UInt8], pads: Int = 0, done: AppMessage.Done,
+                       before: (@Sendable () async -> Void)? = nil) async -> LiveOutcome {
+        let pieces = stride(from: 0, to: data.count, by: StreamSealer.maxChunkData).map {
+            Array(data[$0..<min(data.count, $0 + StreamSealer.maxChunkData)])
+        }
+        return await finish(pieces: pieces, pads: pads, done: done, before: before)
+    }
+
+    /// The last chunk(s), the last one final, handed to the link at once; `done` sealed meanwhile,
+    /// then `before` awaited (what must hold before the requester hears `done`: the host's durable
+    /// writes, which so overlap the seal), then `done` handed to the link behind them without
+    /// waiting for the chunk's confirmation (frames leave in call order; a requester gone bounces
+    /// both). The outcome is the chunk's when it is not `.sent`, else the envelope's. Nothing is
+    /// sent when the stream is closed (`.failed(.stopped)`).
+    func finish(pieces: [[UInt8]], pads: Int = 0, done: AppMessage.Done, before: (@Sendable () async -> Void)?) async -> LiveOutcome {
+        let data = pieces.isEmpty ? [[UInt8]()] : pieces
+        let finals = Array(repeating: ([UInt8](), false), count: max(0, pads)) + data.enumerated().map { ($1, $0 == data.count - 1) }
+        let chunk = LaterOutcome()
+        guard handOff(finals, closing: true, then: { chunk.settle($0) }) else { return .failed(.stopped) }
+        let sealed: [SealedMessage]
+        do { sealed = try courier.seal(.done(done), to: requester) } catch {
+            await before?()
+            return .failed(error.asLinkError)
+        }
+        await before?()
+        let envelope = await courier.sendLive(sealed.map(\.bytes), to: requester.signingKey)
+        let c = await chunk.value
+        return c == .sent ? envelope : c
     }
 
     /// Fails the request: if chunks were sent, a final (empty) chunk first so that the stream
@@ -148,5 +186,32 @@ extension Courier {
     /// The writer answering an opened request delivery (see `ReplyWriter.init(courier:delivery:)`).
     public func replyWriter(for delivery: Delivery) throws(CourierError) -> ReplyWriter {
         try ReplyWriter(courier: self, delivery: delivery)
+    }
+}
+
+/// One outcome heard later (on the link's thread), awaited once.
+final class LaterOutcome: Sendable {
+    private let state = Mutex<(outcome: LiveOutcome?, waiter: CheckedContinuation<LiveOutcome, Never>?)>((nil, nil))
+
+    func settle(_ outcome: LiveOutcome) {
+        let waiter = state.withLock { s -> CheckedContinuation<LiveOutcome, Never>? in
+            guard s.outcome == nil else { return nil }
+            s.outcome = outcome
+            defer { s.waiter = nil }
+            return s.waiter
+        }
+        waiter?.resume(returning: outcome)
+    }
+
+    var value: LiveOutcome {
+        get async {
+            await withCheckedContinuation { c in
+                let now = state.withLock { s -> LiveOutcome? in
+                    if s.outcome == nil { s.waiter = c }
+                    return s.outcome
+                }
+                if let now { c.resume(returning: now) }
+            }
+        }
     }
 }

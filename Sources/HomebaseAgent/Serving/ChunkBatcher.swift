@@ -102,6 +102,26 @@ struct ChunkBatcher: Sendable {
         policy.shaping.level == .off ? coalescedNext(nowNs: nowNs) : shapedNext(nowNs: nowNs)
     }
 
+    /// The end in one hand-off, once the engine is done (`finish()`): the pending events (they
+    /// ride the final chunk, without waiting out the window) and the empty padding chunks due
+    /// before it (`padded`: up to the length class, the final chunk included; `off`: none), all
+    /// counted as handed out. Nil while the answer goes on, under `cadence` (its chunks keep the
+    /// tick and one size), and before a `padded` boundary's first release: `next` then goes on.
+    mutating func takeEnd() -> (tail: [ReplyEvent], pads: Int)? {
+        let s = policy.shaping
+        guard ended, s.level != .cadence else { return nil }
+        if s.level == .padded, s.boundary > .zero, shape.frames == 0, pendingBytes > 0 { return nil }
+        let tail = pending
+        pending = []
+        pendingBytes = 0
+        var pads = 0
+        if s.level == .padded {
+            while !s.isClass(shape.frames + pads) { pads += 1 }
+            shape.frames += pads
+        }
+        return (tail, pads)
+    }
+
     mutating func coalescedNext(nowNs: UInt64) -> Action {
         guard pendingBytes > 0 else { return ended ? .finished : .idle }
         let delayNs = UInt64(max(0, policy.maxDelay.nanoseconds))

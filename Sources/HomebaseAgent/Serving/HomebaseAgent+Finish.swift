@@ -11,12 +11,30 @@ extension HomebaseAgent {
     func finish(_ r: AppMessage.Request, _ a: AdmittedRequest, _ s: StreamedRequest, writer: ReplyWriter,
                 _ rec: inout RequestRecord) async {
         switch s.result {
-        case .done(let reason, let usage, let text, let calls):
-            remember(a.plan, answer: text, toolCalls: calls)
-            // Counted before `done` leaves: the requester's next request meets the new total.
+        case .done(let reason, let usage, let text, let calls, let tail, let pads):
             rec.usage = usage
-            recordUsage(rec)
-            _ = await writer.finish(done: WireBridge.done(requestID: r.requestID, finishReason: reason, usage: usage))
+            // The answer held (a sibling's replica on disk) and its usage counted before `done`
+            // leaves, as the requester's next request must meet them; but beside the end's
+            // hand-off and `done`'s seal, not before them (`ReplyWriter.finish`).
+            let record = rec
+            let durable = Task {
+                remember(a.plan, answer: text, toolCalls: calls)
+                recordUsage(record)
+            }
+            let done = WireBridge.done(requestID: r.requestID, finishReason: reason, usage: usage)
+            let before: @Sendable () async -> Void = { await durable.value }
+            if !a.plan.typed {
+                _ = await writer.finish(text: tail.reduce(into: "") { if case .text(let t) = $1 { $0 += t } }, pads: pads,
+                                        done: done, before: before)
+            } else if let data = try? ReplyEvent.encode(tail) {
+                _ = await writer.finish(events: data, pads: pads, done: done, before: before)
+            } else {
+                // Unencodable (a name over 64 KiB): as the pump does mid-stream, the stream cannot go on.
+                await durable.value
+                count("requester-gone")
+                rec.outcome = "requester-gone"
+                break
+            }
             count("done")
             rec.outcome = "done"
         case .engineFailed(let e, _):

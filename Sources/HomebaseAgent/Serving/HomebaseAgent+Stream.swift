@@ -35,7 +35,7 @@ extension HomebaseAgent {
         if configuration.replyShaping == .cadence { writer.pad(chunksTo: configuration.batchPolicy.shaping.frameBucket) }
         let result = await StreamPump.run(events, policy: configuration.batchPolicy,
                                           probe: configuration.chunkProbe, trace: trace, typed: typed, preamble: preamble,
-                                          opening: { heard in
+                                          endInOne: true, opening: { heard in
             defer { trace?.mark(.acceptPosted); early?.start() }
             return writer.postAccept(then: heard)
         }) { events, heard in

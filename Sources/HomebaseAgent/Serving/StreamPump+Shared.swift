@@ -6,7 +6,8 @@ import Wire
 extension StreamPump {
     /// The batcher, the engine's ending and the link's verdicts, shared by the tasks.
     final class Shared: Sendable {
-        enum Next { case send([ReplyEvent], sinceNs: UInt64), wait(UInt64), idle, finished(PumpResult) }
+        /// `finished`'s `sinceNs`: when the first of its `tail` events came (now when none).
+        enum Next { case send([ReplyEvent], sinceNs: UInt64), wait(UInt64), idle, finished(PumpResult, sinceNs: UInt64) }
         private struct State {
             var batcher: ChunkBatcher
             var firstPendingNs: UInt64?
@@ -20,12 +21,15 @@ extension StreamPump {
         let policy: ChunkBatcher.Policy
         /// Posted chunks not yet confirmed before the next waits; nil: chunks are awaited one by one.
         private let window: Int?
+        /// The end in one hand-off (`StreamPump.run`'s `endInOne`).
+        private let endInOne: Bool
         let wakeups: AsyncStream<Void>
         private let wake: AsyncStream<Void>.Continuation
 
-        init(policy: ChunkBatcher.Policy, pipelined: Bool) {
+        init(policy: ChunkBatcher.Policy, pipelined: Bool, endInOne: Bool = false) {
             state = Mutex(State(batcher: ChunkBatcher(policy: policy)))
             self.policy = policy
+            self.endInOne = endInOne
             window = pipelined ? max(1, policy.maxInFlight) : nil
             (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         }
@@ -78,7 +82,13 @@ extension StreamPump {
 
         func next(nowNs: UInt64) -> Next {
             state.withLock { s in
-                if s.gone { return .finished(.requesterGone) }
+                if s.gone { return .finished(.requesterGone, sinceNs: nowNs) }
+                // The engine is done: the last batch waits for nothing (no window, no confirmation).
+                if endInOne, case .done(let r, let u, let t, let c, _, _)? = s.end, let end = s.batcher.takeEnd() {
+                    defer { s.firstPendingNs = nil }
+                    return .finished(.done(finishReason: r, usage: u, text: t, toolCalls: c, tail: end.tail, pads: end.pads),
+                                     sinceNs: s.firstPendingNs ?? nowNs)
+                }
                 if let window, s.inFlight >= window, !s.batcher.isEmpty { return .idle }  // a confirmation wakes us
                 switch s.batcher.next(nowNs: nowNs) {
                 case .send(let t):
@@ -87,7 +97,7 @@ extension StreamPump {
                     return .send(t, sinceNs: s.firstPendingNs ?? nowNs)
                 case .wait(let until): return .wait(until)
                 case .idle: return .idle
-                case .finished: return .finished(s.end ?? .cancelled)
+                case .finished: return .finished(s.end ?? .cancelled, sinceNs: nowNs)
                 }
             }
         }

@@ -8,8 +8,10 @@ import InferenceWire
 /// How one streamed answer ended.
 enum PumpResult: Sendable, Equatable {
     /// The engine finished and every chunk was handed to the link. `text` and `toolCalls` are
-    /// the answer as the conversation keeps it.
-    case done(finishReason: String, usage: Usage?, text: String, toolCalls: [ToolCall] = [])
+    /// the answer as the conversation keeps it (`tail` included). With `endInOne`: `tail`, the
+    /// events not sent yet, and `pads`, the empty padding chunks due before the final one, go
+    /// out with the final chunk and `done` (`ReplyWriter.finish`), in one hand-off.
+    case done(finishReason: String, usage: Usage?, text: String, toolCalls: [ToolCall] = [], tail: [ReplyEvent] = [], pads: Int = 0)
     /// The engine failed (after the text so far was sent).
     case engineFailed(InferenceError, text: String)
     /// A chunk came back `notHere` (or the link is gone): the engine request was aborted.
@@ -54,14 +56,27 @@ enum StreamPump {
     /// `typed`: the requester reads the typed reply stream (a version 2 request): reasoning and
     /// tool-call events are forwarded; otherwise only text is (an older guest could not show
     /// them). `preamble` goes first (the `ignored-options` event).
+    ///
+    /// `ready` is awaited before `opening` (the engine already works): false ends the engine
+    /// request with nothing sent (`.requesterGone`). `endInOne`: once the engine is done, what
+    /// is pending is not sent as a chunk but returned (`PumpResult.done`'s `tail` and `pads`) for
+    /// the caller to send with the final chunk and `done` (not under `cadence`: see `takeEnd`).
     static func run(_ events: AsyncThrowingStream<ChatEvent, Error>, policy: ChunkBatcher.Policy,
                     probe: Probe? = nil, trace: TimingTrace? = nil, typed: Bool = false, preamble: [ReplyEvent] = [],
+                    endInOne: Bool = false, ready: (@Sendable () async -> Bool)? = nil,
                     opening: (@Sendable (_ outcome: @escaping @Sendable (LiveOutcome) -> Void) -> Bool)?,
                     post: @escaping Post) async -> PumpResult {
         var open: Opening?
-        if let opening { open = { @Sendable heard in opening(heard) } }
+        if let opening {
+            open = { @Sendable heard in
+                if let ready, await ready() == false { return false }
+                return opening(heard)
+            }
+        } else if let ready {
+            open = { @Sendable _ in await ready() }
+        }
         return await run(events, policy: policy, probe: probe, trace: trace, typed: typed, preamble: preamble,
-                         sender: .posted(post), opening: open)
+                         sender: .posted(post), opening: open, endInOne: endInOne)
     }
 
     private typealias Opening = @Sendable (_ outcome: @escaping @Sendable (LiveOutcome) -> Void) async -> Bool
@@ -73,8 +88,8 @@ enum StreamPump {
 
     private static func run(_ events: AsyncThrowingStream<ChatEvent, Error>, policy: ChunkBatcher.Policy, probe: Probe?,
                             trace: TimingTrace? = nil, typed: Bool, preamble: [ReplyEvent], sender: Sender,
-                            opening: Opening?) async -> PumpResult {
-        let shared = Shared(policy: policy, pipelined: { if case .posted = sender { true } else { false } }())
+                            opening: Opening?, endInOne: Bool = false) async -> PumpResult {
+        let shared = Shared(policy: policy, pipelined: { if case .posted = sender { true } else { false } }(), endInOne: endInOne)
         for e in preamble { shared.append(e) }
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -157,9 +172,15 @@ enum StreamPump {
                 timer.cancel()
             case .idle:
                 _ = await wakeups.next()
-            case .finished(let end):
+            case .finished(let end, let since):
                 switch end {
-                case .done(let r, let u, _, _): return .done(finishReason: r, usage: u, text: text, toolCalls: calls)
+                case .done(let r, let u, _, _, let tail, let pads):
+                    if !tail.isEmpty { probe?(tail.reduce(0) { $0 + ChunkBatcher.size($1) }, DispatchTime.now().uptimeNanoseconds &- since) }
+                    for e in tail {
+                        if case .text(let t) = e { text += t }
+                        if case .toolCall(let c) = e { calls.append(ToolCall(id: c.id, name: c.name, argumentsJSON: c.argumentsJSON)) }
+                    }
+                    return .done(finishReason: r, usage: u, text: text, toolCalls: calls, tail: tail, pads: pads)
                 case .engineFailed(let e, _): return .engineFailed(e, text: text)
                 default: return end
                 }
