@@ -40,21 +40,66 @@ extension Courier {
 
     private func open(_ bytes: [UInt8], from record: DeviceRecord, frame: Inbound) {
         let now = configuration.now()
-        let opening = counting(\.opened) { s in
-            try Envelope.open(bytes, by: identity, from: record, replay: &s.replay, now: now)
+        // A live frame's store check is taken out of the open: a request's runs on the commit
+        // thread (`ReplayCommit`), anything else's below, before it is acted on.
+        let deferring = frame.deliveryClass == .live
+        let opening = counting(nil) { s -> (OpenedMessage, StoreCheck?) in
+            s.replay.deferring = deferring
+            defer { s.replay.deferring = false; s.replay.pending = nil }
+            let o = try Envelope.open(bytes, by: identity, from: record, replay: &s.replay, now: now)
+            if s.replay.pending == nil { s.stats.opened += 1 }  // checked in memory: counted here
+            return (o, s.replay.pending)
         }
-        let opened: OpenedMessage
+        let opened: OpenedMessage, check: StoreCheck?
         switch opening {
-        case .opened(let o): opened = o
+        case .opened(let o): (opened, check) = o
         case .refused: link.ack(frame); return
         case .retry: return  // the replay store failed: unacked, the relay delivers it again
         }
         guard let message = decode(opened.body, frame: frame) else { return }
+        var commit: ReplayCommit?
+        if let check {
+            if case .request = message {
+                commit = ReplayCommit(check) { [weak self] verdict in self?.countCommit(verdict) }
+            } else {
+                switch commitNow(check) {
+                case .accepted: break
+                case .replayed: link.ack(frame); return
+                case .storeFailed: return
+                }
+            }
+        }
         if case .part(let part) = message {
             collect(part, opened: opened, record: record, frame: frame, nowMs: now)
         } else {
             dispatch(message, record: record, messageID: opened.messageID, secret: opened.streamSecret,
-                     frame: frame, frames: [frame])
+                     frame: frame, frames: [frame], replayCommit: commit)
+        }
+    }
+
+    /// A store check run here and now, counted as the open's outcome.
+    private func commitNow(_ check: StoreCheck) -> ReplayCommit.Verdict {
+        let verdict: ReplayCommit.Verdict
+        do {
+            try check.run()
+            verdict = .accepted
+        } catch SealingError.replayed {
+            verdict = .replayed
+        } catch {
+            verdict = .storeFailed
+        }
+        countCommit(verdict)
+        return verdict
+    }
+
+    /// A store check's verdict in the counters: `opened`, `replays` or `replayStoreFailures`.
+    func countCommit(_ verdict: ReplayCommit.Verdict) {
+        inbound.withLock { s in
+            switch verdict {
+            case .accepted: s.stats.opened += 1
+            case .replayed: s.stats.replays += 1
+            case .storeFailed: s.stats.replayStoreFailures += 1
+            }
         }
     }
 
@@ -89,7 +134,7 @@ extension Courier {
 
     /// A reply goes to its request's stream; anything else to `deliveries`.
     private func dispatch(_ message: AppMessage, record: DeviceRecord, messageID: MessageID, secret: SecretBytes,
-                          frame: Inbound, frames: [Inbound]) {
+                          frame: Inbound, frames: [Inbound], replayCommit: ReplayCommit? = nil) {
         if case .unknown = message {  // a type this version does not know: skipped
             frames.forEach(link.ack)
             return
@@ -106,7 +151,7 @@ extension Courier {
                                 receivedAtMs: frame.receivedAtWallMs, streamSecret: isRequest ? secret : nil,
                                 deliveryClass: frame.deliveryClass, frameID: frame.frameID,
                                 acker: frame.deliveryClass == .mail ? Acker(link: link, frames: frames) : nil,
-                                receivedAt: frame.receivedAt)
+                                receivedAt: frame.receivedAt, replayCommit: replayCommit)
         if case .dropped = deliverySink.yield(delivery) { count(\.bufferOverflows, dropping: nil) }
     }
 
@@ -129,12 +174,12 @@ extension Courier {
 
     /// Runs one open under the inbound lock and counts its outcome: `counter` when it opened,
     /// `replays`, `openFailed` or `replayStoreFailures` when not.
-    func counting<T>(_ counter: WritableKeyPath<CourierStats, Int>,
+    func counting<T>(_ counter: WritableKeyPath<CourierStats, Int>?,
                      _ open: (inout InboundState) throws -> T) -> Opening<T> {
         inbound.withLock { s in
             do {
                 let m = try open(&s)
-                s.stats[keyPath: counter] += 1
+                if let counter { s.stats[keyPath: counter] += 1 }
                 return .opened(m)
             } catch SealingError.replayed {
                 s.stats.replays += 1

@@ -33,6 +33,8 @@ public struct Delivery: Sendable {
     public let receivedAt: ContinuousClock.Instant?
 
     let acker: Acker?
+    /// A live request's replay check still committing (`ReplayCommit`): its writer waits for it.
+    let replayCommit: ReplayCommit?
 
     /// For tests of code that consumes deliveries (an agent's handlers): `ack()` does nothing.
     public init(message: AppMessage, sender: DeviceRecord, messageID: MessageID, heldMs: UInt64 = 0,
@@ -45,10 +47,11 @@ public struct Delivery: Sendable {
 
     init(message: AppMessage, sender: DeviceRecord, messageID: MessageID, heldMs: UInt64, receivedAtMs: UInt64,
          streamSecret: SecretBytes?, deliveryClass: DeliveryClass, frameID: Bytes16, acker: Acker?,
-         introduced: Bool = false, receivedAt: ContinuousClock.Instant? = nil) {
+         introduced: Bool = false, receivedAt: ContinuousClock.Instant? = nil, replayCommit: ReplayCommit? = nil) {
         self.message = message; self.sender = sender; self.messageID = messageID; self.heldMs = heldMs
         self.receivedAtMs = receivedAtMs; self.streamSecret = streamSecret; self.deliveryClass = deliveryClass
         self.frameID = frameID; self.acker = acker; self.introduced = introduced; self.receivedAt = receivedAt
+        self.replayCommit = replayCommit
     }
 
     /// Acknowledges the mail frame(s) that carried this message so the relay deletes them.

@@ -62,6 +62,10 @@ struct ReplayState: ReplayChecker {
     var memory: ReplayBook
     let store: ReplayStore?
     let book: ReplayStore.Book
+    /// Set around one open: the store's check is not run but kept in `pending` for the caller
+    /// to commit (now, or on `ReplayCommit`'s thread). Without a store: no effect.
+    var deferring = false
+    var pending: StoreCheck?
 
     init(_ memory: ReplayBook, store: ReplayStore?, book: ReplayStore.Book) {
         self.memory = memory; self.store = store; self.book = book
@@ -71,7 +75,25 @@ struct ReplayState: ReplayChecker {
 
     mutating func accept(_ id: MessageID, timestamp: UInt64, from sender: PublicKey, now: UInt64) throws {
         guard let store else { return try memory.accept(id, timestamp: timestamp, from: sender, now: now) }
-        try store.accept(id, timestamp: timestamp, from: sender, now: now, book: book,
-                         limits: memory.template, senders: memory.senders)
+        let check = StoreCheck(store: store, book: book, id: id, timestamp: timestamp, sender: sender, now: now,
+                               limits: memory.template, senders: memory.senders)
+        if deferring { pending = check } else { try check.run() }
+    }
+}
+
+/// One store check taken out of the open that asked for it (`ReplayState.deferring`).
+struct StoreCheck: Sendable {
+    let store: ReplayStore
+    let book: ReplayStore.Book
+    let id: MessageID
+    let timestamp: UInt64
+    let sender: PublicKey
+    let now: UInt64
+    let limits: ReplayGuard
+    let senders: Int
+
+    /// Throws `SealingError.replayed` or `CourierError.replayStore`, as `ReplayStore.accept`.
+    func run() throws {
+        try store.accept(id, timestamp: timestamp, from: sender, now: now, book: book, limits: limits, senders: senders)
     }
 }

@@ -13,10 +13,11 @@ import Wire
 extension ReplyWriter {
     /// `accept`, handed to the link at once: it leaves before any chunk posted after this call
     /// returns. `then` (on the link's thread: keep it short) hears its outcome. False when the
-    /// stream is closed or `accept` cannot be sealed: nothing was sent, `then` hears why.
+    /// stream is closed or `accept` cannot be sealed: nothing was sent, `then` hears why. Also
+    /// false while the request's replay check has not accepted it (await `replayChecked()` first).
     @discardableResult
     public func postAccept(then completion: (@Sendable (LiveOutcome) -> Void)? = nil) -> Bool {
-        guard !isClosed else {
+        guard !isClosed, mayAnswer else {
             completion?(.failed(.stopped))
             return false
         }

@@ -21,6 +21,9 @@ public final class ReplyWriter: Sendable {
     public let requester: DeviceRecord
     let courier: Courier
     let state: Mutex<Stream>
+    /// The request's replay check, when it still commits as the request is served (nil: done
+    /// before the delivery). Nothing leaves before it has accepted the request.
+    let replayCommit: ReplayCommit?
 
     struct Stream {
         let sealer: StreamSealer
@@ -43,12 +46,30 @@ public final class ReplyWriter: Sendable {
         requestID = request.requestID
         streamID = delivery.messageID
         requester = delivery.sender
+        replayCommit = delivery.replayCommit
         state = Mutex(Stream(sealer: sealer))
     }
 
+    /// Waits for the request's replay check: true when it accepted the request (or was done
+    /// before the delivery). False: a replay, or the store failed; the writer then sends
+    /// nothing, ever (the engine request should end unanswered).
+    public func replayChecked() async -> Bool {
+        guard let replayCommit else { return true }
+        return await replayCommit.settled == .accepted
+    }
+
+    /// The replay check refused the request (or its store failed): nothing is sent for it.
+    public var replayRefused: Bool {
+        guard let v = replayCommit?.verdict else { return false }
+        return v != .accepted
+    }
+
+    /// Frames may leave: the replay check is done and accepted the request.
+    var mayAnswer: Bool { replayCommit.map { $0.verdict == .accepted } ?? true }
+
     /// Tells the requester the request was taken (its `accept` watchdog stops).
     public func accept() async -> LiveOutcome {
-        guard !isClosed else { return .failed(.stopped) }
+        guard await replayChecked(), !isClosed else { return .failed(.stopped) }
         return await courier.send(.accept(requestID: requestID), to: requester)
     }
 
@@ -97,6 +118,7 @@ public final class ReplyWriter: Sendable {
     /// both). The outcome is the chunk's when it is not `.sent`, else the envelope's. Nothing is
     /// sent when the stream is closed (`.failed(.stopped)`).
     func finish(pieces: [[UInt8]], pads: Int = 0, done: AppMessage.Done, before: (@Sendable () async -> Void)?) async -> LiveOutcome {
+        guard await replayChecked() else { return .failed(.stopped) }
         let data = pieces.isEmpty ? [[UInt8]()] : pieces
         let finals = Array(repeating: ([UInt8](), false), count: max(0, pads)) + data.enumerated().map { ($1, $0 == data.count - 1) }
         let chunk = LaterOutcome()
@@ -115,6 +137,7 @@ public final class ReplyWriter: Sendable {
     /// Fails the request: if chunks were sent, a final (empty) chunk first so that the stream
     /// is complete; then the `error` envelope.
     public func fail(error: AppMessage.InferenceError) async -> LiveOutcome {
+        guard await replayChecked() else { return .failed(.stopped) }
         let needsFinal = state.withLock { s -> Bool? in
             guard !s.closed else { return nil }
             if s.chunksSent == 0 { s.closed = true }
@@ -152,7 +175,7 @@ extension ReplyWriter {
     func handOff(_ pieces: [([UInt8], Bool)], closing: Bool, then completion: @escaping @Sendable (LiveOutcome) -> Void) -> Bool {
         let link = courier.link, to = requester.signingKey, id = streamID
         return state.withLock { s -> Bool in
-            guard !s.closed else { return false }
+            guard !s.closed, mayAnswer else { return false }
             var out: [[UInt8]] = []
             for (data, final) in pieces {
                 guard let sealed = try? s.sealer.seal(data, final: final, minBucket: s.floor) else { return false }

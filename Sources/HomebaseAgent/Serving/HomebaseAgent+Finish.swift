@@ -48,8 +48,10 @@ extension HomebaseAgent {
                 Task { [weak self] in await self?.reverify() }
             }
         case .requesterGone:
-            count("requester-gone")
-            rec.outcome = "requester-gone"
+            // A replay (or a replay store that failed) is answered with nothing: the pump ended it.
+            let outcome = writer.replayRefused ? "replayed" : "requester-gone"
+            count(outcome)
+            rec.outcome = outcome
         case .cancelled:
             count("cancelled-mid-stream")
             rec.outcome = "cancelled"

@@ -26,6 +26,8 @@ public final class TimingTrace: Sendable {
         case firstEngineText
         /// The first chunk was sealed and handed to the link.
         case firstChunkPosted
+        /// The request's replay check (its store commit, on its own thread) was seen settled.
+        case replayChecked
         /// Before `received`: the link read the request's frame (the Courier opened, checked
         /// and decoded it, and two tasks handed it on, between this and `received`).
         case linkRead
@@ -39,6 +41,7 @@ public final class TimingTrace: Sendable {
             case .replicaWritten: "replica-written"
             case .firstEngineText: "first-engine-text"
             case .firstChunkPosted: "first-chunk-posted"
+            case .replayChecked: "replay-checked"
             case .linkRead: "link-read"
             }
         }
