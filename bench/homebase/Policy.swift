@@ -57,14 +57,22 @@ struct Policy {
             let counted = round >= 0
             func straight() async throws {
                 if counted { p.cpu.direct.start() }
+                let switches = ClientStream.contextSwitches().0
                 d = try await direct(client, tokens)
-                if counted { p.cpu.direct.stop(); p.cpu.directTokens += tokens }
+                if counted {
+                    p.cpu.direct.stop(); p.cpu.directTokens += tokens
+                    p.cpu.directSwitches += ClientStream.contextSwitches().0 - switches; p.cpu.directAnswers += 1
+                }
             }
             func relayed() async throws {
                 before = probe.all.count
                 if counted { p.cpu.relayed.start() }
+                let switches = ClientStream.contextSwitches().0
                 r = try await guest.ask(tokens: tokens)
-                if counted { p.cpu.relayed.stop(); p.cpu.relayedTokens += r?.completion ?? 0 }
+                if counted {
+                    p.cpu.relayed.stop(); p.cpu.relayedTokens += r?.completion ?? 0
+                    p.cpu.relayedSwitches += ClientStream.contextSwitches().0 - switches; p.cpu.relayedAnswers += 1
+                }
             }
             try await alternating(round, straight, relayed)
             if let r { sends.append(r.startNs) }

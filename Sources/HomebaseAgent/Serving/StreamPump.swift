@@ -175,7 +175,10 @@ enum StreamPump {
             case .finished(let end, let since):
                 switch end {
                 case .done(let r, let u, _, _, let tail, let pads):
-                    if !tail.isEmpty { probe?(tail.reduce(0) { $0 + ChunkBatcher.size($1) }, DispatchTime.now().uptimeNanoseconds &- since) }
+                    if !tail.isEmpty {
+                        probe?(tail.reduce(0) { $0 + ChunkBatcher.size($1) }, DispatchTime.now().uptimeNanoseconds &- since)
+                        trace?.mark(.firstChunkPosted)  // the whole answer may ride the final chunk (handed off next)
+                    }
                     for e in tail {
                         if case .text(let t) = e { text += t }
                         if case .toolCall(let c) = e { calls.append(ToolCall(id: c.id, name: c.name, argumentsJSON: c.argumentsJSON)) }
