@@ -56,10 +56,10 @@ final class GuestDevice: Sendable {
             case .chunk(let data, _) where !data.isEmpty:
                 if first == nil { first = .now; firstNs = DispatchTime.now().uptimeNanoseconds }
             case .message(.done(let d)):
-                let end = ContinuousClock.now
+                let end = ContinuousClock.now, endNs = DispatchTime.now().uptimeNanoseconds
                 return Answer(ttft: ms((first ?? end) - start), total: ms(end - start), completion: Int(d.completionTokens),
                               accept: ms((accepted ?? end) - start), confirmed: ms(confirmed - start),
-                              startNs: startNs, firstNs: firstNs)
+                              startNs: startNs, firstNs: firstNs, doneNs: endNs)
             case .message(.error(let e)): throw BenchError("the Homebase answered error \(e.code): \(e.message)")
             case .streamFailure(let e): throw BenchError("stream failure: \(e)")
             default: continue
@@ -84,6 +84,8 @@ struct Answer {
     var completion: Int
     var accept, confirmed: Double
     var startNs, firstNs: UInt64
+    /// `done` opened at the guest, on the uptime clock.
+    var doneNs: UInt64 = 0
 }
 
 final class HostOnly: DeviceDirectory {

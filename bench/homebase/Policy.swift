@@ -24,7 +24,7 @@ struct Policy {
     var chunks = 0
     var tokens = 0
     /// The host's steps before the engine (its timing trace).
-    var steps = HostSteps(lines: [], sends: [], skip: 0)
+    var steps = HostSteps(lines: [], sends: [], dones: [], skip: 0)
     /// CPU of each process over the relayed answers and, apart, over the direct ones (HopCPU.swift).
     var cpu: HopCPU
 
@@ -50,7 +50,7 @@ struct Policy {
             try await Task.sleep(for: .milliseconds(20))
         }
         let client = OpenAIChatClient(.init(baseURL: engineURL))
-        var sends: [UInt64] = []
+        var sends: [UInt64] = [], dones: [UInt64] = []
         for round in -1..<rounds {  // one warm-up pair
             var d: (ttft: Double, total: Double)?, r: Answer?
             var before = 0
@@ -75,7 +75,7 @@ struct Policy {
                 }
             }
             try await alternating(round, straight, relayed)
-            if let r { sends.append(r.startNs) }
+            if let r { sends.append(r.startNs); dones.append(r.doneNs) }
             if round < 0 { probe.reset(); continue }
             guard let d, let r else { continue }
             let dr = Double(tokens) / (d.total / 1000), rr = Double(r.completion) / (r.total / 1000)
@@ -98,7 +98,7 @@ struct Policy {
         p.chunks = waits.count
         p.waitsUs = Samples(waits.map { Double($0) / 1000 })
         await agent.stop()
-        p.steps = HostSteps(lines: logged.all.filter { $0.hasPrefix("timing: ") }, sends: sends, skip: 1)
+        p.steps = HostSteps(lines: logged.all.filter { $0.hasPrefix("timing: ") }, sends: sends, dones: dones, skip: 1)
         return p
     }
 

@@ -102,7 +102,9 @@ enum StreamPump {
                         case .toolCall, .toolCallDelta, .reasoning, .logprobs:
                             // A version 1 requester reads text only: it never sent tools.
                             if typed, let e = WireBridge.replyEvent(event) { shared.append(e) }
-                        case .done(let reason, let usage): shared.end(.done(finishReason: reason, usage: usage, text: ""))
+                        case .done(let reason, let usage):
+                            trace?.mark(.engineDone)
+                            shared.end(.done(finishReason: reason, usage: usage, text: ""))
                         }
                     }
                     shared.end(.engineFailed(.interrupted, text: ""))  // a stream without `.done`

@@ -28,6 +28,8 @@ public final class TimingTrace: Sendable {
         case firstChunkPosted
         /// The request's replay check (its store commit, on its own thread) was seen settled.
         case replayChecked
+        /// The engine's stream ended (`.done` read): what follows is the answer's tail.
+        case engineDone
         /// Before `received`: the link read the request's frame (the Courier opened, checked
         /// and decoded it, and two tasks handed it on, between this and `received`).
         case linkRead
@@ -42,6 +44,7 @@ public final class TimingTrace: Sendable {
             case .firstEngineText: "first-engine-text"
             case .firstChunkPosted: "first-chunk-posted"
             case .replayChecked: "replay-checked"
+            case .engineDone: "engine-done"
             case .linkRead: "link-read"
             }
         }
