@@ -121,15 +121,20 @@ final class Hub {
         return s.queue.push(frame, force: force)
     }
 
-    /// As `deliver(_:to:)` for a frame in two parts: straight to the socket without joining
-    /// them; joined only when it has to wait in the send queue.
-    func deliver(_ head: [UInt8], _ tail: ArraySlice<UInt8>, to s: Session) -> Bool {
+    /// As `deliver(_:to:)` for the `receive` of a live `send`: straight to the socket, its
+    /// header written on the stack and the sealed bytes sent as a slice of `v`'s message; built
+    /// as one array only when it has to wait in the send queue.
+    func deliverLive(_ v: SendView, sender: Bytes32, to s: Session) -> Bool {
+        let headCount = ForwardCodec.receiveHeaderSize
+        let tail = v.message[v.sealed]
         if s.queue.isEmpty && s.ws.queuedBytes <= config.socketBufferBytes {
-            s.ws.send(binary: head, tail)
+            s.ws.send(binary: tail, headCount: headCount) {
+                ForwardCodec.writeReceiveHeader(into: $0, sender: sender, deliveryClass: .live, send: v, heldMs: 0)
+            }
             return true
         }
-        guard s.queue.hasRoom(for: head.count + tail.count) else { return false }
-        return s.queue.push(head + tail)
+        guard s.queue.hasRoom(for: headCount + tail.count) else { return false }
+        return s.queue.push(ForwardCodec.receive(sender: sender, deliveryClass: .live, frameID: v.frameID, heldMs: 0, sealed: tail))
     }
 
     /// The socket drained: move queued frames down, then any mail that was waiting for room.
@@ -150,13 +155,11 @@ final class Hub {
             s.control(.notHere(frameID: v.frameID))
             return
         }
-        let head = ForwardCodec.receiveHeader(sender: sender, deliveryClass: .live, frameID: v.frameID, heldMs: 0,
-                                              sealedCount: v.sealed.count)
         let idle = socketIdle(target)
-        if deliver(head, m[v.sealed], to: target) {
-            metrics.frame(.out, .live, bytes: head.count + v.sealed.count)
-            noteExchange(s, sender, target, v.recipient, now: s.lastHeard)
-            probeIfQuiet(target, sender: sender, frameID: v.frameID, now: s.lastHeard, socketIdle: idle)
+        if deliverLive(v, sender: sender, to: target) {
+            metrics.frame(.out, .live, bytes: ForwardCodec.receiveHeaderSize + v.sealed.count)
+            noteExchange(s, sender, target, now: s.lastHeard)
+            probeIfQuiet(target, sender: sender, send: v, now: s.lastHeard, socketIdle: idle)
         } else {
             metrics.drop(.receiverSlow)
             s.control(.dropped(frameID: v.frameID))

@@ -37,7 +37,9 @@ final class Session {
     /// A liveness probe waiting for any sign of life (Liveness.swift), the live frames forwarded
     /// meanwhile, and its timer (a ping due, or the pong's deadline; outlives an answered probe).
     var probe: Probe?
-    var probeWaiting: [(Bytes32, Bytes16)] = []
+    /// (sender key 32 | frame id 16) records, `Probe.record` bytes each, copied in place from the
+    /// forwarded frames: a probe per forward (a device that answers every frame) allocates nothing.
+    var probeWaiting: [UInt8] = []
     var probeTimer: TimerHandle?
     /// Who exchanged live frames with this device lately: told `peer-gone` when it leaves.
     var correspondents = Correspondents()
