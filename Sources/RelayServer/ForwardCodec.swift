@@ -1,3 +1,4 @@
+import Glibc
 import RelayWire
 
 /// The forwarding path without copies it can avoid: a `send` is validated in place (offsets into
@@ -24,6 +25,13 @@ struct SendView {
 
     var recipient: Bytes32 { Bytes32(unchecked: Array(message[Self.recipientRange])) }
     var frameID: Bytes16 { Bytes16(unchecked: Array(message[Self.frameIDRange])) }
+
+    /// Whether the recipient is `key`, compared in the message (nothing cut from it).
+    func names(_ key: Bytes32) -> Bool {
+        message.withUnsafeBytes { m in
+            key.bytes.withUnsafeBytes { k in memcmp(m.baseAddress! + Self.recipientRange.lowerBound, k.baseAddress!, 32) == 0 }
+        }
+    }
 
     /// Validates a whole message whose first byte is the `send` type.
     static func parse(_ m: [UInt8]) throws(WireError) -> SendView {

@@ -22,6 +22,9 @@ final class Hub {
     private(set) var connections: [ObjectIdentifier: Session] = [:]
     /// The routing table: one session per authenticated device key.
     private(set) var byKey: [Bytes32: Session] = [:]
+    /// Changes with every change of `byKey`: a session's cached route (`route(_:from:)`) is
+    /// good while it is the same.
+    private(set) var routeGeneration: UInt64 = 0
     /// Routed sessions per account (`Session.Peer.account`): what `account-max-connections` counts.
     private(set) var perAccount: [Bytes32: Int] = [:]
     var shuttingDown = false
@@ -65,6 +68,7 @@ final class Hub {
             fail(old, .replaced, "a newer connection authenticated with this device key")
         }
         byKey[key] = s
+        routeGeneration &+= 1
         if let account { perAccount[account, default: 0] += 1 }
         s.ws.connection.markEstablished()
         do { try mailbox.markSeen(key, account: account, nowMs: wallClockMs()) } catch { log.error("\(error)") }
@@ -90,6 +94,7 @@ final class Hub {
         if let t = s.idleTimer { loop.cancel(t) }
         if let t = s.probeTimer { loop.cancel(t); s.probeTimer = nil }
         s.probe = nil; s.probeWaiting = []
+        s.lastRoute = nil
         cluster?.remove(s)
         unroute(s)
         connections[ObjectIdentifier(s)] = nil
@@ -104,6 +109,7 @@ final class Hub {
         cluster?.remove(s)
         guard let k = s.key, byKey[k] === s else { return }
         byKey[k] = nil
+        routeGeneration &+= 1
         if let gone { announceGone(s, key: k, reason: gone) }
         if case .authenticated(let peer) = s.state, let a = peer.account {
             let left = (perAccount[a] ?? 0) - 1
@@ -145,7 +151,7 @@ final class Hub {
 
     /// A live `send`: at once to the connected recipient, else `not-here` to the sender at once.
     func forwardLive(_ m: [UInt8], _ v: SendView, from s: Session, sender: Bytes32) {
-        guard let target = byKey[v.recipient] else {
+        guard let target = route(v, from: s) else {
             if let c = cluster {
                 let frame = ForwardCodec.receive(sender: sender, deliveryClass: .live, frameID: v.frameID, heldMs: 0, sealed: m[v.sealed])
                 clusterForward(c, frame, v, from: s)
@@ -164,6 +170,17 @@ final class Hub {
             metrics.drop(.receiverSlow)
             s.control(.dropped(frameID: v.frameID))
         }
+    }
+
+    /// The recipient's session. The sender's last route is reused while the routing table is
+    /// unchanged and the frame names the same key (compared in place): a steady exchange hashes
+    /// no key and cuts none from the frame.
+    func route(_ v: SendView, from s: Session) -> Session? {
+        if let r = s.lastRoute, r.generation == routeGeneration, v.names(r.key) { return r.target }
+        let key = v.recipient
+        guard let t = byKey[key] else { return nil }
+        s.lastRoute = Session.Route(generation: routeGeneration, key: key, target: t)
+        return t
     }
 
     /// Keep-alive pings for every connection at once (one timer, not one per peer). The idle

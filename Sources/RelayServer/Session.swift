@@ -41,6 +41,14 @@ final class Session {
     /// forwarded frames: a probe per forward (a device that answers every frame) allocates nothing.
     var probeWaiting: [UInt8] = []
     var probeTimer: TimerHandle?
+    /// The route of this device's last live send (Hub.route): the recipient's session while
+    /// the routing table has not changed since. Cleared when this connection closes.
+    struct Route {
+        let generation: UInt64
+        let key: Bytes32
+        let target: Session
+    }
+    var lastRoute: Route?
     /// Who exchanged live frames with this device lately: told `peer-gone` when it leaves.
     var correspondents = Correspondents()
     /// For logs: the peer address, and the key once known.
