@@ -49,6 +49,8 @@ final class Session {
         let target: Session
     }
     var lastRoute: Route?
+    /// This device's bucket in `Hub.limiter` (its key's slot) and the limiter generation it is good for.
+    var rateSlot: (generation: UInt64, slot: Int)?
     /// Who exchanged live frames with this device lately: told `peer-gone` when it leaves.
     var correspondents = Correspondents()
     /// For logs: the peer address, and the key once known.

@@ -97,4 +97,24 @@ import Wire
         #expect(decoded.count == 2 && Probe.waiting([]).isEmpty)
         for (d, p) in zip(decoded, pairs) { #expect(d.0 == p.0 && d.1 == p.1) }
     }
+
+    /// A device takes from its key's bucket by slot: the bucket the key names (a second
+    /// connection of the key does not get a full one), and a prune that forgets full buckets
+    /// moves slots and says so with a new generation.
+    @Test func rateLimiterSlotsAreTheKeysBuckets() {
+        var l = RateLimiter<Bytes32>(rate: 1, burst: 2)
+        let k = Bytes32.repeating(1), other = Bytes32.repeating(2)
+        let slot = l.slot(for: k, now: 0)
+        let first = l.allow(slot: slot, now: 0)
+        let second = l.allow(k, now: 0) // the same bucket by key: its second token
+        let third = l.allow(slot: l.slot(for: k, now: 0), now: 0)
+        #expect(first && second && !third)
+        _ = l.slot(for: other, now: 0) // full: forgotten by the prune
+        let g = l.generation
+        l.prune(now: 0)
+        #expect(l.generation != g && l.trackedKeys == 1)
+        let afterPrune = l.allow(slot: l.slot(for: k, now: 0), now: 0)
+        let otherFresh = l.allow(other, now: 0)
+        #expect(!afterPrune && otherFresh)
+    }
 }
