@@ -24,7 +24,9 @@ public final class WebSocket: @unchecked Sendable {
     /// received (`.abnormal` when the connection dropped without one) and its reason.
     public var onClose: ((WebSocket, WebSocketCloseCode, String) -> Void)?
 
-    private var codec: WebSocketCodec
+    /// A pure state machine (its methods call out to nothing): no access to it can overlap
+    /// another, so the runtime exclusivity check, twice per frame read, is left out.
+    @exclusivity(unchecked) private var codec: WebSocketCodec
     private let closeTimeout: Duration
     private var closeSent = false
     private var closeInfo: (WebSocketCloseCode, String)?
