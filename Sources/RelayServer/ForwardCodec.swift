@@ -1,3 +1,4 @@
+import Glibc
 import RelayWire
 
 /// The forwarding path without copies it can avoid: a `send` is validated in place (offsets into
@@ -7,9 +8,10 @@ import RelayWire
 ///   send body:    recipient 32 | class u8 | frame id 16 | ttl u32 | ck len u8 | ck | sealed (rest)
 ///   receive body: sender 32    | class u8 | frame id 16 | held ms u64          | sealed (rest)
 struct SendView {
-    let recipient: Bytes32
+    /// The message itself (held, not copied): the keys are cut from it only when asked for, so a
+    /// live forward that finds its route allocates none.
+    let message: [UInt8]
     let deliveryClass: DeliveryClass
-    let frameID: Bytes16
     let ttlSeconds: UInt32
     let collapseKey: Range<Int>
     let sealed: Range<Int>
@@ -17,6 +19,19 @@ struct SendView {
     static let typeCode: UInt8 = 0x10
     /// recipient 32 + class 1 + frame id 16 + ttl 4 + collapse key length 1.
     static let fixedBody = 54
+    /// Where the recipient key and the frame id lie in the message.
+    static let recipientRange = RelayFrame.headerSize..<(RelayFrame.headerSize + 32)
+    static let frameIDRange = (RelayFrame.headerSize + 33)..<(RelayFrame.headerSize + 49)
+
+    var recipient: Bytes32 { Bytes32(unchecked: Array(message[Self.recipientRange])) }
+    var frameID: Bytes16 { Bytes16(unchecked: Array(message[Self.frameIDRange])) }
+
+    /// Whether the recipient is `key`, compared in the message (nothing cut from it).
+    func names(_ key: Bytes32) -> Bool {
+        message.withUnsafeBytes { m in
+            key.bytes.withUnsafeBytes { k in memcmp(m.baseAddress! + Self.recipientRange.lowerBound, k.baseAddress!, 32) == 0 }
+        }
+    }
 
     /// Validates a whole message whose first byte is the `send` type.
     static func parse(_ m: [UInt8]) throws(WireError) -> SendView {
@@ -43,8 +58,7 @@ struct SendView {
         guard m.count - sealedStart <= Limits.maxSealed else {
             throw .tooLarge(field: "sealed", length: m.count - sealedStart, limit: Limits.maxSealed)
         }
-        return SendView(recipient: Bytes32(unchecked: Array(m[h..<h + 32])), deliveryClass: deliveryClass,
-                        frameID: Bytes16(unchecked: Array(m[h + 33..<h + 49])), ttlSeconds: ttl,
+        return SendView(message: m, deliveryClass: deliveryClass, ttlSeconds: ttl,
                         collapseKey: ckStart..<sealedStart, sealed: sealedStart..<m.count)
     }
 }
@@ -52,6 +66,8 @@ struct SendView {
 enum ForwardCodec {
     /// receive header: sender 32 + class 1 + frame id 16 + held 8.
     static let receiveFixedBody = 57
+    /// A `receive` frame's bytes before its sealed bytes.
+    static let receiveHeaderSize = RelayFrame.headerSize + receiveFixedBody
 
     /// A `receive` frame carrying `sealed`, written once into an exactly sized array.
     static func receive(sender: Bytes32, deliveryClass: DeliveryClass, frameID: Bytes16, heldMs: UInt64,
@@ -77,6 +93,26 @@ enum ForwardCodec {
         out.append(contentsOf: frameID.bytes)
         for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: heldMs >> UInt64(shift))) }
         return out
+    }
+
+    /// `receiveHeader`'s bytes written into `out` (exactly `headerSize + receiveFixedBody`
+    /// bytes), the frame id copied from the `send` it answers: nothing allocated per forward.
+    static func writeReceiveHeader(into out: UnsafeMutableRawBufferPointer, sender: Bytes32, deliveryClass: DeliveryClass,
+                                   send v: SendView, heldMs: UInt64) {
+        let body = receiveFixedBody + v.sealed.count
+        out[0] = 0x11
+        out[1] = 0
+        for i in 0..<4 { out[2 + i] = UInt8(truncatingIfNeeded: body >> (24 - 8 * i)) }
+        var at = RelayFrame.headerSize
+        sender.bytes.withUnsafeBytes { k in out.baseAddress!.advanced(by: at).copyMemory(from: k.baseAddress!, byteCount: 32) }
+        at += 32
+        out[at] = deliveryClass.rawValue
+        at += 1
+        v.message.withUnsafeBytes { m in
+            out.baseAddress!.advanced(by: at).copyMemory(from: m.baseAddress! + SendView.frameIDRange.lowerBound, byteCount: 16)
+        }
+        at += 16
+        for i in 0..<8 { out[at + i] = UInt8(truncatingIfNeeded: heldMs >> UInt64(56 - 8 * i)) }
     }
 
     /// A relay-to-device control frame. Our own frames always fit their limits (texts are ours

@@ -12,16 +12,23 @@ final class Hub {
     let log: Logger
     let mailbox: Mailbox
     let admission: Admission
-    var limiter: RateLimiter<Bytes32>
+    // Unchecked exclusivity, on these few loop-confined values only: each is changed only by
+    // its own mutating methods, which call out to nothing (no callback, no closure), so two
+    // accesses can never overlap and the runtime check (~80 instructions per access, a dozen
+    // accesses per forwarded frame) could never fire. Not for state a callback may touch.
+    @exclusivity(unchecked) var limiter: RateLimiter<Bytes32>
     /// Failed auths per client address: beyond the bucket, `auth-refused rate-limited`.
     var authFailures: RateLimiter<String>
-    var metrics = Metrics()
+    @exclusivity(unchecked) var metrics = Metrics()
     /// The listener's per-address counters, read at scrape time (set by `Relay`).
     var listenerStats: () -> Metrics.ListenerStats = { .init() }
     /// Every open connection, authenticated or not.
     private(set) var connections: [ObjectIdentifier: Session] = [:]
     /// The routing table: one session per authenticated device key.
     private(set) var byKey: [Bytes32: Session] = [:]
+    /// Changes with every change of `byKey`: a session's cached route (`route(_:from:)`) is
+    /// good while it is the same.
+    private(set) var routeGeneration: UInt64 = 0
     /// Routed sessions per account (`Session.Peer.account`): what `account-max-connections` counts.
     private(set) var perAccount: [Bytes32: Int] = [:]
     var shuttingDown = false
@@ -65,6 +72,7 @@ final class Hub {
             fail(old, .replaced, "a newer connection authenticated with this device key")
         }
         byKey[key] = s
+        routeGeneration &+= 1
         if let account { perAccount[account, default: 0] += 1 }
         s.ws.connection.markEstablished()
         do { try mailbox.markSeen(key, account: account, nowMs: wallClockMs()) } catch { log.error("\(error)") }
@@ -90,6 +98,7 @@ final class Hub {
         if let t = s.idleTimer { loop.cancel(t) }
         if let t = s.probeTimer { loop.cancel(t); s.probeTimer = nil }
         s.probe = nil; s.probeWaiting = []
+        s.lastRoute = nil
         cluster?.remove(s)
         unroute(s)
         connections[ObjectIdentifier(s)] = nil
@@ -104,6 +113,7 @@ final class Hub {
         cluster?.remove(s)
         guard let k = s.key, byKey[k] === s else { return }
         byKey[k] = nil
+        routeGeneration &+= 1
         if let gone { announceGone(s, key: k, reason: gone) }
         if case .authenticated(let peer) = s.state, let a = peer.account {
             let left = (perAccount[a] ?? 0) - 1
@@ -121,15 +131,20 @@ final class Hub {
         return s.queue.push(frame, force: force)
     }
 
-    /// As `deliver(_:to:)` for a frame in two parts: straight to the socket without joining
-    /// them; joined only when it has to wait in the send queue.
-    func deliver(_ head: [UInt8], _ tail: ArraySlice<UInt8>, to s: Session) -> Bool {
+    /// As `deliver(_:to:)` for the `receive` of a live `send`: straight to the socket, its
+    /// header written on the stack and the sealed bytes sent as a slice of `v`'s message; built
+    /// as one array only when it has to wait in the send queue.
+    func deliverLive(_ v: SendView, sender: Bytes32, to s: Session) -> Bool {
+        let headCount = ForwardCodec.receiveHeaderSize
+        let tail = v.message[v.sealed]
         if s.queue.isEmpty && s.ws.queuedBytes <= config.socketBufferBytes {
-            s.ws.send(binary: head, tail)
+            s.ws.send(binary: tail, headCount: headCount) {
+                ForwardCodec.writeReceiveHeader(into: $0, sender: sender, deliveryClass: .live, send: v, heldMs: 0)
+            }
             return true
         }
-        guard s.queue.hasRoom(for: head.count + tail.count) else { return false }
-        return s.queue.push(head + tail)
+        guard s.queue.hasRoom(for: headCount + tail.count) else { return false }
+        return s.queue.push(ForwardCodec.receive(sender: sender, deliveryClass: .live, frameID: v.frameID, heldMs: 0, sealed: tail))
     }
 
     /// The socket drained: move queued frames down, then any mail that was waiting for room.
@@ -140,7 +155,7 @@ final class Hub {
 
     /// A live `send`: at once to the connected recipient, else `not-here` to the sender at once.
     func forwardLive(_ m: [UInt8], _ v: SendView, from s: Session, sender: Bytes32) {
-        guard let target = byKey[v.recipient] else {
+        guard let target = route(v, from: s) else {
             if let c = cluster {
                 let frame = ForwardCodec.receive(sender: sender, deliveryClass: .live, frameID: v.frameID, heldMs: 0, sealed: m[v.sealed])
                 clusterForward(c, frame, v, from: s)
@@ -150,17 +165,26 @@ final class Hub {
             s.control(.notHere(frameID: v.frameID))
             return
         }
-        let head = ForwardCodec.receiveHeader(sender: sender, deliveryClass: .live, frameID: v.frameID, heldMs: 0,
-                                              sealedCount: v.sealed.count)
         let idle = socketIdle(target)
-        if deliver(head, m[v.sealed], to: target) {
-            metrics.frame(.out, .live, bytes: head.count + v.sealed.count)
-            noteExchange(s, sender, target, v.recipient, now: s.lastHeard)
-            probeIfQuiet(target, sender: sender, frameID: v.frameID, now: s.lastHeard, socketIdle: idle)
+        if deliverLive(v, sender: sender, to: target) {
+            metrics.frame(.out, .live, bytes: ForwardCodec.receiveHeaderSize + v.sealed.count)
+            noteExchange(s, sender, target, now: s.lastHeard)
+            probeIfQuiet(target, sender: sender, send: v, now: s.lastHeard, socketIdle: idle)
         } else {
             metrics.drop(.receiverSlow)
             s.control(.dropped(frameID: v.frameID))
         }
+    }
+
+    /// The recipient's session. The sender's last route is reused while the routing table is
+    /// unchanged and the frame names the same key (compared in place): a steady exchange hashes
+    /// no key and cuts none from the frame.
+    func route(_ v: SendView, from s: Session) -> Session? {
+        if let r = s.lastRoute, r.generation == routeGeneration, v.names(r.key) { return r.target }
+        let key = v.recipient
+        guard let t = byKey[key] else { return nil }
+        s.lastRoute = Session.Route(generation: routeGeneration, key: key, target: t)
+        return t
     }
 
     /// Keep-alive pings for every connection at once (one timer, not one per peer). The idle

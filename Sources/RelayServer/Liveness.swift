@@ -11,6 +11,15 @@ struct Probe {
     /// Bounds a probe's memory (~16 bytes a frame): (sender key, frame id) are kept in
     /// `Session.probeWaiting`, at most this many; beyond it senders learn only from `peer-gone`.
     static let maxWaiting = 256
+    /// Bytes of one waiting frame in `Session.probeWaiting`: sender key 32, frame id 16.
+    static let record = 48
+
+    /// The waiting frames' (sender, frame id), decoded when a probe fails.
+    static func waiting(_ records: [UInt8]) -> [(Bytes32, Bytes16)] {
+        stride(from: 0, to: records.count - record + 1, by: record).map { at in
+            (Bytes32(unchecked: Array(records[at..<(at + 32)])), Bytes16(unchecked: Array(records[(at + 32)..<(at + record)])))
+        }
+    }
 }
 
 extension Hub {
@@ -21,8 +30,8 @@ extension Hub {
         s.lastHeard = monotonicNanos()
         guard let p = s.probe else { return }
         s.probe = nil
-        // A frame's worth of room is kept (no allocation per probe); a burst's is released.
-        if s.probeWaiting.capacity <= 4 { s.probeWaiting.removeAll(keepingCapacity: true) } else { s.probeWaiting = [] }
+        // A few frames' worth of room is kept (no allocation per probe); a burst's is released.
+        if s.probeWaiting.capacity <= 4 * Probe.record { s.probeWaiting.removeAll(keepingCapacity: true) } else { s.probeWaiting = [] }
         if p.pinged {
             if let t = s.probeTimer { loop.cancel(t); s.probeTimer = nil }
             metrics.probes["answered", default: 0] += 1
@@ -35,15 +44,20 @@ extension Hub {
 
     /// A live frame is being forwarded to `target`: make sure it shows a sign of life soon.
     /// The frame itself is never held: a live device gets it at once.
-    func probeIfQuiet(_ target: Session, sender: Bytes32, frameID: Bytes16, now: UInt64, socketIdle idle: Bool) {
+    func probeIfQuiet(_ target: Session, sender: Bytes32, send v: SendView, now: UInt64, socketIdle idle: Bool) {
         if target.probe != nil {
-            if target.probeWaiting.count < Probe.maxWaiting { target.probeWaiting.append((sender, frameID)) }
+            if target.probeWaiting.count < Probe.maxWaiting * Probe.record { noteWaiting(target, sender: sender, send: v) }
             return
         }
         guard config.probeAfter > .zero, idle else { return }
         target.probe = Probe()
-        target.probeWaiting.append((sender, frameID))
+        noteWaiting(target, sender: sender, send: v)
         if target.probeTimer == nil { armProbe(target, now: now) }
+    }
+
+    private func noteWaiting(_ target: Session, sender: Bytes32, send v: SendView) {
+        target.probeWaiting.append(contentsOf: sender.bytes)
+        target.probeWaiting.append(contentsOf: v.message[SendView.frameIDRange])
     }
 
     /// Fires when `s` will have been quiet for probe-after (at once if it already has).
@@ -78,7 +92,7 @@ extension Hub {
     /// `peer-gone silent`), and the senders of the frames forwarded during the probe hear `not-here`.
     private func probeFailed(_ s: Session) {
         guard s.probe != nil else { return }
-        let waiting = s.probeWaiting
+        let waiting = Probe.waiting(s.probeWaiting)
         s.probe = nil; s.probeWaiting = []
         metrics.probes["unanswered", default: 0] += 1
         fail(s, .idleTimeout, "no sign of life within \(config.probeTimeout.milliseconds) ms of a liveness probe")

@@ -5,11 +5,20 @@ import RelayWire
 /// monotonic ns of the last frame between them (either way). Bounded: at `capacity` the entry
 /// heard from longest ago is forgotten (a scan of at most `capacity` entries, only when a new
 /// key arrives at a full table). About 48 bytes per entry; 64 entries by default.
+///
+/// The key noted last is kept aside with its time (`hot`): a steady exchange with one peer, the
+/// common case, stamps it without hashing the key (in `last` its time may lag until another key
+/// is noted).
 struct Correspondents {
     private(set) var last: [Bytes32: UInt64] = [:]
+    private var hot: Bytes32?
+    private var hotTime: UInt64 = 0
 
     mutating func note(_ key: Bytes32, now: UInt64, capacity: Int) {
         guard capacity > 0 else { return }
+        if let h = hot, h == key { hotTime = now; return }
+        if let h = hot, let i = last.index(forKey: h) { last.values[i] = hotTime }
+        hot = key; hotTime = now
         if last.updateValue(now, forKey: key) == nil, last.count > capacity,
            let oldest = last.min(by: { $0.value < $1.value })?.key {
             last[oldest] = nil
@@ -18,15 +27,20 @@ struct Correspondents {
 
     /// Keys exchanged with within `window` ns before `now`.
     func recent(now: UInt64, window: UInt64) -> [Bytes32] {
-        last.compactMap { now &- $0.value <= window ? $0.key : nil }
+        last.compactMap { entry in
+            let t = entry.key == hot ? max(entry.value, hotTime) : entry.value
+            return now &- t <= window ? entry.key : nil
+        }
     }
 }
 
 extension Hub {
     /// A live frame went from `sender` to `target`: each remembers the other.
-    func noteExchange(_ sender: Session, _ senderKey: Bytes32, _ target: Session, _ targetKey: Bytes32, now: UInt64) {
+    /// Each side's own key array is passed (not one cut from the frame): the same storage every
+    /// time, so the hot-key check is a pointer comparison.
+    func noteExchange(_ sender: Session, _ senderKey: Bytes32, _ target: Session, now: UInt64) {
         let cap = config.peerGoneMemory
-        guard cap > 0 else { return }
+        guard cap > 0, let targetKey = target.key else { return }
         target.correspondents.note(senderKey, now: now, capacity: cap)
         sender.correspondents.note(targetKey, now: now, capacity: cap)
     }

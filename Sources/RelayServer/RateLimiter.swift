@@ -22,35 +22,56 @@ struct TokenBucket {
 }
 
 /// Per device key (or client address), so a reconnect does not refill the bucket. Loop thread only.
+///
+/// The buckets lie in an array, the key giving a slot: a connection keeps its key's slot
+/// (`slot(for:now:)`) and takes from it by index, so a frame hashes no key. Slots stay put
+/// until `prune` compacts them, which changes `generation`.
 struct RateLimiter<Key: Hashable> {
     let rate: Double
     let burst: Double
-    private var buckets: [Key: TokenBucket] = [:]
+    private var slots: [Key: Int] = [:]
+    private var buckets: [TokenBucket] = []
+    /// Changes whenever slots move: a slot kept from another generation must be looked up again.
+    private(set) var generation: UInt64 = 0
 
     init(rate: Double, burst: Double) { self.rate = rate; self.burst = burst }
 
-    var trackedKeys: Int { buckets.count }
+    var trackedKeys: Int { slots.count }
 
-    mutating func allow(_ key: Key, now: UInt64) -> Bool {
-        // One lookup, the bucket taken from in place (every frame of every device passes here).
-        let (rate, burst) = (self.rate, self.burst)
-        return buckets[key, default: TokenBucket(burst: burst, now: now)].take(now: now, rate: rate, burst: burst)
+    mutating func allow(_ key: Key, now: UInt64) -> Bool { allow(slot: slot(for: key, now: now), now: now) }
+
+    /// Takes a token from a slot of this generation.
+    mutating func allow(slot: Int, now: UInt64) -> Bool { buckets[slot].take(now: now, rate: rate, burst: burst) }
+
+    /// `key`'s slot, a full bucket made for a new key.
+    mutating func slot(for key: Key, now: UInt64) -> Int {
+        if let i = slots[key] { return i }
+        buckets.append(TokenBucket(burst: burst, now: now))
+        slots[key] = buckets.count - 1
+        return buckets.count - 1
     }
 
     /// Whether `allow` would pass now, without taking a token.
     mutating func wouldAllow(_ key: Key, now: UInt64) -> Bool {
-        guard buckets[key] != nil else { return true }
-        buckets[key]!.refill(now: now, rate: rate, burst: burst)
-        return buckets[key]!.tokens >= 1
+        guard let i = slots[key] else { return true }
+        buckets[i].refill(now: now, rate: rate, burst: burst)
+        return buckets[i].tokens >= 1
     }
 
     /// Forgets full buckets (they hold no history worth keeping): memory follows active keys only.
     mutating func prune(now: UInt64) {
         let (rate, burst) = (self.rate, self.burst)
-        buckets = buckets.filter { _, b in
-            var b = b
+        var keptSlots: [Key: Int] = [:]
+        var kept: [TokenBucket] = []
+        for (key, i) in slots {
+            var b = buckets[i]
             b.refill(now: now, rate: rate, burst: burst)
-            return b.tokens < burst
+            guard b.tokens < burst else { continue }
+            keptSlots[key] = kept.count
+            kept.append(buckets[i])
         }
+        slots = keptSlots
+        buckets = kept
+        generation &+= 1
     }
 }

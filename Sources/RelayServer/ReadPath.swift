@@ -22,7 +22,7 @@ extension Hub {
         case .awaitingAuth(let nonce, let deadline):
             beforeAuth(m, on: s, nonce: nonce, deadline: deadline)
         case .authenticated(let peer):
-            guard limiter.allow(peer.key, now: s.lastHeard) else {
+            guard limiter.allow(slot: rateSlot(s, peer.key), now: s.lastHeard) else {
                 metrics.drop(.rateLimited)
                 fail(s, .rateLimited, "more than \(config.rate) frames per second (burst \(config.burst))")
                 return
@@ -34,6 +34,14 @@ extension Hub {
             }
             afterAuth(m, on: s, peer: peer)
         }
+    }
+
+    /// The session's slot in the rate limiter, looked up again only after a prune moved slots.
+    private func rateSlot(_ s: Session, _ key: Bytes32) -> Int {
+        if let r = s.rateSlot, r.generation == limiter.generation { return r.slot }
+        let slot = limiter.slot(for: key, now: s.lastHeard)
+        s.rateSlot = (limiter.generation, slot)
+        return slot
     }
 
     private func decode(_ m: [UInt8], on s: Session) -> RelayFrame? {

@@ -29,7 +29,7 @@ final class Session {
 
     let ws: WebSocket
     var state: State
-    var queue: SendQueue
+    @exclusivity(unchecked) var queue: SendQueue // no callbacks inside: see Hub.limiter
     /// Monotonic ns of the last frame or pong read: the idle deadline and the liveness probe.
     var lastHeard: UInt64
     /// Fires at `lastHeard + idle-timeout` (Liveness.swift).
@@ -37,10 +37,22 @@ final class Session {
     /// A liveness probe waiting for any sign of life (Liveness.swift), the live frames forwarded
     /// meanwhile, and its timer (a ping due, or the pong's deadline; outlives an answered probe).
     var probe: Probe?
-    var probeWaiting: [(Bytes32, Bytes16)] = []
+    /// (sender key 32 | frame id 16) records, `Probe.record` bytes each, copied in place from the
+    /// forwarded frames: a probe per forward (a device that answers every frame) allocates nothing.
+    @exclusivity(unchecked) var probeWaiting: [UInt8] = [] // see Hub.limiter
     var probeTimer: TimerHandle?
+    /// The route of this device's last live send (Hub.route): the recipient's session while
+    /// the routing table has not changed since. Cleared when this connection closes.
+    struct Route {
+        let generation: UInt64
+        let key: Bytes32
+        let target: Session
+    }
+    var lastRoute: Route?
+    /// This device's bucket in `Hub.limiter` (its key's slot) and the limiter generation it is good for.
+    var rateSlot: (generation: UInt64, slot: Int)?
     /// Who exchanged live frames with this device lately: told `peer-gone` when it leaves.
-    var correspondents = Correspondents()
+    @exclusivity(unchecked) var correspondents = Correspondents() // see Hub.limiter
     /// For logs: the peer address, and the key once known.
     let peer: String
     /// The client address (behind a trusted proxy: the one it names): what per-address limits count.

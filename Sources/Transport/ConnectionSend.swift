@@ -39,6 +39,32 @@ extension Connection {
         queued()
     }
 
+    /// The relay's forward: `head` (bytes the caller built on the stack: frame headers) then
+    /// `tail`, in one sendmsg at once when nothing waits before them. Only what the socket does
+    /// not take is queued (the head copied, the tail as its slice): a forward that goes straight
+    /// out allocates nothing and touches no queue.
+    public func send(head: UnsafeRawBufferPointer, tail: ArraySlice<UInt8>) {
+        guard state == .open || state == .handshaking else { return }
+        guard tls == nil, queuedBytes == 0 else { send(Array(head)[...], tail); return }
+        let written = tail.withUnsafeBytes { t -> Int in
+            var iov = (iovec(iov_base: UnsafeMutableRawPointer(mutating: head.baseAddress), iov_len: head.count),
+                       iovec(iov_base: UnsafeMutableRawPointer(mutating: t.baseAddress), iov_len: t.count))
+            return withUnsafeMutableBytes(of: &iov) { p in
+                var m = msghdr()
+                m.msg_iov = p.baseAddress!.assumingMemoryBound(to: iovec.self)
+                m.msg_iovlen = t.count > 0 ? 2 : 1
+                return sendmsg(fd, &m, Int32(MSG_NOSIGNAL))
+            }
+        }
+        // A failed write queues it all: flush meets the error again and reports it as usual.
+        let n = max(written, 0)
+        if n == head.count + tail.count { return }
+        if n < head.count { append(Array(UnsafeRawBufferPointer(rebasing: head[n...]))) }
+        let t = tail.dropFirst(max(0, n - head.count))
+        if !t.isEmpty { append(t) }
+        queued()
+    }
+
     private func queued() {
         if queuedBytes > configuration.maxQueuedBytes { finish(.sendQueueFull); return }
         flush()

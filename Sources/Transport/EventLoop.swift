@@ -33,7 +33,9 @@ public final class EventLoop: @unchecked Sendable {
     // Loop-thread state.
     private var registered: [Registration?] = []
     private var generation: UInt32 = 0
-    var timers = TimerHeap()
+    /// Unchecked exclusivity: TimerHeap's methods call no timer's action (popDue returns them),
+    /// so no access overlaps another; the check ran three times per loop turn.
+    @exclusivity(unchecked) var timers = TimerHeap()
     let readBuffer: UnsafeMutableRawBufferPointer
     /// Where a TLS send gathers its parts for one SSL_write (the read buffer may hold the very
     /// bytes being forwarded).

@@ -24,7 +24,9 @@ public final class WebSocket: @unchecked Sendable {
     /// received (`.abnormal` when the connection dropped without one) and its reason.
     public var onClose: ((WebSocket, WebSocketCloseCode, String) -> Void)?
 
-    private var codec: WebSocketCodec
+    /// A pure state machine (its methods call out to nothing): no access to it can overlap
+    /// another, so the runtime exclusivity check, twice per frame read, is left out.
+    @exclusivity(unchecked) private var codec: WebSocketCodec
     private let closeTimeout: Duration
     private var closeSent = false
     private var closeInfo: (WebSocketCloseCode, String)?
@@ -57,6 +59,24 @@ public final class WebSocket: @unchecked Sendable {
         WebSocketFrameHeader(fin: true, opcode: .binary, mask: nil, length: head.count + tail.count).encode(into: &first)
         first += head
         connection.send(first[...], tail)
+    }
+    /// As `send(binary:_:)` with a head of `headCount` bytes that `writeHead` writes into a
+    /// buffer on the stack, after the frame header: a forward that the socket takes at once
+    /// allocates nothing (the relay's `receive` header this way).
+    public func send(binary tail: ArraySlice<UInt8>, headCount: Int, head writeHead: (UnsafeMutableRawBufferPointer) -> Void) {
+        guard role == .server, connection.loop.inLoop else {
+            var head = [UInt8](repeating: 0, count: headCount)
+            head.withUnsafeMutableBytes { writeHead($0) }
+            send(binary: head, tail)
+            return
+        }
+        guard !closeSent else { return }
+        let header = WebSocketFrameHeader(fin: true, opcode: .binary, mask: nil, length: headCount + tail.count)
+        withUnsafeTemporaryAllocation(byteCount: WebSocketFrameHeader.maxSize + headCount, alignment: 8) { buf in
+            let at = header.encode(to: buf)
+            writeHead(UnsafeMutableRawBufferPointer(rebasing: buf[at..<(at + headCount)]))
+            connection.send(head: UnsafeRawBufferPointer(rebasing: buf[0..<(at + headCount)]), tail: tail)
+        }
     }
     public func send(text: String) { sendFrame(.text, Array(text.utf8)) }
     /// Payload at most 125 bytes (longer is cut).

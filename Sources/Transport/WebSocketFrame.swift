@@ -50,6 +50,25 @@ struct WebSocketFrameHeader: Equatable {
         if let m = mask { out.append(m.0); out.append(m.1); out.append(m.2); out.append(m.3) }
     }
 
+    /// Writes the header at the start of `out` (at least `maxSize` bytes) and returns its size:
+    /// the same bytes as `encode(into:)`, for a header built on the stack.
+    func encode(to out: UnsafeMutableRawBufferPointer) -> Int {
+        out[0] = (fin ? 0x80 : 0) | opcode.rawValue
+        let maskBit: UInt8 = mask == nil ? 0 : 0x80
+        var at: Int
+        if length < 126 {
+            out[1] = maskBit | UInt8(length); at = 2
+        } else if length <= 0xFFFF {
+            out[1] = maskBit | 126; out[2] = UInt8(length >> 8); out[3] = UInt8(length & 0xFF); at = 4
+        } else {
+            out[1] = maskBit | 127
+            for i in 0..<8 { out[2 + i] = UInt8((length >> (56 - 8 * i)) & 0xFF) }
+            at = 10
+        }
+        if let m = mask { out[at] = m.0; out[at + 1] = m.1; out[at + 2] = m.2; out[at + 3] = m.3; at += 4 }
+        return at
+    }
+
     static func == (a: Self, b: Self) -> Bool {
         a.fin == b.fin && a.opcode == b.opcode && a.length == b.length
             && a.mask.map { [$0.0, $0.1, $0.2, $0.3] } == b.mask.map { [$0.0, $0.1, $0.2, $0.3] }

@@ -133,6 +133,20 @@ func isGone(_ key: Bytes32, _ reason: PeerGoneReason) -> (RelayFrame) -> Bool {
         #expect(Set(c.recent(now: 45, window: 10)) == [k3])
     }
 
+    /// The key noted last is stamped aside (no hashing per frame): `recent` and eviction still
+    /// see its latest time.
+    @Test func correspondentsSeeTheLatestTimeOfTheKeyNotedLast() {
+        var c = Correspondents()
+        let k1 = Bytes32.repeating(1), k2 = Bytes32.repeating(2), k3 = Bytes32.repeating(3)
+        c.note(k1, now: 10, capacity: 2)
+        c.note(k2, now: 20, capacity: 2)
+        c.note(k2, now: 100, capacity: 2) // only the aside stamp moves
+        #expect(Set(c.recent(now: 105, window: 10)) == [k2])
+        c.note(k3, now: 110, capacity: 2) // k1 (10) is the oldest, not k2 (100)
+        #expect(Set(c.last.keys) == [k2, k3])
+        #expect(Set(c.recent(now: 115, window: 20)) == [k2, k3])
+    }
+
     /// Relay settings by name: the new ones parse and check each other.
     @Test func settingsParseAndValidate() throws {
         var c = RelayConfig()
