@@ -205,8 +205,10 @@ func liveUntilDelivered(_ a: TestClient, _ b: TestClient, to key: Bytes32, _ sea
         let id = frameID()
         a.live(to: key, id: id, sealed)
         var event = try? a.event(timeout: .milliseconds(300))
-        // News of an earlier correspondent (it left) is no answer to this frame.
-        while case .frame(.peerGone) = event { event = try? a.event(timeout: .milliseconds(300)) }
+        // News of an earlier correspondent (it left) is no answer to this frame, nor is a late
+        // not-here or dropped for an earlier frame (a flood the test sent before, an earlier
+        // attempt answered after its 300 ms under load).
+        while let e = event, isStaleNews(e, current: id) { event = try? a.event(timeout: .milliseconds(300)) }
         switch event {
         case .frame(.notHere(let got)) where got == id:
             print("cluster: not-here within the interest-propagation window, attempt \(attempt + 1)")
@@ -216,6 +218,15 @@ func liveUntilDelivered(_ a: TestClient, _ b: TestClient, to key: Bytes32, _ sea
         }
     }
     throw TestSetupError("never delivered")
+}
+
+/// A `peer-gone`, or a `not-here`/`dropped` for a frame other than `current`.
+private func isStaleNews(_ e: ClientEvent, current: Bytes16) -> Bool {
+    switch e {
+    case .frame(.peerGone): return true
+    case .frame(.notHere(let got)), .frame(.dropped(let got)): return got != current
+    default: return false
+    }
 }
 
 /// Sends live frames to `key` until one is answered `not-here` (the cluster learns of a leaver
