@@ -7,6 +7,9 @@ extension LlamaServerSupervisor {
         public var healthPoll: Duration
         /// The first pause between polls, doubled up to `healthPoll` (the tiny model is healthy in ~30 ms).
         public var healthPollFirst: Duration = .milliseconds(2)
+        /// Wait on llama-server's ready line between polls (`ReadyLine`: seen the moment its model
+        /// is loaded); false: the /health polls alone, as for a server without that protocol.
+        public var readyLine = true
         /// First restart delay after a crash; doubled per crash in a row, up to `maxBackoff`.
         public var initialBackoff: Duration
         public var maxBackoff: Duration
