@@ -116,6 +116,8 @@ public final class ChildProcess: Sendable {
     private func signalAndReap(grace: Duration, poll: Duration) async {
         guard isRunning else { return }
         kill(pid, SIGTERM)
+        // A router child waits for EOF on its stdin before it exits, SIGTERM or not.
+        readyLine?.closeInput()
         let start = ContinuousClock.now
         while isRunning, ContinuousClock.now - start < grace {
             try? await Task.sleep(for: poll)

@@ -1,3 +1,4 @@
+import Foundation
 import Inference
 
 // Starting one server: spawn on a free loopback port, then wait for /health.
@@ -12,8 +13,11 @@ extension LlamaServerSupervisor {
         if let t = c.threads { args += ["--threads", "\(t)"] }
         if let n = c.contextSize { args += ["--ctx-size", "\(n)"] }
         let ready = c.readyLine ? try ReadyLine() : nil
+        let ours = ProcessInfo.processInfo.environment
+        var added = c.environment.filter { ours[$0.key] == nil }
+        if ready != nil { added.merge(ReadyLine.environment) { $1 } }
         let child = try ChildProcess.spawnLeashed(binary, args + c.extraArguments, logPath: c.logPath,
-                                                  environment: ready == nil ? [:] : ReadyLine.environment, readyLine: ready)
+                                                  environment: added, readyLine: ready)
         let endpoint = Endpoint(url: "http://127.0.0.1:\(port)", alias: model.alias, modelPath: model.path,
                                 projector: model.projector, pid: child.pid)
         let seenBy: String
