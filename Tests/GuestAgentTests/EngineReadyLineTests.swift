@@ -59,6 +59,30 @@ import Testing
         #expect(exited, "llama-server still ran 10 s after its stdin closed")
     }
 
+    /// A stop's SIGTERM comes with the end of the engine's stdin: a router child exits only at that
+    /// EOF, so without it every stop waited out the grace and ended in SIGKILL.
+    @Test func aStopEndsTheServerWithoutSIGKILL() async throws {
+        let tiny = try Engine.tiny()
+        var c = supervisor(readyLine: true, events: Lines()).configuration
+        c.stopGrace = .seconds(10)
+        let running = try await LlamaServerSupervisor.start(tiny, c)
+        await running.child.terminate(grace: c.stopGrace)
+        let status = try #require(running.child.exitStatus())
+        #expect(ChildProcess.describe(status) != "signal 9", "SIGKILL after the grace: \(ChildProcess.describe(status))")
+    }
+
+    /// The engine's environment gets OMP_WAIT_POLICY=passive (its OpenMP threads sleep, not spin),
+    /// unless ours sets it.
+    @Test func theEngineRunsWithAPassiveOpenMPWait() async throws {
+        let tiny = try Engine.tiny()
+        try #require(ProcessInfo.processInfo.environment["OMP_WAIT_POLICY"] == nil, "the test's own environment sets it")
+        let running = try await LlamaServerSupervisor.start(tiny, supervisor(readyLine: true, events: Lines()).configuration)
+        let environ = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(running.child.pid)/environ"))) ?? Data()
+        await running.child.terminate(grace: .seconds(2))
+        let variables = environ.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        #expect(variables.contains("OMP_WAIT_POLICY=passive"), "\(variables.filter { $0.hasPrefix("OMP") })")
+    }
+
     @Test func readyLineParsing() {
         func ready(_ s: String) -> Bool { ReadyLine.isReadyLine(Array(s.utf8)) }
         #expect(ready(#"cmd_child_to_router:state:{"state":"ready","payload":{"model":"tiny"}}"#))
