@@ -17,6 +17,7 @@
 #include <errno.h>
 
 extern int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+extern int pipe2(int pipefd[2], int flags);
 
 /* glibc 2.34+, declared only under _GNU_SOURCE: a spawned child closes every descriptor >= from. */
 #include <spawn.h>
@@ -28,11 +29,11 @@ static inline int hb_errno(void) { return errno; }
  * kill it when the thread that forked it ends, so the caller forks from a thread that lives as
  * long as the process (LeashThread). Between fork and exec only async-signal-safe calls: empty
  * signal mask, default dispositions for the stop signals, stdin/stdout/stderr from the given
- * descriptors, everything else closed. Returns the child's pid, or -1 (errno) when fork fails; an
+ * descriptors (out_fd and err_fd may be the same), everything else closed. Returns the child's pid, or -1 (errno) when fork fails; an
  * exec failure shows as the child exiting 127. */
 #include <sys/prctl.h>
 #include <sys/syscall.h>
-static inline pid_t hb_spawn_leashed(const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd) {
+static inline pid_t hb_spawn_leashed(const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd, int err_fd) {
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid != 0) return pid;
@@ -46,7 +47,7 @@ static inline pid_t hb_spawn_leashed(const char *path, char *const argv[], char 
     sigemptyset(&dfl.sa_mask);
     const int stops[] = { SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGQUIT };
     for (unsigned i = 0; i < sizeof stops / sizeof stops[0]; i++) sigaction(stops[i], &dfl, 0);
-    if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0) _exit(127);
+    if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0) _exit(127);
     syscall(SYS_close_range, 3u, ~0u, 0u);
     execve(path, argv, envp);
     _exit(127);

@@ -13,8 +13,10 @@ public final class ChildProcess: Sendable {
     public let pid: pid_t
     /// The exit status once reaped (waitpid's raw status); nil while running.
     private let reaped = Mutex<Int32?>(nil)
+    /// The engine's ready-line pipes (`ReadyLine`): its stdin is closed once it is reaped.
+    let readyLine: ReadyLine?
 
-    private init(pid: pid_t) { self.pid = pid }
+    private init(pid: pid_t, readyLine: ReadyLine? = nil) { self.pid = pid; self.readyLine = readyLine }
 
     /// `environment`: the child's (nil: ours). `newSession`: the child leads a session of its own
     /// (setsid), so a terminal's hang-up or Ctrl-C aimed at our process group never reaches it.
@@ -56,24 +58,33 @@ public final class ChildProcess: Sendable {
     }
 
     /// A child that dies with this process, however it ends (see `LeashThread`): the engine. Same
-    /// descriptors, mask and dispositions as `spawn`; our environment.
-    static func spawnLeashed(_ path: String, _ arguments: [String], logPath: String?) throws(EngineError) -> ChildProcess {
-        let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        let output = open(logPath ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        defer { if input >= 0 { close(input) }; if output >= 0 { close(output) } }
-        guard input >= 0, output >= 0 else { throw .spawnFailed(binary: path, errno: errno) }
+    /// descriptors, mask and dispositions as `spawn`; our environment plus `environment`.
+    /// `readyLine`: its stdin and stdout are that object's pipes (stderr alone goes to the log).
+    static func spawnLeashed(_ path: String, _ arguments: [String], logPath: String?, environment extra: [String: String] = [:],
+                             readyLine: ReadyLine? = nil) throws(EngineError) -> ChildProcess {
+        let input = readyLine.map { $0.childInput } ?? open("/dev/null", O_RDONLY | O_CLOEXEC)
+        let log = open(logPath ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        let output = readyLine.map { $0.childOutput } ?? log
+        defer {
+            if readyLine == nil, input >= 0 { close(input) }
+            if log >= 0 { close(log) }
+            readyLine?.spawned(log: logPath)
+        }
+        guard input >= 0, log >= 0 else { throw .spawnFailed(binary: path, errno: errno) }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        var variables = ProcessInfo.processInfo.environment
+        for (k, v) in extra { variables[k] = v }
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for p in argv + envp { free(p) } }
         // Raw addresses cross to the leash thread; the arrays outlive the call (it blocks).
         let a = Int(bitPattern: argv.withUnsafeBufferPointer { $0.baseAddress }),
             e = Int(bitPattern: envp.withUnsafeBufferPointer { $0.baseAddress })
         let (pid, err) = LeashThread.shared.run { () -> (pid_t, Int32) in
-            let pid = hb_spawn_leashed(path, UnsafePointer(bitPattern: a), UnsafePointer(bitPattern: e), input, output)
+            let pid = hb_spawn_leashed(path, UnsafePointer(bitPattern: a), UnsafePointer(bitPattern: e), input, output, log)
             return (pid, pid < 0 ? hb_errno() : 0)
         }
         guard pid > 0 else { throw .spawnFailed(binary: path, errno: err) }
-        return ChildProcess(pid: pid)
+        return ChildProcess(pid: pid, readyLine: readyLine)
     }
 
     /// Reaps the child if it has exited (never blocks). True while it runs.
@@ -86,7 +97,10 @@ public final class ChildProcess: Sendable {
             var raw: Int32 = 0
             let r = waitpid(pid, &raw, WNOHANG)
             // ECHILD: someone else reaped it; it is gone either way.
-            if r == pid || (r < 0 && errno == ECHILD) { status = raw }
+            if r == pid || (r < 0 && errno == ECHILD) {
+                status = raw
+                readyLine?.closeInput()
+            }
             return status
         }
     }
@@ -102,6 +116,8 @@ public final class ChildProcess: Sendable {
     private func signalAndReap(grace: Duration, poll: Duration) async {
         guard isRunning else { return }
         kill(pid, SIGTERM)
+        // A router child waits for EOF on its stdin before it exits, SIGTERM or not.
+        readyLine?.closeInput()
         let start = ContinuousClock.now
         while isRunning, ContinuousClock.now - start < grace {
             try? await Task.sleep(for: poll)

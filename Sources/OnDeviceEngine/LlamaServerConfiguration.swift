@@ -7,6 +7,14 @@ extension LlamaServerSupervisor {
         public var healthPoll: Duration
         /// The first pause between polls, doubled up to `healthPoll` (the tiny model is healthy in ~30 ms).
         public var healthPollFirst: Duration = .milliseconds(2)
+        /// Wait on llama-server's ready line between polls (`ReadyLine`: seen the moment its model
+        /// is loaded); false: the /health polls alone, as for a server without that protocol.
+        public var readyLine = true
+        /// Added to the engine's environment unless ours already sets them. OMP_WAIT_POLICY
+        /// passive: llama-server's OpenMP threads sleep between graphs instead of spinning, which
+        /// on a busy machine (every core shared) made one start plus its first token cost 170-590 ms
+        /// of CPU instead of 20-30 ms (2 cores, load 10-12, the tiny model; docs/BENCHMARKS.md).
+        public var environment = ["OMP_WAIT_POLICY": "passive"]
         /// First restart delay after a crash; doubled per crash in a row, up to `maxBackoff`.
         public var initialBackoff: Duration
         public var maxBackoff: Duration

@@ -22,6 +22,8 @@ public actor LlamaServerSupervisor {
         var child: ChildProcess
         var endpoint: Endpoint
         var startedAt: ContinuousClock.Instant
+        /// How the start was seen healthy (`waitHealthy`), for the log.
+        var seenBy = "a /health poll"
     }
 
     nonisolated public let configuration: Configuration
@@ -98,7 +100,7 @@ public actor LlamaServerSupervisor {
             starts += 1
             let ms = (ContinuousClock.now - began).components
             configuration.events?("engine: llama-server pid \(r.endpoint.pid) healthy on \(model.alias) after "
-                                  + "\(ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000) ms (started by \(warming ? "the warm floor" : "a request"))")
+                                  + "\(ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000) ms, seen by \(r.seenBy) (started by \(warming ? "the warm floor" : "a request"))")
             guard !stopped else { await r.child.terminate(grace: configuration.stopGrace); throw EngineError.stopped }
             running = r
             notBefore = nil

@@ -55,8 +55,10 @@ extension Invocation {
         let context = try GuestContext(config)
         let signals = ShutdownSignals.install(context)  // SIGTERM/SIGINT still stop the engine
         defer { signals.forEach { $0.cancel() } }
+        // The warm floor, first thing once the engine can be stopped again: it starts while the
+        // links open and the backlog is read (serve keeps it running from then on).
+        if command.name == "chat" || command.name == "serve" { await context.warmAtStart() }
         BackgroundFetch(context).resume()  // a sibling's choice whose download was stopped
-        if command.name == "chat" { await context.warmAtStart() }  // the warm floor, while the link opens
         let links: GuestLinks?
         do {
             links = try GuestLinks.open(context, options: options)

@@ -125,17 +125,33 @@ enum Faults {
         }
         rows.append(staleRow)
 
-        // A guest that has just started (as `guest chat` does): its on-device engine is not
-        // running yet, so its cold start is in the figure.
+        let (cold, current) = try await coldRow(o, guest: guest, reopen: reopen)
+        rows.append(cold)
+        return (rows, current)
+    }
+
+    /// A guest that has just started (as `guest chat` does: the warm floor begins the engine's
+    /// start while the link opens), the Homebase gone: no on-device engine runs before each run
+    /// (the last guest stopped its own), so the engine's whole start is in the figure.
+    static func coldRow(_ o: Options, guest: BenchGuest,
+                        reopen: () async throws -> BenchGuest) async throws -> (row: FaultRow, guest: BenchGuest) {
         var cold = FaultRow(fault: "Homebase gone, guest just started (on-device engine cold)", limit: "none", from: "send")
         var current = guest
-        for i in 0..<min(3, o.faultRuns) {
+        for i in 0..<o.coldRuns {
             await current.stop()
             current = try await reopen()
             record(&cold, try await current.ask(current.runner(), request(16, i)), from: nil)
         }
-        rows.append(cold)
-        return (rows, current)
+        return (cold, current)
+    }
+
+    /// `--only cold`: the Homebase killed (its advert still fresh: the relay answers not-here),
+    /// then the cold row alone.
+    static func coldOnly(_ o: Options, procs: Processes, host: Child, guest: BenchGuest,
+                         reopen: () async throws -> BenchGuest) async throws -> (row: FaultRow, guest: BenchGuest) {
+        procs.kill(host)
+        try await Task.sleep(for: .milliseconds(300))
+        return try await coldRow(o, guest: guest, reopen: reopen)
     }
 
     /// Waits until the kernel shows `c` stopped (state T in /proc/PID/stat): SIGSTOP returns

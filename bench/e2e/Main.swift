@@ -130,6 +130,13 @@ import Sealing
             doneWhen.append(try await DoneWhen.relayRestart(o, world: try DoneWhenWorlds.RelayRestart(world, engineURL: engineURL)))
             DoneWhen.print(doneWhen)
         }
+        if o.sections.contains("cold") && !o.sections.contains("faults") {
+            let (row, g) = try await Faults.coldOnly(o, procs: procs, host: homebase, guest: last) {
+                try await BenchGuest(world, dataDir: guestDir, watchdog: WatchdogLimits())
+            }
+            last = g
+            Faults.print([row], cold: ms(cold))
+        }
         print("load average at end: \(Machine.loadAverage)  ")
         print("logs: \(procs.work)")
         await last.stop()

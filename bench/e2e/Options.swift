@@ -8,6 +8,9 @@ struct Options {
     var tokens = 256
     /// Runs of each fault.
     var faultRuns = 5
+    /// Runs of the cold row (a guest just started, its on-device engine not running): each
+    /// starts the engine from nothing, so it has its own count.
+    var coldRuns = 3
     /// The guest's accept rung for the frozen case, and its stall rung for the stall case.
     var acceptMs = 500
     var stallMs = 500
@@ -32,13 +35,14 @@ struct Options {
     var relayOutageS = 5
     var relayRuns = 3
     var sections: Set<String> = ["latency", "faults", "crowd", "payloads"]
+    static let allSections: Set<String> = ["latency", "faults", "crowd", "payloads", "cold"]
 
     static let usage = """
-        usage: bench-e2e [--runs N] [--tokens N] [--fault-runs N] [--accept-ms MS] [--stall-ms MS]
+        usage: bench-e2e [--runs N] [--tokens N] [--fault-runs N] [--cold-runs N] [--accept-ms MS] [--stall-ms MS]
                          [--advert-window-ms MS] [--streams N] [--devices N] [--slots N]
                          [--crowd-tokens N] [--crowd-wait-s S] [--relay-rate N] [--payload-runs N]
                          [--engine-stall-runs N] [--relay-outage-s S] [--relay-runs N]
-                         [--only latency,faults,crowd,payloads]
+                         [--only latency,faults,crowd,payloads,cold]
 
         Starts a real relay (homebase-relay), llama-server on the tiny model, and a Homebase
         (homebase run) on loopback; drives a guest in-process through its own libraries (as
@@ -51,6 +55,9 @@ struct Options {
                    went silent (cooldown), an engine stall behind the Homebase (--engine-stall-runs,
                    about 20 s each), the guest's own link black-holed mid-answer, and the relay
                    killed and started again after --relay-outage-s (5; the issue's case is 30)
+                   The cold row (Homebase gone, the guest just started, no on-device engine
+                   running: each run starts it from nothing) has --cold-runs (3) runs.
+          cold     the cold row alone (--cold-runs), for repeated runs of it
           crowd    --streams concurrent streams from --devices guest devices (default: one each)
                    through one relay: completed, time to first token, relay RSS; a queued
                    stream waits up to --crowd-wait-s (300) for accept and first output
@@ -75,6 +82,7 @@ struct Options {
             case "--runs": runs = max(1, try int("--runs"))
             case "--tokens": tokens = max(1, try int("--tokens"))
             case "--fault-runs": faultRuns = max(1, try int("--fault-runs"))
+            case "--cold-runs": coldRuns = max(1, try int("--cold-runs"))
             case "--accept-ms": acceptMs = try int("--accept-ms")
             case "--stall-ms": stallMs = try int("--stall-ms")
             case "--advert-window-ms": advertWindowMs = max(1, try int("--advert-window-ms"))
@@ -90,10 +98,10 @@ struct Options {
             case "--relay-runs": relayRuns = max(1, try int("--relay-runs"))
             case "--only":
                 i += 1
-                guard i < args.count else { throw UsageError("--only takes a list: latency,faults,crowd,payloads") }
+                guard i < args.count else { throw UsageError("--only takes a list: latency,faults,crowd,payloads,cold") }
                 sections = Set(args[i].split(separator: ",").map(String.init))
-                guard sections.isSubset(of: ["latency", "faults", "crowd", "payloads"]), !sections.isEmpty else {
-                    throw UsageError("--only takes latency, faults, crowd and/or payloads, comma-separated")
+                guard sections.isSubset(of: Self.allSections), !sections.isEmpty else {
+                    throw UsageError("--only takes latency, faults, crowd, payloads and/or cold, comma-separated")
                 }
             default: throw UsageError("unknown flag \(args[i])")
             }

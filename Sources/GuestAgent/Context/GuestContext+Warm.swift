@@ -28,9 +28,9 @@ extension GuestContext {
     }
 
 
-    /// `guest chat` at start: when the route is a Homebase, the engine starts while the relay link
-    /// opens, so a fallback right after (the Homebase gone: the relay says so in ~2 ms) finds it
-    /// running rather than starting (its start is tens of ms even for the tiny model).
+    /// `guest chat` and `guest serve` at start: when the route is a Homebase, the engine starts
+    /// while the relay link opens, so a fallback right after (the Homebase gone: the relay says so
+    /// in ~2 ms) finds it running or further along (its start is tens of ms even for the tiny model).
     public func warmAtStart() async {
         guard ((try? settings.routingSettings()) ?? RoutingSettings()).warmFloor else { return }
         let decision = router.resolve()
