@@ -105,9 +105,15 @@ public final class TLSClientContext: @unchecked Sendable {
     public let trust: TLSTrust
     private let ctx: OpaquePointer
 
-    public init(trust: TLSTrust) throws(TransportError) {
+    public convenience init(trust: TLSTrust) throws(TransportError) { try self.init(trust: trust, tls13Suites: nil) }
+
+    /// `tls13Suites` (OpenSSL's list, e.g. "TLS_CHACHA20_POLY1305_SHA256") and `maxTLS12` pin
+    /// what the client offers (tests of the server's record layers).
+    init(trust: TLSTrust, tls13Suites: String?, maxTLS12: Bool = false) throws(TransportError) {
         self.trust = trust
         ctx = try makeBaseContext(TLS_client_method())
+        if let tls13Suites, SSL_CTX_set_ciphersuites(ctx, tls13Suites) != 1 { SSL_CTX_free(ctx); throw openSSLError("TLS 1.3 suites") }
+        if maxTLS12, hb_ssl_ctx_set_max_tls12(ctx) != 1 { SSL_CTX_free(ctx); throw openSSLError("maximum TLS version") }
         switch trust {
         case .systemRoots:
             guard SSL_CTX_set_default_verify_paths(ctx) == 1 else { SSL_CTX_free(ctx); throw openSSLError("system trust store") }

@@ -271,6 +271,45 @@ final class TLSRecordLayer {
         return nil
     }
 
+    // MARK: test hooks
+
+    /// Seals any content type with `padding` zeros (tests: what a peer could send; nil type
+    /// seals an inner plaintext with no content type at all).
+    func sealForTests(_ type: ContentType?, _ content: [UInt8], padding: Int = 0) -> TransportError? {
+        guard let type else {
+            // An inner plaintext of zeros only: sealed as "type 0" with the zeros before it.
+            return (content + [UInt8](repeating: 0, count: padding)).withUnsafeBytes { sealRaw(0, $0) }
+        }
+        return (content + [type.rawValue] + [UInt8](repeating: 0, count: padding)).withUnsafeBytes { sealRaw(nil, $0) }
+    }
+
+    /// The writer's next key, as if our KeyUpdate had just gone out (tests).
+    func updateWriteKeyForTests() { _ = writeKeys.update(keyID: ciphers.nextKeyID()) }
+    var writeSequenceForTests: UInt64 { get { writeKeys.sequence } set { writeKeys.sequence = newValue } }
+    var readSequenceForTests: UInt64 { get { readKeys.sequence } set { readKeys.sequence = newValue } }
+
+    /// Seals `inner` as the whole inner plaintext (plus one `lastByte` if given).
+    private func sealRaw(_ lastByte: UInt8?, _ inner: UnsafeRawBufferPointer) -> TransportError? {
+        let total = inner.count + (lastByte == nil ? 0 : 1) + Self.headerLength + TLS13Suite.tagLength
+        guard let output = io.pointee.output, io.pointee.output_cap - io.pointee.output_len >= total,
+              let ctx = ciphers.ready(writeKeys, encrypt: true) else { return .tls("no room") }
+        let out = output + io.pointee.output_len
+        let length = total - Self.headerLength
+        out[0] = 23; out[1] = 3; out[2] = 3; out[3] = UInt8(length >> 8); out[4] = UInt8(length & 0xff)
+        var n: Int32 = 0
+        var b = lastByte ?? 0
+        let body = out + Self.headerLength
+        _ = EVP_EncryptUpdate(ctx, nil, &n, out, 5)
+        if inner.count > 0 { _ = EVP_EncryptUpdate(ctx, body, &n, inner.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(inner.count)) }
+        var at = inner.count
+        if lastByte != nil { _ = EVP_EncryptUpdate(ctx, body + at, &n, &b, 1); at += 1 }
+        _ = EVP_EncryptFinal_ex(ctx, body + at, &n)
+        _ = EVP_CIPHER_CTX_ctrl(ctx, hb_evp_ctrl_aead_get_tag(), 16, body + at)
+        writeKeys.sequence += 1
+        io.pointee.output_len += total
+        return nil
+    }
+
     // MARK: failing
 
     /// Records the failure, queues its alert (if the output has room) and returns the error.

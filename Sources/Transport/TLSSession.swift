@@ -185,6 +185,16 @@ final class TLSSession {
         return nil
     }
 
+    /// Asks OpenSSL to send a KeyUpdate with update_requested on the next write (tests: a
+    /// client updating the server's keys). False on the own layer or when OpenSSL refuses.
+    func requestKeyUpdate() -> Bool {
+        guard let ssl else { return false }
+        return SSL_key_update(ssl, SSL_KEY_UPDATE_REQUESTED) == 1
+    }
+
+    /// The TLS version OpenSSL negotiated (0 once the own layer took over: always TLS 1.3 then).
+    var openSSLVersion: Int32 { ssl.map { SSL_version($0) } ?? 0 }
+
     /// Queues a close_notify alert (a few dozen bytes: it fits any output left).
     func shutdown() {
         if let own { own.shutdown(); return }
