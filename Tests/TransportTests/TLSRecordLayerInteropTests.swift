@@ -18,7 +18,8 @@ import Testing
             let dir = try temporaryDirectory("transport")
             let c = try makeCertificate(in: dir, name: "r")
             cert = c.cert
-            h = try LoopHarness()
+            let h = try LoopHarness()
+            self.h = h
             let ctx = try TLSServerContext(certificateFile: c.cert, keyFile: c.key, recordLayer: choice)
             let layers = self.layers, closes = self.closes
             port = try h.sync {
