@@ -52,6 +52,12 @@ extension Connection {
         let total = chunks.reduce(0) { $0 + $1.count }
         if total == 0 { return nil }
         if chunks.count == 1 { return chunks[0].withUnsafeBytes { tls.write($0) { enqueueCiphertext(tls) } } }
+        // The own record layer encrypts the parts where they lie: no gathering copy.
+        if tls.usesOwnRecordLayer, chunks.count <= maxIOVecs {
+            return withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: chunks.count) { parts in
+                pin(chunks, 0, parts) { tls.write(parts: $0) { enqueueCiphertext(tls) } ?? nil }
+            }
+        }
         let scratch = loop.writeScratch
         guard total <= scratch.count else {
             var out: [UInt8] = []
@@ -67,6 +73,16 @@ extension Connection {
             at += c.count
         }
         return tls.write(UnsafeRawBufferPointer(rebasing: scratch[0..<total])) { enqueueCiphertext(tls) }
+    }
+
+    /// Pins each chunk's storage in a nested closure (no escaping pointers), then `body`.
+    private func pin(_ chunks: [ArraySlice<UInt8>], _ i: Int, _ parts: UnsafeMutableBufferPointer<UnsafeRawBufferPointer>,
+                     _ body: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> TransportError?) -> TransportError? {
+        if i == chunks.count { return body(UnsafeBufferPointer(parts)) }
+        return chunks[i].withUnsafeBytes { p in
+            parts.initializeElement(at: i, to: p)
+            return pin(chunks, i + 1, parts, body)
+        }
     }
 
     /// Empties the loop's shared TLS output (after every OpenSSL call): straight to the socket

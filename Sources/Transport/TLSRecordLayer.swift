@@ -208,16 +208,41 @@ final class TLSRecordLayer {
     /// Seals all of `plaintext` into the output as application data records of at most 2^14
     /// bytes, calling `drain` whenever the output has no room for the next record.
     func write(_ plaintext: UnsafeRawBufferPointer, drain: () -> Void) -> TransportError? {
+        withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: 1) { one in
+            one.initialize(repeating: plaintext)
+            return write(parts: UnsafeBufferPointer(one), drain: drain)
+        }
+    }
+
+    /// As `write(_:)` for parts sealed as one stream (a frame's header and its payload): each
+    /// record's content is encrypted from the parts where they lie, never gathered first.
+    func write(parts: UnsafeBufferPointer<UnsafeRawBufferPointer>, drain: () -> Void) -> TransportError? {
         if let failure { return failure }
         if sentClose { return .tls("record layer: write after close_notify") }
-        var off = 0
-        while off < plaintext.count {
+        var left = parts.reduce(0) { $0 + $1.count }
+        var part = 0, offset = 0 // where the next record's content starts
+        while left > 0 {
             if writeKeys.sequence >= recordsPerKey, let e = sendKeyUpdate(drain: drain) { return e }
             let cap = io.pointee.output_cap
             guard io.pointee.output != nil, cap > Self.overhead else { return abort(.internalError, "no output buffer") }
-            let chunk = min(plaintext.count - off, Self.maxPlaintext, cap - Self.overhead)
-            if let e = seal(.applicationData, UnsafeRawBufferPointer(rebasing: plaintext[off..<off + chunk]), drain: drain) { return e }
-            off += chunk
+            let chunk = min(left, Self.maxPlaintext, cap - Self.overhead)
+            let e = seal(.applicationData, count: chunk, drain: drain) { ctx, body in
+                var at = 0
+                while at < chunk {
+                    let p = parts[part]
+                    let take = min(chunk - at, p.count - offset)
+                    if take > 0 {
+                        var n: Int32 = 0
+                        guard EVP_EncryptUpdate(ctx, body + at, &n, p.baseAddress!.assumingMemoryBound(to: UInt8.self) + offset, Int32(take)) == 1,
+                              Int(n) == take else { return false }
+                    }
+                    at += take; offset += take
+                    if offset == p.count { part += 1; offset = 0 }
+                }
+                return true
+            }
+            if let e { return e }
+            left -= chunk
         }
         return nil
     }
@@ -242,10 +267,20 @@ final class TLSRecordLayer {
         bytes.withUnsafeBytes { seal(type, $0, drain: drain) }
     }
 
-    /// One record straight into the output (RFC 8446 section 5.2: AAD is the header; the inner
-    /// plaintext is the content and its type, no padding).
     private func seal(_ type: ContentType, _ content: UnsafeRawBufferPointer, drain: () -> Void) -> TransportError? {
-        let total = content.count + Self.overhead
+        seal(type, count: content.count, drain: drain) { ctx, body in
+            var n: Int32 = 0
+            return content.isEmpty || (EVP_EncryptUpdate(ctx, body, &n, content.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(content.count)) == 1
+                                       && Int(n) == content.count)
+        }
+    }
+
+    /// One record straight into the output (RFC 8446 section 5.2: AAD is the header; the inner
+    /// plaintext is the content and its type, no padding). `encrypt` puts the `count` content
+    /// bytes through the context into the record's body.
+    private func seal(_ type: ContentType, count: Int, drain: () -> Void,
+                      encrypt: (OpaquePointer, UnsafeMutablePointer<UInt8>) -> Bool) -> TransportError? {
+        let total = count + Self.overhead
         if io.pointee.output_cap - io.pointee.output_len < total, io.pointee.output_len > 0 { drain() }
         guard let output = io.pointee.output, io.pointee.output_cap - io.pointee.output_len >= total else {
             return abort(.internalError, "output below one record")
@@ -260,10 +295,10 @@ final class TLSRecordLayer {
         var t = type.rawValue
         let body = out + Self.headerLength
         guard EVP_EncryptUpdate(ctx, nil, &n, out, Int32(Self.headerLength)) == 1,
-              content.isEmpty || (EVP_EncryptUpdate(ctx, body, &n, content.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(content.count)) == 1 && Int(n) == content.count),
-              EVP_EncryptUpdate(ctx, body + content.count, &n, &t, 1) == 1, n == 1,
-              EVP_EncryptFinal_ex(ctx, body + content.count + 1, &n) == 1,
-              EVP_CIPHER_CTX_ctrl(ctx, hb_evp_ctrl_aead_get_tag(), Int32(TLS13Suite.tagLength), body + content.count + 1) == 1 else {
+              encrypt(ctx, body),
+              EVP_EncryptUpdate(ctx, body + count, &n, &t, 1) == 1, n == 1,
+              EVP_EncryptFinal_ex(ctx, body + count + 1, &n) == 1,
+              EVP_CIPHER_CTX_ctrl(ctx, hb_evp_ctrl_aead_get_tag(), Int32(TLS13Suite.tagLength), body + count + 1) == 1 else {
             return abort(.internalError, "sealing a record")
         }
         writeKeys.sequence += 1

@@ -195,6 +195,12 @@ final class TLSSession {
     /// The TLS version OpenSSL negotiated (0 once the own layer took over: always TLS 1.3 then).
     var openSSLVersion: Int32 { ssl.map { SSL_version($0) } ?? 0 }
 
+    /// The own layer's gathered write (nil when OpenSSL has the records: the caller gathers).
+    func write(parts: UnsafeBufferPointer<UnsafeRawBufferPointer>, drain: () -> Void) -> TransportError?? {
+        guard let own else { return nil }
+        return .some(own.write(parts: parts, drain: drain))
+    }
+
     /// Queues a close_notify alert (a few dozen bytes: it fits any output left).
     func shutdown() {
         if let own { own.shutdown(); return }

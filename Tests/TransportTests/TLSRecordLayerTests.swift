@@ -224,3 +224,26 @@ final class Endpoint {
         }
     }
 }
+
+/// Parts sealed as one stream: records cut across parts (and empty parts) read back as the
+/// parts joined, in records of at most 2^14 bytes.
+@Test func partsAreSealedAsOneStream() throws {
+    let (a, b) = try Endpoint.pair(.aes128GCMSHA256)
+    let sizes = [3, 0, 20_000, 16_384, 1, 0, 5]
+    let chunks = sizes.enumerated().map { i, n in (0..<n).map { UInt8(truncatingIfNeeded: $0 &+ i &* 40) } }
+    let joined = chunks.flatMap { $0 }
+    let err: TransportError? = withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: chunks.count) { parts in
+        let copies = chunks.map { c -> UnsafeMutableRawBufferPointer in
+            let m = UnsafeMutableRawBufferPointer.allocate(byteCount: max(c.count, 1), alignment: 1)
+            m.copyBytes(from: c)
+            return m
+        }
+        defer { copies.forEach { $0.deallocate() } }
+        for (i, m) in copies.enumerated() { parts.initializeElement(at: i, to: UnsafeRawBufferPointer(rebasing: m[0..<sizes[i]])) }
+        return a.layer.write(parts: UnsafeBufferPointer(parts)) {}
+    }
+    #expect(err == nil)
+    let wire = a.takeOutput()
+    #expect(wire.count == joined.count + 3 * TLSRecordLayer.overhead, "36,393 bytes are 3 records")
+    #expect(b.feed(wire) == .bytes(joined))
+}
