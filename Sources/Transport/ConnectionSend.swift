@@ -52,8 +52,10 @@ extension Connection {
         let total = chunks.reduce(0) { $0 + $1.count }
         if total == 0 { return nil }
         if chunks.count == 1 { return chunks[0].withUnsafeBytes { tls.write($0) { enqueueCiphertext(tls) } } }
-        // The own record layer encrypts the parts where they lie: no gathering copy.
-        if tls.usesOwnRecordLayer, chunks.count <= maxIOVecs {
+        // The own record layer encrypts large sends' parts where they lie: no gathering copy.
+        // Small ones are gathered still: a copy of a few hundred bytes costs less than an
+        // EVP_EncryptUpdate call per part (callgrind: ~1,400 instructions more per 256 B forward).
+        if tls.usesOwnRecordLayer, total >= 4_096, chunks.count <= maxIOVecs {
             return withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: chunks.count) { parts in
                 pin(chunks, 0, parts) { tls.write(parts: $0) { enqueueCiphertext(tls) } ?? nil }
             }
