@@ -137,7 +137,7 @@ let package = Package(
         .testTarget(name: "WireTests", dependencies: ["TestKit", "Wire"]),
         .testTarget(name: "InferenceWireTests", dependencies: ["InferenceWire", "Inference", "Wire", "Sealing"]),
         .testTarget(name: "StorageTests", dependencies: ["TestKit", "Storage"]),
-        .testTarget(name: "TransportTests", dependencies: ["TestSupport", "Transport", "CLinux"], exclude: ["peers"]),
+        .testTarget(name: "TransportTests", dependencies: ["TestSupport", "Transport", "CLinux", "COpenSSL"], exclude: ["peers", "Fixtures"]),
         .testTarget(name: "AgentKitTests", dependencies: ["TestSupport", "AgentKit", "Inference"]),
         .testTarget(name: "RoutingTests", dependencies: ["TestKit", "Routing", "Inference", "Storage", "Wire", "Signing"]),
         .testTarget(name: "PeerLinkTests", dependencies: ["TestSupport", "PeerLink", "Transport", "Wire", "Signing", "Basics"]),

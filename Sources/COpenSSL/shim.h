@@ -89,4 +89,53 @@ static inline BIO *hb_bio_new(BIO_METHOD *m, hb_bio_io *io) {
     if (b != NULL) BIO_set_data(b, io);
     return b;
 }
+/* --- The relay's own TLS 1.3 record layer (TLSRecordLayer.swift) ---------------------------
+   OpenSSL runs the handshake; the application traffic secrets come out through the keylog
+   callback into a struct of the session's (SSL app data), never as text anywhere else. */
+#include <openssl/hmac.h>
+#include <openssl/crypto.h>
+
+typedef struct {
+    unsigned char client[48];
+    unsigned char server[48];
+    unsigned char client_len;
+    unsigned char server_len;
+} hb_tls13_secrets;
+
+static inline int hb_hex_nibble(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Lines are "LABEL <client random hex> <secret hex>"; only the two application secrets are kept. */
+static inline void hb_keylog_capture(const SSL *ssl, const char *line) {
+    hb_tls13_secrets *s = (hb_tls13_secrets *)SSL_get_ex_data(ssl, 0);
+    if (s == NULL || line == NULL) return;
+    unsigned char *dst; unsigned char *len; const char *p;
+    if (strncmp(line, "CLIENT_TRAFFIC_SECRET_0 ", 24) == 0) { dst = s->client; len = &s->client_len; p = line + 24; }
+    else if (strncmp(line, "SERVER_TRAFFIC_SECRET_0 ", 24) == 0) { dst = s->server; len = &s->server_len; p = line + 24; }
+    else return;
+    p = strchr(p, ' ');
+    if (p == NULL) return;
+    p++;
+    size_t n = strlen(p);
+    if (n % 2 != 0 || n / 2 > sizeof(s->client)) return;
+    for (size_t i = 0; i < n / 2; i++) {
+        int hi = hb_hex_nibble(p[2 * i]), lo = hb_hex_nibble(p[2 * i + 1]);
+        if (hi < 0 || lo < 0) { OPENSSL_cleanse(dst, sizeof(s->client)); *len = 0; return; }
+        dst[i] = (unsigned char)(hi << 4 | lo);
+    }
+    *len = (unsigned char)(n / 2);
+}
+
+static inline void hb_ssl_ctx_capture_secrets(SSL_CTX *ctx) { SSL_CTX_set_keylog_callback(ctx, hb_keylog_capture); }
+static inline int hb_ssl_set_secrets(SSL *ssl, hb_tls13_secrets *s) { return SSL_set_ex_data(ssl, 0, s); }
+
+static inline int hb_evp_ctrl_aead_set_tag(void) { return EVP_CTRL_AEAD_SET_TAG; }
+static inline int hb_evp_ctrl_aead_get_tag(void) { return EVP_CTRL_AEAD_GET_TAG; }
+static inline int hb_tls1_3_version(void) { return TLS1_3_VERSION; }
+static inline int hb_tls1_2_version(void) { return TLS1_2_VERSION; }
+static inline int hb_ssl_ctx_set_max_tls12(SSL_CTX *ctx) { return (int)SSL_CTX_set_max_proto_version(ctx, TLS1_2_VERSION); }
 #endif

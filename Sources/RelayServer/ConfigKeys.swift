@@ -56,6 +56,9 @@ enum Settings {
                 apply: { c, s in guard !s.isEmpty else { return false }; c.dataDir = s; return true }, show: { $0.dataDir }),
         pathSetting("tls-cert", "PEM certificate chain (TLS on the relay; omit behind a proxy)", \.tlsCert),
         pathSetting("tls-key", "PEM private key of tls-cert", \.tlsKey),
+        choiceSetting("tls-record-layer", "who protects TLS 1.3 records after the handshake: own (the relay's record layer, "
+                      + "OpenSSL's per-connection state freed: ~10 KiB less per idle connection) or openssl (OpenSSL throughout); "
+                      + "TLS 1.2 clients always stay on OpenSSL", \RelayConfig.tlsRecordLayer),
         Setting(key: "origin", help: "origin devices dial and sign over (default from listen + TLS)",
                 form: "ws://host:port or wss://host[:port]",
                 apply: { c, s in guard s.hasPrefix("ws://") || s.hasPrefix("wss://") else { return false }; c.origin = s; return true },
@@ -93,8 +96,9 @@ enum Settings {
                     c.peerGoneMemory = n; return true }, show: { "\($0.peerGoneMemory)" }),
         durationSetting("tcp-user-timeout", "fail a socket whose sent data is unacknowledged this long (0ms: kernel default)", \.tcpUserTimeout),
         countSetting("max-connections", "open connections at most; the open-file limit is raised to match at start (logged when it "
-                     + "cannot be). An idle TLS connection costs about 17 KiB of relay memory, a plain one 2 KiB, plus kernel socket "
-                     + "memory: the default 10,000 fits a 512 MB node, 50,000 TLS about 1 GB, 100,000 TLS about 2 GB (docs/BENCHMARKS.md)",
+                     + "cannot be). An idle TLS 1.3 connection costs about 3.3 KiB of relay memory with tls-record-layer own (17 KiB with "
+                     + "openssl), a plain one 3.6 KiB, plus kernel socket memory: the default 10,000 fits a 512 MB node with room to "
+                     + "spare; 100,000 TLS need about 0.35 GB of relay memory (1.7 GB on OpenSSL's record layer; docs/BENCHMARKS.md)",
                      \.maxConnections),
         countSetting("accept-burst", "accepts per event-loop turn", \.acceptBurst),
         countSetting("accept-rate", "accepts per second", \.acceptRate),

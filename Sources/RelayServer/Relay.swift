@@ -34,7 +34,7 @@ public final class Relay: @unchecked Sendable {
             do { hub.cluster = try ClusterNode.start(c, hub: hub) } catch { mailbox.close(); throw error }
         }
         do {
-            tls = try c.tlsCert.map { cert throws(TransportError) in try TLSServerContext(certificateFile: cert, keyFile: c.tlsKey ?? "") }
+            tls = try c.tlsCert.map { cert throws(TransportError) in try TLSServerContext(certificateFile: cert, keyFile: c.tlsKey ?? "", recordLayer: c.tlsRecordLayer) }
             server = try WebSocketServer(loop: loop, configuration: Self.serverConfiguration(c), tls: tls,
                                          onUpgrade: { [weak hub] ws in hub?.accept(ws) },
                                          endpoint: { [weak hub] req in hub.flatMap { Endpoints.answer(req, hub: $0) } })

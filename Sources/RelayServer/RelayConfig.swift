@@ -1,5 +1,6 @@
 import Glibc
 import RelayWire
+import Transport
 
 /// Every setting of the relay with its default. Loaded by `ConfigLoader` (defaults < config file
 /// < environment < flags); tests build one directly with millisecond timeouts.
@@ -14,6 +15,8 @@ public struct RelayConfig: Sendable, Equatable {
     public var tlsCert: String?
     /// PEM private key of `tlsCert`.
     public var tlsKey: String?
+    /// Who protects TLS 1.3 records once OpenSSL's handshake is done (`TLSRecordLayerChoice`).
+    public var tlsRecordLayer = TLSRecordLayerChoice.own
     /// The origin devices dial and sign over (`wss://host:port`); nil derives it from listen + TLS.
     /// Behind a proxy, set it to the public URL's origin, e.g. `wss://relay.example.com`.
     public var origin: String?

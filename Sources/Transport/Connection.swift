@@ -45,6 +45,7 @@ public final class Connection: @unchecked Sendable {
         self.loop = loop; self.fd = fd; self.peer = peer; self.tls = tls; self.configuration = configuration
         host = Connection.hostPart(of: peer)
         tls?.setOutput(loop.tlsOutput)
+        tls?.ciphers = loop.aead
     }
 
     /// Whether the connection can still send.
@@ -171,13 +172,13 @@ extension Connection: Selectable {
             switch tls.read(into: UnsafeMutableRawBufferPointer(rebasing: buf[filled...]), drain: { enqueueCiphertext(tls) }) {
             case .bytes(let m):
                 filled += m
-                if buf.count - filled < TLSSession.maxRecordPlaintext { deliver() }
+                if buf.count - filled < TLSSession.readRoom { deliver() }
             case .needMore:
                 deliver()
                 enqueueCiphertext(tls); flush()
                 return
             case .closed: deliver(); finish(.peerClosed); return
-            case .failed(let e): finish(e); return
+            case .failed(let e): enqueueCiphertext(tls); finish(e); return // the alert, if any, goes out first
             }
         }
     }

@@ -78,6 +78,14 @@ extension Connection {
         let total = chunks.reduce(0) { $0 + $1.count }
         if total == 0 { return nil }
         if chunks.count == 1 { return chunks[0].withUnsafeBytes { tls.write($0) { enqueueCiphertext(tls) } } }
+        // The own record layer encrypts large sends' parts where they lie: no gathering copy.
+        // Small ones are gathered still: a copy of a few hundred bytes costs less than an
+        // EVP_EncryptUpdate call per part (callgrind: ~1,400 instructions more per 256 B forward).
+        if tls.usesOwnRecordLayer, total >= 4_096, chunks.count <= maxIOVecs {
+            return withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: chunks.count) { parts in
+                pin(chunks, 0, parts) { tls.write(parts: $0) { enqueueCiphertext(tls) } ?? nil }
+            }
+        }
         let scratch = loop.writeScratch
         guard total <= scratch.count else {
             var out: [UInt8] = []
@@ -93,6 +101,16 @@ extension Connection {
             at += c.count
         }
         return tls.write(UnsafeRawBufferPointer(rebasing: scratch[0..<total])) { enqueueCiphertext(tls) }
+    }
+
+    /// Pins each chunk's storage in a nested closure (no escaping pointers), then `body`.
+    private func pin(_ chunks: [ArraySlice<UInt8>], _ i: Int, _ parts: UnsafeMutableBufferPointer<UnsafeRawBufferPointer>,
+                     _ body: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> TransportError?) -> TransportError? {
+        if i == chunks.count { return body(UnsafeBufferPointer(parts)) }
+        return chunks[i].withUnsafeBytes { p in
+            parts.initializeElement(at: i, to: p)
+            return pin(chunks, i + 1, parts, body)
+        }
     }
 
     /// Empties the loop's shared TLS output (after every OpenSSL call): straight to the socket

@@ -45,6 +45,8 @@ public final class EventLoop: @unchecked Sendable {
     /// TLS: where OpenSSL writes ciphertext, drained to the socket after every call (TLSSession).
     /// Untouched pages cost nothing: a plain-only loop never maps these two.
     let tlsOutput: UnsafeMutableRawBufferPointer
+    /// TLS: the own record layer's cipher contexts, shared by the loop's connections.
+    let aead = AEADContexts()
     var signals: SignalRelay?
     private var finished = false
 

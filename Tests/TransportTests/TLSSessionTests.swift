@@ -51,10 +51,12 @@ private final class End {
 
 @Suite struct TLSSessionTests {
     /// Client and server sessions, output buffers of `outputSize` bytes each.
-    private func pair(outputSize: Int) throws -> (End, End) {
+    /// `own`: the server hands over to its own record layer after the handshake.
+    private func pair(outputSize: Int, own: Bool = false) throws -> (End, End) {
         let dir = try temporaryDirectory("transport")
         let c = try makeCertificate(in: dir, name: "s")
-        let server = try TLSServerContext(certificateFile: c.cert, keyFile: c.key).makeSession()
+        let server = try TLSServerContext(certificateFile: c.cert, keyFile: c.key, recordLayer: own ? .own : .openssl).makeSession()
+        if own { server.ciphers = AEADContexts() }
         let client = try TLSClientContext(trust: .pinnedSHA256(TLSClientContext.fingerprint(ofPEMFile: c.cert)))
             .makeSession(serverName: "localhost")
         return (End(client, outputSize: outputSize), End(server, outputSize: outputSize))
@@ -85,10 +87,11 @@ private final class End {
     /// OpenSSL reads the ciphertext where it lies: whatever the split of the reads (one byte, a
     /// record header cut in two, several records at once), every read is consumed whole, a record
     /// cut across reads waits in OpenSSL, and the plaintext arrives intact both ways.
-    @Test(arguments: [1, 3, 5, 700, 16_389, 70_000])
-    func everySplitOfTheCiphertextIsReadWhole(chunk: Int) throws {
-        let (client, server) = try pair(outputSize: 64 * 1024)
+    @Test(arguments: [1, 3, 5, 700, 16_389, 70_000], [false, true])
+    func everySplitOfTheCiphertextIsReadWhole(chunk: Int, own: Bool) throws {
+        let (client, server) = try pair(outputSize: 64 * 1024, own: own)
         try handshake(client, server, chunk: chunk)
+        #expect(server.session.usesOwnRecordLayer == own)
         let message = (0..<40_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         #expect(message.withUnsafeBytes { client.session.write($0) { client.drain() } } == nil)
         client.drain()
@@ -103,9 +106,11 @@ private final class End {
 
     /// An output buffer smaller than a handshake flight or a record: OpenSSL waits on it, the
     /// session drains it and carries on, and no byte is lost or reordered.
-    @Test func anOutputSmallerThanARecordIsDrainedAndNothingIsLost() throws {
-        let (client, server) = try pair(outputSize: 100)
+    @Test(arguments: [false, true])
+    func anOutputSmallerThanARecordIsDrainedAndNothingIsLost(own: Bool) throws {
+        let (client, server) = try pair(outputSize: 100, own: own)
         try handshake(client, server, chunk: 4096)
+        #expect(server.session.usesOwnRecordLayer == own)
         #expect(server.drains > 3, "the server's flight (certificate and all) is larger than 100 bytes")
         let message = (0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
         let before = client.drains
@@ -114,15 +119,47 @@ private final class End {
         #expect(client.drains - before > 500)
         try deliver(client, server, chunk: 64 * 1024)
         #expect(server.received == message)
+        // The other way: the own layer seals records small enough for the 100-byte output.
+        let answer = Array(message.prefix(3_000))
+        #expect(answer.withUnsafeBytes { server.session.write($0) { server.drain() } } == nil)
+        server.drain()
+        try deliver(server, client, chunk: 64 * 1024)
+        #expect(client.received == answer)
     }
 
-    /// close_notify goes through the same output and ends the peer's reads.
-    @Test func shutdownReachesThePeer() throws {
-        let (client, server) = try pair(outputSize: 64 * 1024)
+    /// close_notify goes through the same output and ends the peer's reads, both ways.
+    @Test(arguments: [false, true])
+    func shutdownReachesThePeer(own: Bool) throws {
+        let (client, server) = try pair(outputSize: 64 * 1024, own: own)
         try handshake(client, server, chunk: 64 * 1024)
         client.session.shutdown()
         client.drain()
         try deliver(client, server, chunk: 64 * 1024)
         #expect(server.closed)
+        let (c2, s2) = try pair(outputSize: 64 * 1024, own: own)
+        try handshake(c2, s2, chunk: 64 * 1024)
+        s2.session.shutdown()
+        s2.drain()
+        try deliver(s2, c2, chunk: 64 * 1024)
+        #expect(c2.closed)
+    }
+
+    /// A client's KeyUpdate with update_requested, through the server's own layer: the server
+    /// answers with its own, and data flows both ways under the new keys.
+    @Test func aClientKeyUpdateThroughTheOwnLayer() throws {
+        let (client, server) = try pair(outputSize: 64 * 1024, own: true)
+        try handshake(client, server, chunk: 64 * 1024)
+        #expect(server.session.usesOwnRecordLayer)
+        #expect(client.session.requestKeyUpdate())
+        let m = Array("after the update".utf8)
+        #expect(m.withUnsafeBytes { client.session.write($0) { client.drain() } } == nil)
+        client.drain()
+        try deliver(client, server, chunk: 64 * 1024)
+        #expect(server.received == m)
+        #expect(server.session.recordLayer?.readSequence == 1, "the KeyUpdate reset the read sequence; one record since")
+        #expect(m.withUnsafeBytes { server.session.write($0) { server.drain() } } == nil)
+        server.drain()
+        try deliver(server, client, chunk: 64 * 1024)
+        #expect(client.received == m)
     }
 }
