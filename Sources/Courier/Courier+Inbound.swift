@@ -58,9 +58,15 @@ extension Courier {
         }
         guard let message = decode(opened.body, frame: frame) else { return }
         var commit: ReplayCommit?
+        var replyCheck: StoreCheck?
         if let check {
             if case .request = message {
                 commit = ReplayCommit(check) { [weak self] verdict in self?.countCommit(verdict) }
+            } else if ReplyRegistry.requestID(ofReply: message) != nil {
+                // A live reply is checked in memory before anything sees it; its store commit
+                // follows off this path once a waiting request took it (`dispatch`).
+                guard acceptInMemory(check) else { count(\.replays, dropping: frame); return }
+                replyCheck = check
             } else {
                 switch commitNow(check) {
                 case .accepted: break
@@ -73,7 +79,17 @@ extension Courier {
             collect(part, opened: opened, record: record, frame: frame, nowMs: now)
         } else {
             dispatch(message, record: record, messageID: opened.messageID, secret: opened.streamSecret,
-                     frame: frame, frames: [frame], replayCommit: commit)
+                     frame: frame, frames: [frame], replayCommit: commit, replyCheck: replyCheck)
+        }
+    }
+
+    /// A live reply's check against this process's replay state, in memory (`ReplayBook`, the
+    /// store's rules). Enough before a waiting request acts on it: the request's id and stream
+    /// secret are fresh in this process (`Courier.sendAwaitingReplies`), so only a copy heard
+    /// in this process, which the book holds, could reach it; the store's verdict still counts.
+    private func acceptInMemory(_ check: StoreCheck) -> Bool {
+        inbound.withLock { s in
+            (try? s.replay.memory.accept(check.id, timestamp: check.timestamp, from: check.sender, now: check.now)) != nil
         }
     }
 
@@ -134,12 +150,26 @@ extension Courier {
 
     /// A reply goes to its request's stream; anything else to `deliveries`.
     private func dispatch(_ message: AppMessage, record: DeviceRecord, messageID: MessageID, secret: SecretBytes,
-                          frame: Inbound, frames: [Inbound], replayCommit: ReplayCommit? = nil) {
+                          frame: Inbound, frames: [Inbound], replayCommit: ReplayCommit? = nil,
+                          replyCheck: StoreCheck? = nil) {
         if case .unknown = message {  // a type this version does not know: skipped
             frames.forEach(link.ack)
             return
         }
-        switch replies.reply(message, from: record.signingKey) {
+        let result = replies.reply(message, from: record.signingKey)
+        if let replyCheck {
+            if result == .notAReply {
+                // No request of ours waits for it: it goes to `deliveries` only once the store accepted it.
+                switch commitNow(replyCheck) {
+                case .accepted: break
+                case .replayed: frames.forEach(link.ack); return
+                case .storeFailed: return
+                }
+            } else {
+                _ = ReplayCommit(replyCheck) { [weak self] verdict in self?.countCommit(verdict) }
+            }
+        }
+        switch result {
         case .delivered: frames.forEach(link.ack); return
         case .late: frames.forEach(link.ack); count(\.lateReplies, dropping: nil); return
         case .overflow: frames.forEach(link.ack); count(\.bufferOverflows, dropping: nil); return

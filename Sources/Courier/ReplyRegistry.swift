@@ -93,17 +93,7 @@ final class ReplyRegistry: Sendable {
     /// stream; `done` and `error` end it. A `done` before the final chunk is preceded by
     /// `.streamFailure(.truncated)`.
     func reply(_ message: AppMessage, from sender: PublicKey) -> MessageResult {
-        let requestID: Bytes16
-        var ends = false
-        switch message {
-        case .accept(let id), .chunk(let id, _): requestID = id
-        case .done(let d): requestID = d.requestID; ends = true
-        case .error(let e): requestID = e.requestID; ends = true
-        case .embedResult(let e): requestID = e.requestID; ends = true
-        case .manageProgress(let p): requestID = p.requestID
-        case .manageResult(let m): requestID = m.requestID; ends = true
-        default: return .notAReply
-        }
+        guard let (requestID, ends) = Self.requestID(ofReply: message) else { return .notAReply }
         let found = state.withLock { s -> (MessageID, Bool, AsyncStream<Reply>.Continuation)? in
             s.entries.first { $0.value.requestID == requestID && $0.value.host == sender }
                 .map { ($0.key, $0.value.finalSeen, $0.value.sink) }
@@ -119,6 +109,20 @@ final class ReplyRegistry: Sendable {
         if case .dropped = sink.yield(.message(message)) { overflow = true }
         if ends { remove(streamID, cancelled: false) }
         return overflow ? .overflow : .delivered
+    }
+
+    /// The request a reply (accept, chunk, done, error, embed-result, manage-progress,
+    /// manage-result) answers, and whether it ends that request's stream; nil: not a reply.
+    static func requestID(ofReply message: AppMessage) -> (Bytes16, ends: Bool)? {
+        switch message {
+        case .accept(let id), .chunk(let id, _): (id, false)
+        case .done(let d): (d.requestID, true)
+        case .error(let e): (e.requestID, true)
+        case .embedResult(let e): (e.requestID, true)
+        case .manageProgress(let p): (p.requestID, false)
+        case .manageResult(let m): (m.requestID, true)
+        default: nil
+        }
     }
 
     /// The request's outcome says it reached the relay (called on the link's thread).
