@@ -47,7 +47,14 @@ extension LlamaServerSupervisor {
                 _ = try? await r.collect(limit: 1 << 16)
                 if r.status == 200 { return said ? "its ready line" : "a /health poll" }
             }
-            if let ready { await ready.wait(atMost: pause) } else { try await Task.sleep(for: pause) }
+            if let ready {
+                // The line came while that poll was out (it answered 503 just before): poll
+                // again at once, not after a whole pause (`wait` returns at once only for news).
+                if !said, ready.isReady { try Task.checkCancellation(); continue }
+                await ready.wait(atMost: pause)
+            } else {
+                try await Task.sleep(for: pause)
+            }
             try Task.checkCancellation()
             pause = min(pause * 2, c.healthPoll)
         }
