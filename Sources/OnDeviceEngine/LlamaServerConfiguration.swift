@@ -10,11 +10,12 @@ extension LlamaServerSupervisor {
         /// Wait on llama-server's ready line between polls (`ReadyLine`: seen the moment its model
         /// is loaded); false: the /health polls alone, as for a server without that protocol.
         public var readyLine = true
-        /// Added to the engine's environment unless ours already sets them. OMP_WAIT_POLICY
-        /// passive: llama-server's OpenMP threads sleep between graphs instead of spinning, which
-        /// on a busy machine (every core shared) made one start plus its first token cost 170-590 ms
-        /// of CPU instead of 20-30 ms (2 cores, load 10-12, the tiny model; docs/BENCHMARKS.md).
-        public var environment = ["OMP_WAIT_POLICY": "passive"]
+        /// Added to the engine's environment unless ours already sets them; none by default.
+        /// Not OMP_WAIT_POLICY=passive: it made a start under heavy load (2 cores, load 10-12) cost
+        /// 20-30 ms of CPU instead of 170-590, but on a quiet machine it cut the tiny model from
+        /// ~4,000 to ~400 tokens/s (every OpenMP barrier a sleep and a wake-up) and did not start
+        /// it sooner (docs/BENCHMARKS.md, session 13). A user who wants it exports it.
+        public var environment: [String: String] = [:]
         /// First restart delay after a crash; doubled per crash in a row, up to `maxBackoff`.
         public var initialBackoff: Duration
         public var maxBackoff: Duration

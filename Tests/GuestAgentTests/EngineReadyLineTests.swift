@@ -73,10 +73,14 @@ import Testing
 
     /// The engine's environment gets OMP_WAIT_POLICY=passive (its OpenMP threads sleep, not spin),
     /// unless ours sets it.
-    @Test func theEngineRunsWithAPassiveOpenMPWait() async throws {
+    /// `Configuration.environment` reaches the engine (none by default: see its doc).
+    @Test func theConfiguredEnvironmentReachesTheEngine() async throws {
         let tiny = try Engine.tiny()
         try #require(ProcessInfo.processInfo.environment["OMP_WAIT_POLICY"] == nil, "the test's own environment sets it")
-        let running = try await LlamaServerSupervisor.start(tiny, supervisor(readyLine: true, events: Lines()).configuration)
+        #expect(Engine.supervisor().configuration.environment.isEmpty, "no environment is added by default")
+        var c = supervisor(readyLine: true, events: Lines()).configuration
+        c.environment = ["OMP_WAIT_POLICY": "passive"]
+        let running = try await LlamaServerSupervisor.start(tiny, c)
         let environ = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(running.child.pid)/environ"))) ?? Data()
         await running.child.terminate(grace: .seconds(2))
         let variables = environ.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
