@@ -95,15 +95,7 @@ extension Courier {
 
     /// A store check run here and now, counted as the open's outcome.
     private func commitNow(_ check: StoreCheck) -> ReplayCommit.Verdict {
-        let verdict: ReplayCommit.Verdict
-        do {
-            try check.run()
-            verdict = .accepted
-        } catch SealingError.replayed {
-            verdict = .replayed
-        } catch {
-            verdict = .storeFailed
-        }
+        let verdict = ReplayCommit.run(check)
         countCommit(verdict)
         return verdict
     }

@@ -20,17 +20,21 @@ public final class ReplayCommit: Sendable {
     /// Starts `check` on the commit thread; `settled` (that thread) counts its verdict.
     init(_ check: StoreCheck, settled: @escaping @Sendable (Verdict) -> Void) {
         Self.queue.async { [self] in
-            let verdict: Verdict
-            do {
-                try check.run()
-                verdict = .accepted
-            } catch SealingError.replayed {
-                verdict = .replayed
-            } catch {
-                verdict = .storeFailed
-            }
+            let verdict = Self.run(check)
             settled(verdict)
             settle(verdict)
+        }
+    }
+
+    /// Runs `check` here and now: its verdict (on the commit thread, or inline).
+    static func run(_ check: StoreCheck) -> Verdict {
+        do {
+            try check.run()
+            return .accepted
+        } catch SealingError.replayed {
+            return .replayed
+        } catch {
+            return .storeFailed
         }
     }
 
